@@ -1,0 +1,84 @@
+// voxrig/error.h — the error value every fallible function returns.
+//
+// Codes come from errors.def (the single list). An Error always carries the absolute file offset
+// of the field or read that failed and a path such as "ANIM/clip[2]/track[0]/key[5]" (formats.md
+// D12). Errors are cold: building one may allocate, the success path never does.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace voxrig {
+
+/// What kind of failure a code is (formats.md "Error codes and limits").
+enum class Category : uint8_t { Bad, Unsupported, Limit, Internal };
+
+/// Every error code; values are pinned in errors.def.
+enum class ErrorCode : uint16_t {
+#define VOXRIG_ERROR(name, value, code, category) name = value,
+#define VOXRIG_WARNING(name, value, code)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+};
+
+/// Every validator warning; values are pinned in errors.def.
+enum class WarningCode : uint16_t {
+#define VOXRIG_ERROR(name, value, code, category)
+#define VOXRIG_WARNING(name, value, code) name = value,
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+};
+
+/// The stable dotted string of `code` ("skel.parent_missing"). Never fails.
+std::string_view to_string(ErrorCode code);
+/// The stable dotted string of a warning code.
+std::string_view to_string(WarningCode code);
+/// The category of `code`.
+Category category_of(ErrorCode code);
+/// "bad" / "unsupported" / "limit" / "internal".
+std::string_view to_string(Category category);
+/// Inverse of to_string(ErrorCode); nullopt for an unknown string.
+std::optional<ErrorCode> error_code_from_string(std::string_view text);
+
+/// Visits every error code in errors.def order: fn(ErrorCode, value, code string, Category).
+template <class Fn>
+void for_each_error_code(Fn&& fn) {
+#define VOXRIG_ERROR(name, value, code, category) \
+  fn(ErrorCode::name, uint16_t{value}, std::string_view{code}, Category::category);
+#define VOXRIG_WARNING(name, value, code)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+}
+
+/// A failure: stable code, absolute file offset, structural path and a human detail.
+/// `detail` is for people (validate output); machines compare `code` only.
+struct Error {
+  ErrorCode code = ErrorCode::InternalBug;
+  uint64_t offset = 0;
+  std::string path;
+  std::string detail;
+
+  /// Returns a copy whose path is `prefix + "/" + path` (or just prefix when path is empty);
+  /// used by containers to name an embedded blob (formats.md D12: "MSHS/mesh[1]").
+  Error prefixed(std::string_view prefix) const;
+  /// Returns a copy whose offset is shifted by `base` (for errors raised inside an embedded
+  /// blob decoded from offset 0).
+  Error rebased(uint64_t base) const;
+  /// "skel.parent_missing at offset 120 (SKEL/joint[3]): detail".
+  std::string to_text() const;
+};
+
+/// A non-fatal finding of a validator (formats.md D14).
+struct Warning {
+  WarningCode code;
+  uint64_t offset = 0;
+  std::string path;
+  std::string detail;
+};
+
+}  // namespace voxrig

@@ -1,0 +1,67 @@
+// voxrig/json_out.h — the streaming writer behind every canonical dump.
+//
+// Deterministic by construction: keys come out in the order the caller writes them (each dump
+// writes them in its schema's order), floats use f32_json (D17), strings are escaped the same
+// way every time (only ", \ and control characters; UTF-8 passes through). Objects are one key
+// per line with two-space indentation; arrays opened with `inline_array = true` stay on one line.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace voxrig {
+
+/// Writes one JSON document. Misuse (a value where a key is due) is a programming error.
+class JsonOut {
+ public:
+  void begin_object();
+  void end_object();
+  /// `inline_array`: elements on one line (use for short arrays of scalars).
+  void begin_array(bool inline_array = false);
+  void end_array();
+  void key(std::string_view k);
+
+  void value_u64(uint64_t v);
+  void value_i64(int64_t v);
+  void value_f32(float v);
+  void value_bool(bool v);
+  void value_null();
+  void value_string(std::string_view s);
+  /// A string of lower-case hex.
+  void value_hex(std::span<const uint8_t> bytes);
+  /// The digest object {"count": count, "sha256": "<hex of SHA-256(bytes)>"} (D17).
+  void value_digest(uint64_t count, std::span<const uint8_t> bytes);
+
+  // Shorthands: key + value.
+  void field_u64(std::string_view k, uint64_t v) { key(k); value_u64(v); }
+  void field_i64(std::string_view k, int64_t v) { key(k); value_i64(v); }
+  void field_f32(std::string_view k, float v) { key(k); value_f32(v); }
+  void field_bool(std::string_view k, bool v) { key(k); value_bool(v); }
+  void field_string(std::string_view k, std::string_view v) { key(k); value_string(v); }
+  void field_hex(std::string_view k, std::span<const uint8_t> v) { key(k); value_hex(v); }
+  /// key + [a, b, c] of floats, inline.
+  void field_f32s(std::string_view k, std::span<const float> v);
+
+  /// The finished document with a trailing newline.
+  std::string take();
+
+ private:
+  void before_value();
+  void newline();
+  struct Level {
+    bool is_array;
+    bool inline_array;
+    bool empty = true;
+  };
+  std::string out_;
+  std::vector<Level> stack_;
+  bool after_key_ = false;
+};
+
+/// JSON string escaping as JsonOut does it (quotes included).
+std::string json_quote(std::string_view s);
+
+}  // namespace voxrig

@@ -1,0 +1,81 @@
+// voxrig/vfp.h — decode, encode, canonicalize and rebind VFP 1.3 + Voxel Rig v1.
+//
+// Decoding = framing -> section decode -> validation, in the check order of formats.md fine
+// print 7 / D11 / D13; the first failure wins. Every function here is safe on untrusted input:
+// declared sizes are checked against the bytes present and against Limits before anything is
+// allocated, and all size arithmetic is 64-bit and overflow-checked.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "voxrig/limits.h"
+#include "voxrig/profile.h"
+#include "voxrig/result.h"
+#include "voxrig/vfp_model.h"
+
+namespace voxrig {
+
+/// How to decode: which profile's rules apply, and the limits.
+struct DecodeOptions {
+  Profile profile = Profile::VfpRig;
+  Limits limits;
+};
+
+/// Decodes a whole VFP file. Under vfp-static, rig sections stay RawPayload; under vfp-rig they
+/// are decoded and checked (hash bindings included). Any other profile is treated as vfp-rig.
+/// Errors: every vfp.*, vox0.*, rig.*, skel.*, vskn.*, anim.* code.
+Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options);
+
+/// Serializes the model: sections in model order, lengths and the header sourceHash computed
+/// from content, stored baseSourceHash/skeletonHash written as stored (D2). For a model from
+/// decode_vfp the output equals the input bytes. Errors (a hand-built model the format cannot
+/// hold): no decoded VOX0 (vfp.vox0.missing), a name over 255 bytes or a count over its field
+/// (the matching *.limit / bad code).
+Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file);
+
+/// Reorders sections by tag class (D1): VOX0; MSH0 PMSH RND0 PRVW ANM0 in input order; every
+/// SKEL, every VSKN, every ANIM; then everything else in input order. Nothing else changes.
+/// Purely syntactic and the same under every profile.
+VfpFile canonicalized(VfpFile file);
+
+/// Recomputes every stored baseSourceHash (from the VOX0 payload) and skeletonHash (from the
+/// SKEL payload) so the rig is bound to this model. No-op for parts that are absent.
+void rebind(VfpFile& file);
+
+// ---- per-section entry points (fuzz targets and tests call these directly) ----
+
+/// The context a rig section is checked against (SKEL, VOX0 and the hashes).
+struct RigContext {
+  Sha256 source_hash{};              ///< the header's sourceHash
+  Sha256 skeleton_hash{};            ///< SHA-256 of the SKEL payload
+  const Skel* skel = nullptr;        ///< decoded SKEL (for joint existence)
+  const Vox0* vox0 = nullptr;        ///< decoded VOX0 (for voxel offsets)
+};
+
+/// Decodes a VOX0 payload that starts at absolute file offset `base`.
+Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const Limits& limits);
+/// Encodes a VOX0 payload (exact inverse of decode_vox0 for valid input).
+std::vector<uint8_t> encode_vox0(const Vox0& vox0);
+
+/// Decodes and validates a SKEL payload (baseSourceHash against ctx.source_hash).
+Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
+                         const Limits& limits);
+Result<std::vector<uint8_t>> encode_skel(const Skel& skel);
+
+/// Decodes and validates a VSKN payload against ctx (skel and vox0 required).
+Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
+                         const Limits& limits);
+std::vector<uint8_t> encode_vskn(const Vskn& vskn);
+
+/// Decodes and validates an ANIM payload against ctx (skel required).
+Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
+                         const Limits& limits);
+Result<std::vector<uint8_t>> encode_anim(const Anim& anim);
+
+/// True when | sqrt(((x*x + y*y) + z*z) + w*w) - 1 | <= 1e-3, computed in double without FMA
+/// contraction (D15). The caller checks finiteness first.
+bool is_unit_quaternion(const Quat& q);
+
+}  // namespace voxrig

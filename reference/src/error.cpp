@@ -1,0 +1,85 @@
+// Error-list lookups generated from errors.def.
+#include "voxrig/error.h"
+
+#include <string>
+
+namespace voxrig {
+
+std::string_view to_string(ErrorCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category) \
+  case ErrorCode::name:                           \
+    return text;
+#define VOXRIG_WARNING(name, value, text)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "internal.bug";
+}
+
+std::string_view to_string(WarningCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category)
+#define VOXRIG_WARNING(name, value, text) \
+  case WarningCode::name:                 \
+    return text;
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "internal.bug";
+}
+
+Category category_of(ErrorCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category) \
+  case ErrorCode::name:                           \
+    return Category::category;
+#define VOXRIG_WARNING(name, value, text)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return Category::Internal;
+}
+
+std::string_view to_string(Category category) {
+  switch (category) {
+    case Category::Bad: return "bad";
+    case Category::Unsupported: return "unsupported";
+    case Category::Limit: return "limit";
+    case Category::Internal: return "internal";
+  }
+  return "internal";
+}
+
+std::optional<ErrorCode> error_code_from_string(std::string_view text) {
+  std::optional<ErrorCode> found;
+  for_each_error_code([&](ErrorCode c, uint16_t, std::string_view s, Category) {
+    if (s == text) found = c;
+  });
+  return found;
+}
+
+Error Error::prefixed(std::string_view prefix) const {
+  Error e = *this;
+  e.path = path.empty() ? std::string(prefix) : std::string(prefix) + "/" + path;
+  return e;
+}
+
+Error Error::rebased(uint64_t base) const {
+  Error e = *this;
+  e.offset += base;
+  return e;
+}
+
+std::string Error::to_text() const {
+  std::string out(to_string(code));
+  out += " at offset " + std::to_string(offset);
+  if (!path.empty()) out += " (" + path + ")";
+  if (!detail.empty()) out += ": " + detail;
+  return out;
+}
+
+}  // namespace voxrig

@@ -1,0 +1,53 @@
+// SHA-256 via OpenSSL EVP (the project never hand-writes a hash).
+#include "voxrig/sha256.h"
+
+#include <openssl/evp.h>
+
+#include <cstdlib>
+
+namespace voxrig {
+
+namespace {
+[[noreturn]] void openssl_failed() { std::abort(); }  // only on OOM inside OpenSSL: a bug here
+}  // namespace
+
+Sha256 sha256(std::span<const uint8_t> data) {
+  Sha256 out{};
+  unsigned int len = 0;
+  if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 ||
+      len != out.size())
+    openssl_failed();
+  return out;
+}
+
+Sha256Stream::Sha256Stream() : ctx_(EVP_MD_CTX_new()) {
+  if (!ctx_ || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1)
+    openssl_failed();
+}
+
+Sha256Stream::~Sha256Stream() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+
+void Sha256Stream::update(std::span<const uint8_t> data) {
+  if (EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data.data(), data.size()) != 1)
+    openssl_failed();
+}
+
+Sha256 Sha256Stream::finish() {
+  Sha256 out{};
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), out.data(), &len) != 1) openssl_failed();
+  return out;
+}
+
+std::string to_hex(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+}  // namespace voxrig

@@ -1,0 +1,152 @@
+// Core library: error list, reader bounds, UTF-8, float spelling, SHA-256.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "voxrig/byte_reader.h"
+#include "voxrig/byte_writer.h"
+#include "voxrig/error.h"
+#include "voxrig/float_text.h"
+#include "voxrig/sha256.h"
+#include "voxrig/utf8.h"
+
+namespace voxrig {
+namespace {
+
+TEST(ErrorList, CodesAndValuesAreUnique) {
+  std::set<std::string_view> codes;
+  std::set<uint16_t> values;
+  for_each_error_code([&](ErrorCode c, uint16_t v, std::string_view s, Category) {
+    EXPECT_TRUE(codes.insert(s).second) << s;
+    EXPECT_TRUE(values.insert(v).second) << v;
+    EXPECT_EQ(to_string(c), s);
+    EXPECT_EQ(error_code_from_string(s), c);
+  });
+  EXPECT_GT(codes.size(), 100u);
+  EXPECT_EQ(error_code_from_string("no.such.code"), std::nullopt);
+}
+
+TEST(ErrorList, PinnedValuesNeverChange) {
+  // A golden file may use these; renumbering them is a breaking change.
+  EXPECT_EQ(static_cast<int>(ErrorCode::VfpUnknownRequired), 117);
+  EXPECT_EQ(to_string(ErrorCode::SkelParentMissing), "skel.parent_missing");
+  EXPECT_EQ(to_string(ErrorCode::VsknOffsetOrder), "vskn.offset_order");
+  EXPECT_EQ(to_string(ErrorCode::AnimKeyTimeOrder), "anim.key_time_order");
+  EXPECT_EQ(category_of(ErrorCode::Vox0LimitVoxels), Category::Limit);
+  EXPECT_EQ(category_of(ErrorCode::InternalBug), Category::Internal);
+}
+
+TEST(ByteReader, FailedReadMovesNothingAndReportsAbsoluteOffset) {
+  const uint8_t data[] = {1, 2, 3};
+  ByteReader r({data, 3}, 100, ErrorCode::SkelTruncated);
+  auto a = r.u16(Path("SKEL"));
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(*a, 0x0201);
+  auto b = r.u32(Path("SKEL").child("joint", 0));
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().code, ErrorCode::SkelTruncated);
+  EXPECT_EQ(b.error().offset, 102u);
+  EXPECT_EQ(b.error().path, "SKEL/joint[0]");
+  EXPECT_EQ(r.pos(), 2u);
+  auto c = r.u8(Path("SKEL"));
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(r.at_end());
+}
+
+TEST(ByteReader, SubReaderIsBoundedAndParentAdvances) {
+  const uint8_t data[] = {1, 2, 3, 4, 5};
+  ByteReader r({data, 5}, 10, ErrorCode::RkcTruncated);
+  auto sub = r.sub(2, Path("X"));
+  ASSERT_TRUE(sub.ok());
+  EXPECT_EQ(r.offset(), 12u);
+  EXPECT_EQ(sub->offset(), 10u);
+  EXPECT_FALSE(sub->u32(Path("X")).ok());
+  EXPECT_TRUE(sub->u16(Path("X")).ok());
+  EXPECT_TRUE(sub->expect_end(ErrorCode::RkcTruncated, Path("X")).ok());
+  EXPECT_FALSE(r.expect_end(ErrorCode::VfpTrailingBytes, Path("X")).ok());
+  EXPECT_FALSE(r.sub(4, Path("X")).ok());
+}
+
+TEST(ByteReader, CheckedCountChecksLimitFirstThenBytesWithoutOverflow) {
+  const uint8_t data[8] = {};
+  ByteReader r({data, 8}, 0, ErrorCode::AnimTruncated);
+  EXPECT_TRUE(r.checked_count(2, 4, 10, ErrorCode::AnimLimitClips, Path("A")).ok());
+  EXPECT_EQ(r.checked_count(3, 4, 10, ErrorCode::AnimLimitClips, Path("A")).error().code,
+            ErrorCode::AnimTruncated);
+  EXPECT_EQ(r.checked_count(11, 0, 10, ErrorCode::AnimLimitClips, Path("A")).error().code,
+            ErrorCode::AnimLimitClips);
+  // count * size overflows 64 bits: still a clean truncation, not a wrap-around pass.
+  EXPECT_EQ(r.checked_count(~uint64_t{0}, 1ull << 40, ~uint64_t{0}, ErrorCode::AnimLimitClips,
+                            Path("A")).error().code,
+            ErrorCode::AnimTruncated);
+}
+
+TEST(ByteWriter, BackPatchesLengthsLittleEndian) {
+  ByteWriter w;
+  w.u8(7);
+  size_t at = w.begin_length();
+  w.u16(0x1234);
+  w.f32(-0.0f);
+  w.end_length(at);
+  const std::vector<uint8_t> want = {7, 6, 0, 0, 0, 0x34, 0x12, 0, 0, 0, 0x80};
+  EXPECT_EQ(w.data(), want);
+}
+
+TEST(Utf8, WellFormednessPerTable3_7) {
+  auto valid = [](std::initializer_list<uint8_t> b) {
+    std::vector<uint8_t> v(b);
+    return is_valid_utf8(v);
+  };
+  EXPECT_TRUE(valid({}));
+  EXPECT_TRUE(valid({0x00, 'a'}));
+  EXPECT_TRUE(valid({0xE2, 0x82, 0xAC}));
+  EXPECT_TRUE(valid({0xF4, 0x8F, 0xBF, 0xBF}));
+  EXPECT_TRUE(valid({0xEF, 0xBF, 0xBF}));  // noncharacter U+FFFF is allowed
+  EXPECT_FALSE(valid({0xC0, 0x80}));       // overlong
+  EXPECT_FALSE(valid({0xED, 0xA0, 0x80})); // surrogate
+  EXPECT_FALSE(valid({0xF4, 0x90, 0x80, 0x80}));  // above U+10FFFF
+  EXPECT_FALSE(valid({0xF5, 0x80, 0x80, 0x80}));
+  EXPECT_FALSE(valid({0xE2, 0x82}));       // cut short
+  EXPECT_FALSE(valid({0x80}));
+}
+
+TEST(Utf8, LossyRepairReplacesMaximalSubparts) {
+  auto repair = [](std::initializer_list<uint8_t> b) {
+    std::vector<uint8_t> v(b);
+    return repair_utf8(v);
+  };
+  EXPECT_EQ(repair({0xE2, 0x82, 0x41}), "\xEF\xBF\xBD" "A");
+  EXPECT_EQ(repair({0xFF, 0xFF, 0xFF}), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(repair({0xC0, 0x80}), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(repair({0xED, 0xA0, 0x80}).size(), 9u);  // rkc-family.md §2.7 case 5
+  EXPECT_EQ(repair({0x80}).size(), 3u);
+  EXPECT_EQ(repair({'o', 'k'}), "ok");
+}
+
+TEST(FloatText, ShortestRoundTripBinary32) {
+  EXPECT_EQ(f32_json(1.0f), "1.0");
+  EXPECT_EQ(f32_json(-0.0f), "-0.0");
+  EXPECT_EQ(f32_json(0.7071f), "0.7071");
+  EXPECT_EQ(f32_json(1e38f), "1e+38");
+  EXPECT_EQ(f32_json(std::bit_cast<float>(0x7FC00000u)), "\"f32:0x7FC00000\"");
+  EXPECT_EQ(f32_json(-std::numeric_limits<float>::infinity()), "\"f32:0xFF800000\"");
+  EXPECT_FALSE(same_bits(0.0f, -0.0f));
+  EXPECT_TRUE(same_bits(std::bit_cast<float>(0x7FC00001u), std::bit_cast<float>(0x7FC00001u)));
+}
+
+TEST(Sha256, KnownVector) {
+  const std::string abc = "abc";
+  auto d = sha256({reinterpret_cast<const uint8_t*>(abc.data()), abc.size()});
+  EXPECT_EQ(to_hex(d), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  Sha256Stream s;
+  s.update({reinterpret_cast<const uint8_t*>(abc.data()), 1});
+  s.update({reinterpret_cast<const uint8_t*>(abc.data()) + 1, 2});
+  EXPECT_EQ(s.finish(), d);
+}
+
+}  // namespace
+}  // namespace voxrig

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs everything voxrig's build, tests, fuzzers and benchmarks need on Debian 12.
+# Idempotent: packages already present are skipped, so CI can call it on every run.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  clang-14 libclang-rt-14-dev llvm-14
+  libgtest-dev libgmock-dev googletest
+  librapidcheck-dev
+  nlohmann-json3-dev
+  libssl-dev zlib1g-dev
+  libbenchmark-dev libbenchmark-tools python3 python3-scipy
+  valgrind zip
+)
+# Node.js (with npm) runs the Khronos glTF validator; nodesource builds bundle npm, Debian's split it.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  as_root apt-get update -q
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all Debian packages present"
+fi
+
+# The Khronos glTF validator (used by the glTF export test when node is present).
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$here/tools/node_modules/gltf-validator" ]; then
+  mkdir -p "$here/tools"
+  (cd "$here/tools" && npm install --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1) \
+    || echo "install-deps: warning: npm could not install gltf-validator; the glTF validator test will be skipped"
+fi
+echo "install-deps: done"
