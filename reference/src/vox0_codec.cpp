@@ -1,18 +1,18 @@
 // VOX0 payload (codec RAW8): the authoritative voxel grid (formats.md "VOX0 payload").
 //
-// | off | size           | type  | field                                | check, in this order       |
-// |-----|----------------|-------|--------------------------------------|----------------------------|
-// | 0   | 1              | u8    | version = 1                          | vox0.bad_version           |
-// | 1   | 1              | u8    | reserved = 0                         | vox0.reserved              |
-// | 2   | 2              | u16   | paletteCount, 1..256                 | vox0.palette_count         |
-// | 4   | 2              | u16   | sizeX >= 1                           | vox0.zero_size             |
-// | 6   | 2              | u16   | sizeY >= 1                           | vox0.zero_size             |
-// | 8   | 2              | u16   | sizeZ >= 1                           | vox0.zero_size, then       |
-// |     |                |       |                                      | vox0.limit.voxels (sx*sy*sz), |
-// |     |                |       |                                      | vox0.length (exact total)  |
-// | 10  | 2              | u16   | reserved = 0                         | vox0.reserved              |
-// | 12  | 4*paletteCount | RGBA8 | palette (entry 0 = empty slot, kept) |                            |
-// | ... | sx*sy*sz       | u8    | voxels, x-fastest: x + sx*(y + sy*z) | vox0.palette_index         |
+// | off | size     | type  | field                                 | check, in this order       |
+// |-----|----------|-------|---------------------------------------|----------------------------|
+// | 0   | 1        | u8    | version = 1                           | vox0.bad_version           |
+// | 1   | 1        | u8    | reserved = 0                          | vox0.reserved              |
+// | 2   | 2        | u16   | paletteCount (pc), 1..256             | vox0.palette_count         |
+// | 4   | 2        | u16   | sizeX >= 1                            | vox0.zero_size             |
+// | 6   | 2        | u16   | sizeY >= 1                            | vox0.zero_size             |
+// | 8   | 2        | u16   | sizeZ >= 1                            | vox0.zero_size, then       |
+// |     |          |       |   sx*sy*sz <= limit                   | vox0.limit.voxels, then    |
+// |     |          |       |   payload = 12 + 4*pc + sx*sy*sz      | vox0.length                |
+// | 10  | 2        | u16   | reserved = 0                          | vox0.reserved              |
+// | 12  | 4*pc     | RGBA8 | palette (entry 0 = empty slot, kept)  |                            |
+// | ... | sx*sy*sz | u8    | voxels, x-fastest: x + sx*(y + sy*z)  | vox0.palette_index (< pc)  |
 //
 // A read that runs out before offset 10 is vox0.truncated; from there on the exact-length rule
 // (12 + 4*paletteCount + sx*sy*sz, in 64 bits) has already caught every short payload.
@@ -93,8 +93,8 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
                                num(voxel_count) + " voxels, limit " + num(limits.vox0_voxels));
   const uint64_t expected = 12 + 4 * uint64_t{palette_count} + voxel_count;
   if (payload.size() != expected)
-    return ByteReader::fail_at(ErrorCode::Vox0Length, base + std::min<uint64_t>(payload.size(), expected),
-                               root,
+    return ByteReader::fail_at(ErrorCode::Vox0Length,
+                               base + std::min<uint64_t>(payload.size(), expected), root,
                                "payload is " + num(payload.size()) + " bytes, header needs " +
                                    num(expected));
   // From here every byte is present: the exact length was checked above.

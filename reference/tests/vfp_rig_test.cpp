@@ -17,7 +17,8 @@ TEST(RigProfiles, StaticKeepsRigSectionsOpaqueRigDecodesThem) {
   auto s = decode(fx.file(), kStatic);
   ASSERT_TRUE(succeeds(s));
   EXPECT_EQ(s->skel(), nullptr);
-  for (size_t i = 1; i < 4; ++i) EXPECT_TRUE(std::holds_alternative<RawPayload>(s->sections[i].body));
+  for (size_t i = 1; i < 4; ++i)
+    EXPECT_TRUE(std::holds_alternative<RawPayload>(s->sections[i].body));
   EXPECT_TRUE(round_trips(fx.file(), kStatic));
   auto r = decode(fx.file(), kRig);
   ASSERT_TRUE(succeeds(r));
@@ -311,7 +312,8 @@ TEST(SeedExample, StaticTwinHasTheSameSourceHash) {
   auto twin = encode_vfp(seed_model(false));
   ASSERT_TRUE(succeeds(rigged));
   ASSERT_TRUE(succeeds(twin));
-  const Bytes a(rigged->begin() + 12, rigged->begin() + 44), b(twin->begin() + 12, twin->begin() + 44);
+  const Bytes a(rigged->begin() + 12, rigged->begin() + 44);
+  const Bytes b(twin->begin() + 12, twin->begin() + 44);
   EXPECT_EQ(a, b);
   Vox0Spec spec;
   spec.sx = spec.sy = spec.sz = 8;
