@@ -89,10 +89,14 @@ struct RvcClip {
   std::vector<RvcEncodedFrame> frames;  ///< meta.frame_count frames as stored
   bool has_time = false;                ///< a TIME chunk is present
   std::vector<uint32_t> durations;      ///< TIME values (meta.frame_count of them) or empty
-  // ---- where the FRMS view came from (for error offsets; not part of equality) ----
-  uint64_t frms_offset = 0;         ///< absolute offset of the last FRMS chunk's stored payload
-  bool frms_deflated = false;       ///< that chunk was deflated (errors then add @inflated+N)
-  std::vector<uint32_t> frame_pos;  ///< each frame's position in the FRMS (inflated) payload
+  /// Where the views came from, so later frame errors carry file offsets (not part of equality).
+  struct Source {
+    uint64_t meta_offset = 0;         ///< absolute offset of the last META chunk's stored payload
+    bool meta_deflated = false;       ///< that chunk was deflated (errors then add @inflated+N)
+    uint64_t frms_offset = 0;         ///< same for the last FRMS chunk
+    bool frms_deflated = false;
+    std::vector<uint32_t> frame_pos;  ///< each frame's position in the FRMS (inflated) payload
+  } source;
   /// Bytes-equal semantics (D3/D5): equal iff version and chunks (tag, flags, stored) are equal,
   /// i.e. iff encode_rvc would write the same bytes.
   bool operator==(const RvcClip& o) const;
