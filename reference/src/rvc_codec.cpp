@@ -377,8 +377,11 @@ void rvc_put_chunk(RvcClip& clip, RvcChunk chunk) {
     *last = std::move(chunk);
     const size_t keep = static_cast<size_t>(cs.rend() - last) - 1;  // index of the replaced one
     size_t out = 0;
-    for (size_t i = 0; i < cs.size(); ++i)
-      if (i == keep || cs[i].tag != tag) cs[out++] = std::move(cs[i]);
+    for (size_t i = 0; i < cs.size(); ++i) {
+      if (i != keep && cs[i].tag == tag) continue;
+      if (out != i) cs[out] = std::move(cs[i]);  // never self-move: that empties a vector
+      ++out;
+    }
     cs.resize(out);
     return;
   }
