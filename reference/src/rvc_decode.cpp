@@ -236,26 +236,38 @@ Result<RvcDecoded> decode_rvc_frames(const RvcClip& clip, const Limits& limits) 
       colors = colors - (prev.color_offsets[c + 1] - prev.color_offsets[c]) + d.color_counts[k];
     }
     VOXRIG_TRY(charge(i, colors));
+    // next = prev with the listed columns replaced; unchanged runs of columns are copied in
+    // blocks (an empty delta is three memcpys), so the cost is the frame size, not per column.
     RvcVoxelFrame next;
     next.occupancy = prev.occupancy;
     next.color_offsets.resize(s.cols + 1);
     next.colors.reserve(colors);
-    size_t li = 0;
-    for (uint64_t c = 0; c < s.cols; ++c) {
-      next.color_offsets[c] = static_cast<uint32_t>(next.colors.size());
-      if (li < listed.size() && d.cols[listed[li]] == c) {
-        const uint32_t k = listed[li++];
-        std::copy_n(d.occupancy.begin() + static_cast<std::ptrdiff_t>(k * s.owpc), s.owpc,
-                    next.occupancy.begin() + static_cast<std::ptrdiff_t>(c * s.owpc));
-        next.colors.insert(next.colors.end(),
-                           d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k]),
-                           d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k + 1]));
+    const uint32_t* poff = prev.color_offsets.data();
+    uint32_t* noff = next.color_offsets.data();
+    uint64_t c0 = 0;
+    auto copy_unchanged = [&](uint64_t c1) {  // columns [c0, c1) as in prev
+      const uint32_t lo = poff[c0], hi = poff[c1];
+      const auto base = static_cast<uint32_t>(next.colors.size());
+      if (base == lo) {
+        std::copy(poff + c0, poff + c1, noff + c0);
       } else {
-        next.colors.insert(next.colors.end(), prev.colors.begin() + prev.color_offsets[c],
-                           prev.colors.begin() + prev.color_offsets[c + 1]);
+        for (uint64_t c = c0; c < c1; ++c) noff[c] = poff[c] - lo + base;
       }
+      next.colors.insert(next.colors.end(), prev.colors.begin() + lo, prev.colors.begin() + hi);
+    };
+    for (uint32_t k : listed) {
+      const uint64_t c = d.cols[k];
+      copy_unchanged(c);
+      noff[c] = static_cast<uint32_t>(next.colors.size());
+      std::copy_n(d.occupancy.begin() + static_cast<std::ptrdiff_t>(k * s.owpc), s.owpc,
+                  next.occupancy.begin() + static_cast<std::ptrdiff_t>(c * s.owpc));
+      next.colors.insert(next.colors.end(),
+                         d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k]),
+                         d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k + 1]));
+      c0 = c + 1;
     }
-    next.color_offsets[s.cols] = static_cast<uint32_t>(next.colors.size());
+    copy_unchanged(s.cols);
+    noff[s.cols] = static_cast<uint32_t>(next.colors.size());
     out.frames.push_back(std::move(next));
   }
   for (size_t i = 0; i < out.frames.size(); ++i)
