@@ -243,7 +243,9 @@ bool detail::deflate_d4(std::span<const uint8_t> raw, std::vector<uint8_t>& out)
   return ret == Z_STREAM_END;
 }
 
-uint32_t rvc_owpc(uint32_t dim_z) { return std::max<uint32_t>(1, (dim_z >> 5) + ((dim_z & 31) ? 1 : 0)); }
+uint32_t rvc_owpc(uint32_t dim_z) {
+  return std::max<uint32_t>(1, (dim_z >> 5) + ((dim_z & 31) ? 1 : 0));
+}
 
 bool RvcChunk::operator==(const RvcChunk& o) const {
   return tag == o.tag && flags == o.flags && stored == o.stored;
@@ -359,10 +361,12 @@ Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
   for (size_t i = 0; i < clip.chunks.size(); ++i) {
     const RvcChunk& c = clip.chunks[i];
     if (c.stored.size() > UINT32_MAX)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
+                                 Path().child("chunk", int64_t(i)),
                                  "payload longer than u32");
     if (clip.version == 1 && c.flags != 0)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
+                                 Path().child("chunk", int64_t(i)),
                                  "a version 1 chunk has no flags byte");
     total += (clip.version == 2 ? 9 : 8) + c.stored.size();
   }
@@ -484,7 +488,8 @@ Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
     }
   }
   if (w.size() > UINT32_MAX)
-    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"), "FRMS over u32");
+    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"),
+                               "FRMS over u32");
   return w.take();
 }
 

@@ -70,7 +70,8 @@ uint64_t popcount_words(const uint32_t* w, uint32_t n) {
 
 // Error for frame i (D12): the offset is the frame's kind byte in the file, or for a deflated
 // FRMS the chunk's payload offset with "@inflated+N" in the path.
-Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p, std::string detail) {
+Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p,
+                  std::string detail) {
   Error e{code, clip.source.frms_offset, p.str(), std::move(detail)};
   if (i < clip.source.frame_pos.size()) {
     const uint32_t pos = clip.source.frame_pos[i];
@@ -86,7 +87,8 @@ Status working_set_check(const RvcClip& clip, const Shape& s, const Limits& limi
   const uint64_t need = state_bytes(s);
   if (need <= limits.rvc_working_set) return {};
   Error e{ErrorCode::RvcLimitWorkingSet, clip.source.meta_offset, "META/dims",
-          "one decoded frame needs " + (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
+          "one decoded frame needs " +
+              (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
               " bytes, limit " + std::to_string(limits.rvc_working_set)};
   if (clip.source.meta_deflated) e.path += "@inflated+0";
   return e;
@@ -369,8 +371,9 @@ RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot
   clip.source.meta_deflated = clip.chunks.back().deflated();
   auto frms = detail::encode_frms(clip, &clip.source.frame_pos);
   // Unreachable for frames built above (every delta is consistent; sizes fit u32 in practice).
-  clip.chunks.push_back(rvc_make_chunk({'F', 'R', 'M', 'S'},
-                                       frms.ok() ? std::move(frms).value() : std::vector<uint8_t>{}));
+  std::vector<uint8_t> frms_raw;
+  if (frms.ok()) frms_raw = std::move(frms).value();
+  clip.chunks.push_back(rvc_make_chunk({'F', 'R', 'M', 'S'}, std::move(frms_raw)));
   clip.source.frms_deflated = clip.chunks.back().deflated();
   if (clip.has_time) {
     std::vector<uint8_t> raw;

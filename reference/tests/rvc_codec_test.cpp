@@ -1,4 +1,5 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md §4.1-4.5,
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer
+// (rkc-family.md §4.1-4.5,
 // formats.md "differs" item 4, D1/D3/D12). Every input is built by hand with rvc_test_util.h.
 #include <gtest/gtest.h>
 
@@ -249,7 +250,8 @@ TEST(RvcParse, MetaErrorOffsets) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 6u + 9 + 28);  // the loop_mode byte itself
   EXPECT_EQ(r.error().path, "META/loop_mode");
-  const Bytes def = file({chunk("META", deflated(meta({1, 1, 4}, 1, 7)), 1), chunk("FRMS", frms1())});
+  const Bytes def =
+      file({chunk("META", deflated(meta({1, 1, 4}, 1, 7)), 1), chunk("FRMS", frms1())});
   r = decode_rvc(def, 50, compat());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(to_string(r.error().code), "rvc.bad_loop_mode");
@@ -364,7 +366,9 @@ TEST(RvcRoundTrip, SeedNonExactCasesAreExact) {
   // 2. Extra flag bits, raw and deflated.
   EXPECT_EQ(parse(file({chunk("META", meta1(), 0x80), chunk("FRMS", deflated(k), 0x03)})), "ok");
   // 3. A raw chunk that would shrink; a deflated chunk that does not.
-  EXPECT_EQ(parse(file({chunk("META", cat({meta1(), Bytes(200, 0)})), chunk("FRMS", deflated(k), 1)})), "ok");
+  EXPECT_EQ(parse(file({chunk("META", cat({meta1(), Bytes(200, 0)})),
+                        chunk("FRMS", deflated(k), 1)})),
+            "ok");
   // 4. Foreign deflate streams: stored blocks, level 1, level 9, fixed Huffman.
   for (int level : {0, 1, 9})
     EXPECT_EQ(parse(file({chunk("META", deflated(meta1(), level), 1), chunk("FRMS", k)})), "ok");

@@ -87,7 +87,8 @@ TEST(RvcDump, DeterministicAndComplete) {
   };
   EXPECT_EQ(text(small_clip()), text(small_clip()));
   // Different bytes with the same decoded views still dump differently (chunk digests).
-  const Bytes a = file({chunk("META", deflated(meta({1, 1, 4}, 1), 8), 1), chunk("FRMS", seed_key())});
+  const Bytes a =
+      file({chunk("META", deflated(meta({1, 1, 4}, 1), 8), 1), chunk("FRMS", seed_key())});
   const Bytes b = file({chunk("META", deflated(meta({1, 1, 4}, 1), 8, {0}), 1),
                         chunk("FRMS", seed_key())});
   EXPECT_NE(text(a), text(b));
