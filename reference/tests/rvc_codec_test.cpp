@@ -1,6 +1,6 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer
-// (rkc-family.md §4.1-4.5,
-// formats.md "differs" item 4, D1/D3/D12). Every input is built by hand with rvc_test_util.h.
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md
+// §4.1-4.5, formats.md "differs" item 4, D1/D3/D12). Every input is built by hand with
+// rvc_test_util.h.
 #include <gtest/gtest.h>
 
 #include <memory>
