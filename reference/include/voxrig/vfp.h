@@ -10,18 +10,13 @@
 #include <span>
 #include <vector>
 
+#include "voxrig/decode_options.h"
 #include "voxrig/limits.h"
 #include "voxrig/profile.h"
 #include "voxrig/result.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig {
-
-/// How to decode: which profile's rules apply, and the limits.
-struct DecodeOptions {
-  Profile profile = Profile::VfpRig;
-  Limits limits;
-};
 
 /// Decodes a whole VFP file. Under vfp-static, rig sections stay RawPayload; under vfp-rig they
 /// are decoded and checked (hash bindings included). Any other profile is treated as vfp-rig.
