@@ -144,7 +144,7 @@ class JsonDomBuilder {
 
  private:
   struct Open {
-    uint32_t node;
+    uint32_t node = 0;
     uint32_t last = kNoNode;
     std::unordered_set<std::string> keys;  // objects only
   };
@@ -205,7 +205,8 @@ class JsonDomBuilder {
     }
     node(kind);
     link();
-    stack_.push_back(Open{static_cast<uint32_t>(doc_.nodes_.size() - 1)});
+    stack_.emplace_back();
+    stack_.back().node = static_cast<uint32_t>(doc_.nodes_.size() - 1);
     return true;
   }
   bool close() {
