@@ -61,14 +61,14 @@ class RigCompiler {
  private:
   Status joints(const JsonNode& list, const JsonPath& path) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
-    if (list.count == 0) return r_.error(ErrorCode::JsonRange, list, path, "a rig needs a joint");
-    if (list.count > limits_.skel_joints) {
+    if (list.count() == 0) return r_.error(ErrorCode::JsonRange, list, path, "a rig needs a joint");
+    if (list.count() > limits_.skel_joints) {
       return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count) + " joints (limit " +
+                      std::to_string(list.count()) + " joints (limit " +
                           std::to_string(limits_.skel_joints) + ")");
     }
     std::vector<JointIn> in;
-    in.reserve(list.count);
+    in.reserve(list.count());
     size_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
       const JsonPath jp = path.item(i);
@@ -193,9 +193,9 @@ class RigCompiler {
       uint32_t index;
     };
     std::vector<In> in;
-    in.reserve(list.count);
+    in.reserve(list.count());
     std::vector<const JsonNode*> nodes;
-    nodes.reserve(list.count);
+    nodes.reserve(list.count());
     const int64_t size[3] = {vox0_.size_x, vox0_.size_y, vox0_.size_z};
     uint32_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
@@ -254,14 +254,14 @@ class RigCompiler {
   Status clips(const JsonNode& list, const JsonPath& path) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
     const uint64_t max_clips = std::min<uint64_t>(limits_.anim_clips, kU16Max);
-    if (list.count > max_clips) {
+    if (list.count() > max_clips) {
       return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count) + " clips (limit " + std::to_string(max_clips) + ")");
+                      std::to_string(list.count()) + " clips (limit " + std::to_string(max_clips) + ")");
     }
     std::vector<uint8_t> clip_ids(kU16Max + 1, 0);
     // track_clip[joint] = 1 + index of the last clip with a track for that joint.
     std::vector<uint32_t> track_clip(kU16Max + 1, 0);
-    out_.anim.clips.reserve(list.count);
+    out_.anim.clips.reserve(list.count());
     uint64_t total_keys = 0;
     uint32_t c = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++c) {
@@ -286,10 +286,10 @@ class RigCompiler {
       if (const JsonNode* tl = doc_.member(*n, "tracks")) {
         const JsonPath tp = cp.child("tracks");
         VOXRIG_TRY(r_.expect(*tl, JsonKind::Array, tp));
-        if (tl->count > kU16Max) {
+        if (tl->count() > kU16Max) {
           return r_.error(ErrorCode::JsonLimit, *tl, tp, "more than 65535 tracks in a clip");
         }
-        clip.tracks.reserve(tl->count);
+        clip.tracks.reserve(tl->count());
         uint32_t t = 0;
         for (const JsonNode* tn = doc_.first(*tl); tn; tn = doc_.next(*tn), ++t) {
           AnimTrack track;
@@ -324,18 +324,18 @@ class RigCompiler {
     const JsonNode& keys = *doc_.member(n, "keys");
     const JsonPath kp = path.child("keys");
     VOXRIG_TRY(r_.expect(keys, JsonKind::Array, kp));
-    if (keys.count == 0) return r_.error(ErrorCode::JsonNoKeys, keys, kp, "a track needs a key");
-    if (keys.count > limits_.anim_keys_per_track) {
+    if (keys.count() == 0) return r_.error(ErrorCode::JsonNoKeys, keys, kp, "a track needs a key");
+    if (keys.count() > limits_.anim_keys_per_track) {
       return r_.error(ErrorCode::JsonLimit, keys, kp,
-                      std::to_string(keys.count) + " keys (limit " +
+                      std::to_string(keys.count()) + " keys (limit " +
                           std::to_string(limits_.anim_keys_per_track) + " per track)");
     }
-    total_keys += keys.count;
+    total_keys += keys.count();
     if (total_keys > limits_.anim_keys_total) {
       return r_.error(ErrorCode::JsonLimit, keys, kp,
                       "over " + std::to_string(limits_.anim_keys_total) + " keys in total");
     }
-    track.keys.reserve(keys.count);
+    track.keys.reserve(keys.count());
     uint32_t k = 0;
     for (const JsonNode* kn = doc_.first(keys); kn; kn = doc_.next(*kn), ++k) {
       const JsonPath p = kp.item(k);
