@@ -11,7 +11,7 @@
 // Check order (the first failure wins): in each object, unknown keys (JSON order), then missing
 // required keys, then the fields in the order listed above. Joints one by one in JSON order
 // (id uniqueness as each id is read), then parent existence in JSON order, then cycles (the
-// first joint in JSON order that lies on a cycle). Then default_joint, then bindings one by one
+// first joint in JSON order whose parent chain never reaches a root). Then default_joint, then bindings one by one
 // (position, joint, non-empty voxel, joint exists), then conflicting bindings (the first
 // binding in JSON order that disagrees with an earlier one for the same voxel), then clips.
 #include "vfp_json_rig.h"
@@ -113,39 +113,30 @@ class RigCompiler {
     return {};
   }
 
-  // Reports the first joint in JSON order that lies on a parent cycle (a self-parent included).
+  // Reports the first joint in JSON order whose parent chain never reaches a root (a
+  // self-parent included), the rule the SKEL decoder applies in file order.
   Status cycles(const std::vector<JointIn>& in, const JsonPath& path) {
-    enum : uint8_t { kNew, kOnWalk, kDone };
+    enum : uint8_t { kNew, kOnWalk, kGood, kBad };
     std::vector<uint8_t> state(in.size(), kNew);
-    std::vector<uint8_t> on_cycle(in.size(), 0);
     std::vector<size_t> walk;
-    auto parent_index = [&](size_t k) -> int32_t {
-      return in[k].parent_node ? index_of_id_[static_cast<uint16_t>(in[k].joint.parent)]
-                               : kNoJoint;
-    };
     for (size_t start = 0; start < in.size(); ++start) {
       walk.clear();
       int32_t cur = static_cast<int32_t>(start);
       while (cur != kNoJoint && state[cur] == kNew) {
         state[cur] = kOnWalk;
         walk.push_back(static_cast<size_t>(cur));
-        cur = parent_index(static_cast<size_t>(cur));
+        cur = in[cur].parent_node ? index_of_id_[static_cast<uint16_t>(in[cur].joint.parent)]
+                                  : kNoJoint;
       }
-      if (cur != kNoJoint && state[cur] == kOnWalk) {
-        // The walk re-entered itself: everything from `cur` on is the cycle.
-        bool in_cycle = false;
-        for (size_t k : walk) {
-          in_cycle = in_cycle || k == static_cast<size_t>(cur);
-          if (in_cycle) on_cycle[k] = 1;
-        }
-      }
-      for (size_t k : walk) state[k] = kDone;
-    }
-    for (size_t k = 0; k < in.size(); ++k) {
-      if (on_cycle[k]) {
-        return r_.error(ErrorCode::JsonParentCycle, *in[k].parent_node,
-                        path.item(k).child("parent"),
-                        "joint " + std::to_string(in[k].joint.id) + " is its own ancestor");
+      // Ended at a root, or at a joint already known good: the walk is good. Ended on the walk
+      // itself (a loop) or at a joint known bad: the walk is bad.
+      const bool good = cur == kNoJoint || state[cur] == kGood;
+      for (size_t k : walk) state[k] = good ? kGood : kBad;
+      if (state[start] == kBad) {
+        return r_.error(ErrorCode::JsonParentCycle, *in[start].parent_node,
+                        path.item(start).child("parent"),
+                        "joint " + std::to_string(in[start].joint.id) +
+                            "'s parent chain loops and never reaches a root");
       }
     }
     return {};

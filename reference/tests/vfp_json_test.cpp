@@ -468,9 +468,12 @@ TEST(VfpJsonRules, Joints) {
        "json.parent_missing", "$.rig.joints[2].parent"},
       {"self parent", joints(R"({"id":0},{"id":1,"parent":1})"), "json.parent_cycle",
        "$.rig.joints[1].parent"},
-      // 0 hangs off the cycle 2 -> 1 -> 2; the first joint ON the cycle (JSON order) is reported.
-      {"cycle", joints(R"({"id":0,"parent":2},{"id":3},{"id":2,"parent":1},{"id":1,"parent":2})"),
-       "json.parent_cycle", "$.rig.joints[2].parent"},
+      // The first joint in JSON order whose chain never reaches a root: 3 -> 2 -> 1 -> 2 ...
+      {"cycle", joints(R"({"id":0},{"id":3,"parent":2},{"id":2,"parent":1},{"id":1,"parent":2})"),
+       "json.parent_cycle", "$.rig.joints[1].parent"},
+      {"cycle after good joints",
+       joints(R"({"id":4,"parent":5},{"id":5},{"id":7,"parent":4},{"id":8,"parent":9},{"id":9,"parent":8})"),
+       "json.parent_cycle", "$.rig.joints[3].parent"},
       {"name too long", joints(R"({"id":0,"name":")" + std::string(256, 'a') + R"("})"),
        "json.bad_name", "$.rig.joints[0].name"},
       {"name too long after escapes",
