@@ -62,10 +62,12 @@ class RigCompiler {
   Status joints(const JsonNode& list, const JsonPath& path) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
     if (list.count() == 0) return r_.error(ErrorCode::JsonRange, list, path, "a rig needs a joint");
-    if (list.count() > limits_.skel_joints) {
+    // jointCount is a u16 whatever the configured limit.
+    const uint64_t max_joints = std::min<uint64_t>(limits_.skel_joints, kU16Max);
+    if (list.count() > max_joints) {
       return r_.error(ErrorCode::JsonLimit, list, path,
                       std::to_string(list.count()) + " joints (limit " +
-                          std::to_string(limits_.skel_joints) + ")");
+                          std::to_string(max_joints) + ")");
     }
     std::vector<JointIn> in;
     in.reserve(list.count());

@@ -252,6 +252,14 @@ TEST(VfpJsonRules, Limits) {
   expect_error({"joints", rig(kJoints), "json.limit", "$.rig.joints"}, l);
   compile_ok(rig(R"("joints":[{"id":0}])"), l);
 
+  // jointCount is a u16: 65536 distinct ids cannot be written, whatever the limit says.
+  l.skel_joints = 1u << 20;
+  std::string many;
+  for (int i = 0; i < 65536; ++i) many += (i ? ",{\"id\":" : "{\"id\":") + std::to_string(i) + "}";
+  expect_error({"65536 joints", joints(many), "json.limit", "$.rig.joints"}, l);
+  many.resize(many.rfind(','));
+  compile_ok(joints(many), l);
+
   l = Limits{};
   l.anim_clips = 1;
   expect_error({"clips", clips(R"({"id":0,"duration_ms":0},{"id":1,"duration_ms":0})"), "json.limit",
