@@ -70,6 +70,9 @@ class Compiler {
                         "only \"1.3\" is supported");
       }
     }
+    if (limits_.vfp_sections < 1) {
+      return r_.error(ErrorCode::JsonLimit, top, root, "the section limit leaves no room for VOX0");
+    }
     VfpFile file;
     file.version_minor = 3;
     VOXRIG_ASSIGN_OR_RETURN(Vox0 vox0, compile_vox0(top, root));
@@ -87,9 +90,7 @@ class Compiler {
         return r_.error(ErrorCode::JsonLimit, *rig, root.child("rig"),
                         "the rig sections would exceed the section limit");
       }
-      const SectionHeader rig_header{{}, -1, 0, 0};
-      SectionHeader h = rig_header;
-      h.tag = make_tag("SKEL");
+      SectionHeader h{make_tag("SKEL"), -1, 0, 0};  // rig sections: global, RAW8, flags 0
       file.sections.push_back(Section{h, std::move(compiled.skel)});
       h.tag = make_tag("VSKN");
       file.sections.push_back(Section{h, std::move(compiled.vskn)});
