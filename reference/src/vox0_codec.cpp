@@ -111,7 +111,7 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
 
   out.palette.resize(palette_count);
   std::memcpy(out.palette.data(), p + 12, 4 * size_t{palette_count});
-  out.voxels.assign(voxels, voxels + n);
+  out.voxels.assign(voxels, voxels + n);  // one memmove, no zero fill first
   return out;
 }
 
