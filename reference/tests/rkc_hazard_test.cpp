@@ -128,6 +128,51 @@ TEST(RkcCrossRefs, LongChainIsLinear) {
   EXPECT_LT(t, 1.0);
 }
 
+TEST(RkcProfiles, Kv6RunTablesInsideMshsStrictErrorCompatWarning) {
+  Bytes kv6 = test::unit_kv6_bytes(0x80FF8040);
+  kv6.b[kv6.size() - 6] = 2;  // xlen[0] = 2 while numvoxs = 1
+  Bytes f = header();
+  f.chunk("META", meta0());
+  f.chunk("MSHS", Bytes().u32(1).u32(46).raw(kv6.b));
+  f.chunk("BONS", count0()).chunk("CLPS", count0()).chunk("VCLP", count0());
+  const Error e = err(f);
+  EXPECT_EQ(e.code, ErrorCode::Kv6RunTables);
+  EXPECT_EQ(e.path, "MSHS/mesh[0]/xlen");
+  EXPECT_EQ(e.offset, test::find_tag(f.b, "MSHS") + 8 + 4 + 4 + 40);
+  auto c = decode_rkc(f.b, test::compat());
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(encode_rkc(c.value()).value(), f.b);
+  auto w = validate_rkc(f.b, test::compat());
+  ASSERT_TRUE(w.ok());
+  ASSERT_EQ(w->size(), 1u);
+  EXPECT_EQ((*w)[0].code, WarningCode::Kv6RunTables);
+  EXPECT_EQ((*w)[0].path, "MSHS/mesh[0]/xlen");
+  EXPECT_EQ((*w)[0].offset, e.offset);
+  // validate returns the decode error under strict.
+  auto ws = validate_rkc(f.b, test::strict());
+  ASSERT_FALSE(ws.ok());
+  EXPECT_EQ(ws.error().code, ErrorCode::Kv6RunTables);
+}
+
+TEST(RkcProfiles, EmbeddedRvcFramesAreCheckedInStrictOnly) {
+  RvcVoxelFrame bad;  // one occupied voxel but no colour: occupancy/colour mismatch
+  bad.occupancy = {1u};
+  bad.color_offsets = {0u, 0u};
+  const RvcClip clip = rvc_from_frames({1, 1, 4}, {0, 0, 0}, 1.0f, RvcLoopMode::Loop,
+                                       std::span<const RvcVoxelFrame>(&bad, 1), {}, 33, 0);
+  auto blob = encode_rvc(clip);
+  ASSERT_TRUE(blob.ok());
+  Bytes f = header();
+  f.chunk("META", meta0()).chunk("MSHS", count0()).chunk("BONS", count0()).chunk("CLPS", count0());
+  f.chunk("VCLP", Bytes().u32(1).u32(uint32_t(blob->size())).raw(blob.value()));
+  const Error e = err(f);
+  EXPECT_EQ(e.code, ErrorCode::RvcOccupancyColorMismatch);
+  EXPECT_EQ(e.path.rfind("VCLP/clip[0]", 0), 0u) << e.path;
+  auto c = decode_rkc(f.b, test::compat());
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(encode_rkc(c.value()).value(), f.b);
+}
+
 TEST(RkcOrder, MissingChunksAreCheckedBeforeAnyPayload) {
   Bytes no_bons = header();
   no_bons.chunk("META", Bytes().raw({1})).chunk("MSHS", count0());  // broken META
