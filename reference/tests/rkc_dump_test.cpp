@@ -103,6 +103,15 @@ TEST(RkcDump, DeterministicAndShowsTheRepairedNameUnderCompat) {
   EXPECT_NE(dump_rkc(r.value()).find("\"name\": \"\xEF\xBF\xBD\xEF\xBF\xBD\""), std::string::npos);
 }
 
+TEST(RkcDump, ExtraChunkTagsAreLatin1Text) {
+  Character c;
+  c.extra_chunks.push_back(ExtraChunk{{'Z', 'Z', 0x01, 0xC3}, {}});
+  const std::string d = dump_rkc(c);
+  EXPECT_NE(d.find("\"tag\": \"ZZ\\u0001\xC3\x83\""), std::string::npos) << d;
+  EXPECT_NE(d.find("\"sha256\": \"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\""),
+            std::string::npos);
+}
+
 // Completeness: every edit of a model field changes the dump (D17: content-different models
 // must dump differently; floats by bit pattern).
 TEST(RkcDump, EveryFieldChangesTheDump) {
