@@ -1,0 +1,101 @@
+// Hash binding (formats.md "Voxel Rig v1"): the header sourceHash is SHA-256 of the VOX0 payload,
+// every baseSourceHash must equal it and every skeletonHash must equal SHA-256 of the SKEL
+// payload. Any change to VOX0 breaks every rig section's binding under vfp-rig; any change to
+// SKEL breaks VSKN's and ANIM's skeletonHash; rebind() repairs both.
+#include <algorithm>
+
+#include "gen_vfp.h"
+#include "prop_support.h"
+#include "vfp_mutate.h"
+
+namespace voxrig::props {
+namespace {
+
+VfpGenOptions rigged() {
+  VfpGenOptions o;
+  o.rig = VfpGenOptions::Rig::Always;
+  return o;
+}
+
+Bytes encode_ok(const VfpFile& f) {
+  auto e = encode_vfp(f);
+  if (!e.ok()) RC_FAIL("encode_vfp failed: " + e.error().to_text());
+  return std::move(e).value();
+}
+
+Sha256 header_hash(const Bytes& file) {
+  Sha256 h{};
+  std::copy_n(file.begin() + 12, 32, h.begin());
+  return h;
+}
+
+std::string rig_code(const Bytes& b) { return code_of(decode_vfp(b, DecodeOptions{Profile::VfpRig, {}})); }
+
+}  // namespace
+
+VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 120, ()) {
+  const VfpFile f = *gen_vfp_file(rigged());
+  VfpFile g = f;
+  mutate_vox0(*g.vox0());
+  RC_PRE(!(*g.vox0() == *f.vox0()));
+  const Bytes before = encode_ok(f), after = encode_ok(g);
+  record("vfp", after);
+  // The writer hashes the new payload; nothing else binds it yet.
+  const Sha256 source = sha256(encode_vox0(*g.vox0()));
+  RC_ASSERT(header_hash(after) == source);
+  RC_ASSERT(header_hash(after) != header_hash(before));
+  RC_ASSERT(rig_code(after) == std::string("skel.base_source_hash"));
+  VOXRIG_RC_OK(decode_vfp(after, DecodeOptions{Profile::VfpStatic, {}}));
+  // Each rig section on its own reports its own binding.
+  const Skel& skel = *g.skel();
+  const Bytes skel_payload = encode_skel(skel).value();
+  const RigContext ctx{source, sha256(skel_payload), &skel, g.vox0()};
+  RC_ASSERT(code_of(decode_skel(skel_payload, 0, ctx, {})) == std::string("skel.base_source_hash"));
+  RC_ASSERT(code_of(decode_vskn(encode_vskn(*g.vskn()), 0, ctx, {})) ==
+            std::string("vskn.base_source_hash"));
+  if (const Anim* anim = g.anim())
+    RC_ASSERT(code_of(decode_anim(encode_anim(*anim).value(), 0, ctx, {})) ==
+              std::string("anim.base_source_hash"));
+  rebind(g);
+  RC_ASSERT(rig_code(encode_ok(g)) == std::string("ok"));
+}
+
+VOXRIG_PROP(VfpHashBinding, AnySkelChangeBreaksSkeletonHashes, 120, ()) {
+  const VfpFile f = *gen_vfp_file(rigged());
+  VfpFile g = f;
+  mutate_skel(*g.skel());
+  RC_PRE(!(*g.skel() == *f.skel()));
+  const Bytes after = encode_ok(g);
+  record("vfp", after);
+  RC_ASSERT(rig_code(after) == std::string("vskn.skeleton_hash"));
+  const Skel& skel = *g.skel();
+  const Bytes skel_payload = encode_skel(skel).value();
+  const RigContext ctx{header_hash(after), sha256(skel_payload), &skel, g.vox0()};
+  VOXRIG_RC_OK(decode_skel(skel_payload, 0, ctx, {}));
+  RC_ASSERT(code_of(decode_vskn(encode_vskn(*g.vskn()), 0, ctx, {})) ==
+            std::string("vskn.skeleton_hash"));
+  if (const Anim* anim = g.anim())
+    RC_ASSERT(code_of(decode_anim(encode_anim(*anim).value(), 0, ctx, {})) ==
+              std::string("anim.skeleton_hash"));
+  rebind(g);
+  RC_ASSERT(rig_code(encode_ok(g)) == std::string("ok"));
+}
+
+VOXRIG_PROP(VfpHashBinding, StaticModelHashEqualsRiggedTwin, 60, ()) {
+  // "No rig sections at all = a static model, and its sourceHash is identical to the rigged
+  // version of the same model."
+  const VfpFile f = *gen_vfp_file(rigged());
+  VfpFile s = f;
+  std::erase_if(s.sections, [](const Section& x) {
+    return x.header.tag == make_tag("SKEL") || x.header.tag == make_tag("VSKN") ||
+           x.header.tag == make_tag("ANIM");
+  });
+  const Bytes rigged_bytes = encode_ok(f), static_bytes = encode_ok(s);
+  record("vfp", rigged_bytes);
+  RC_ASSERT(header_hash(rigged_bytes) == header_hash(static_bytes));
+  RC_ASSERT(header_hash(static_bytes) == sha256(encode_vox0(*f.vox0())));
+  RC_ASSERT(f.skel()->base_source_hash == header_hash(rigged_bytes));
+  RC_ASSERT(rig_code(static_bytes) == std::string("ok"));
+}
+
+}  // namespace voxrig::props

@@ -1,0 +1,60 @@
+// Byte-level and model-level editing of VFP files for the validation, hash-binding and dump
+// properties. RawVfp splits a file this suite wrote (trusted) into header fields and sections
+// and writes it back with any field overridden, independently of the codec under test.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "voxrig/sha256.h"
+#include "voxrig/vfp_model.h"
+
+namespace voxrig::props {
+
+using Bytes = std::vector<uint8_t>;
+
+/// One section as bytes: every header field, the payload, and an optional length override.
+struct RawSection {
+  std::array<uint8_t, 4> tag{};
+  int32_t chunk_id = -1;
+  uint8_t codec = 0, flags = 0;
+  uint16_t reserved = 0;
+  Bytes payload;
+  bool is(const char* t) const;
+};
+
+/// A whole file as bytes. count and hash default to the content (hash = SHA-256 of the first
+/// VOX0-tagged payload); `trailing` is appended after the last section.
+struct RawVfp {
+  std::array<uint8_t, 4> magic{'V', 'F', 'P', 0};
+  uint8_t major = 1, minor = 3;
+  uint16_t flags = 0;
+  std::optional<uint32_t> count;
+  std::optional<Sha256> hash;
+  std::vector<RawSection> sections;
+  Bytes trailing;
+
+  Bytes bytes() const;
+  /// Index of the first section with this tag, or -1.
+  int find(const char* tag) const;
+};
+
+/// Splits a well-formed file (precondition: written by encode_vfp or RawVfp::bytes).
+RawVfp split_vfp(const Bytes& file);
+
+/// One random change to a VOX0 that keeps it valid and makes it differ from the input
+/// (a voxel, a palette entry, a new palette entry, or the grid size).
+void mutate_vox0(Vox0& v);
+
+/// One random change to a valid SKEL that keeps it valid, keeps every joint id (so bindings and
+/// tracks stay valid) and changes its payload: a float, a name, a parent, a new leaf joint.
+void mutate_skel(Skel& s);
+
+/// One random change anywhere in the model (any field of any section, a section header, the
+/// version, the order of sections). The result need not be valid. Returns false when the
+/// chosen change could not apply (the caller discards the case).
+bool mutate_model(VfpFile& f);
+
+}  // namespace voxrig::props

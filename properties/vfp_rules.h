@@ -1,0 +1,125 @@
+// The validation table's shape: each rule of formats.md / docs/vfp-check-order.md has one
+// mutator that breaks exactly that rule in a valid file (through the model, then rebind(), or
+// through the bytes) and the one code the decoder must report.
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gen_common.h"
+#include "prop_support.h"
+#include "vfp_mutate.h"
+#include "voxrig/vfp.h"
+
+namespace voxrig::props {
+
+/// What a mutator works on: the valid model and its bytes; it may tighten the limits or change
+/// the profile the file is decoded under.
+struct RuleCase {
+  VfpFile model;
+  Bytes bytes;
+  Limits limits;
+  Profile profile = Profile::VfpRig;
+
+  RawVfp raw() const { return split_vfp(bytes); }
+  /// Encodes a (possibly invalid) model; rebinding first keeps every hash right.
+  Bytes encode(VfpFile m, bool bind = true) const {
+    if (bind) rebind(m);
+    return encode_vfp(m).value();
+  }
+};
+
+/// One rule: the expected code and a mutator returning the broken file, or nullopt when this
+/// file has nothing the rule can break (e.g. no second joint).
+struct Rule {
+  const char* code;
+  std::function<std::optional<Bytes>(RuleCase&)> apply;
+};
+
+/// Applies every rule to `valid` and checks each verdict; fails the case at the first rule whose
+/// decoder verdict is not exactly its code (the broken file is recorded as the counterexample).
+inline void check_rules(const std::vector<Rule>& rules, const VfpFile& valid) {
+  const Bytes bytes = encode_vfp(valid).value();
+  RC_PRE(decode_vfp(bytes, DecodeOptions{Profile::VfpRig, {}}).ok());
+  for (const Rule& rule : rules) {
+    RuleCase c{valid, bytes, Limits{}, Profile::VfpRig};
+    const std::optional<Bytes> broken = rule.apply(c);
+    if (!broken) continue;
+    record("vfp", *broken);
+    auto r = decode_vfp(*broken, DecodeOptions{c.profile, c.limits});
+    const std::string got = r.ok() ? std::string("ok") : r.error().to_text();
+    if (code_of(r) != rule.code)
+      RC_FAIL(std::string("rule ") + rule.code + " (" + std::string(to_string(c.profile)) +
+              "): got " + got);
+  }
+}
+
+// ---- helpers for the mutators ----
+
+using ModelEdit = std::function<bool(VfpFile&)>;
+
+inline std::optional<Bytes> model_edit(const RuleCase& c, const ModelEdit& edit, bool bind = true) {
+  VfpFile m = c.model;
+  if (!bind) rebind(m);
+  if (!edit(m)) return std::nullopt;
+  return c.encode(std::move(m), bind);
+}
+
+inline std::optional<Bytes> payload_edit(const RuleCase& c, const char* tag,
+                                  const std::function<bool(Bytes&)>& edit) {
+  RawVfp r = c.raw();
+  const int i = r.find(tag);
+  if (i < 0 || !edit(r.sections[size_t(i)].payload)) return std::nullopt;
+  return r.bytes();
+}
+
+template <class T>
+T& any_of(std::vector<T>& v) { return v[uniform<size_t>(0, v.size())]; }
+
+inline bool has_id(const Skel& s, int64_t id) {
+  for (const SkelJoint& j : s.joints)
+    if (j.id == id) return true;
+  return false;
+}
+
+// A u16 joint id that is not in the skeleton.
+inline uint16_t missing_id(const Skel& s) {
+  uint16_t id = uniform<uint16_t>(0, 65535);
+  while (has_id(s, id)) ++id;
+  return id;
+}
+
+inline float non_finite() { return *rc::gen::element(NAN, INFINITY, -INFINITY, -NAN); }
+inline void make_non_unit(Quat& q) {
+  const float k = one_in(2) ? 1.5f : 0.5f;
+  q = Quat{q.x * k, q.y * k, q.z * k, q.w * k};
+}
+inline float* any_float_of(Trs& t) {
+  float* f[] = {&t.t.x, &t.t.y, &t.t.z, &t.r.x, &t.r.y, &t.r.z, &t.r.w, &t.s.x, &t.s.y, &t.s.z};
+  return f[uniform<size_t>(0, 10)];
+}
+inline AnimTrack* any_track(Anim& a) {
+  std::vector<AnimTrack*> all;
+  for (AnimClip& c : a.clips)
+    for (AnimTrack& t : c.tracks) all.push_back(&t);
+  return all.empty() ? nullptr : all[uniform<size_t>(0, all.size())];
+}
+inline size_t total_keys(const Anim& a) {
+  size_t n = 0;
+  for (const AnimClip& c : a.clips)
+    for (const AnimTrack& t : c.tracks) n += t.keys.size();
+  return n;
+}
+
+/// Offsets of things inside rig payloads of a model this suite wrote.
+size_t skel_joint_offset(const Skel& s, size_t joint);  ///< start of joint[joint] in the payload
+struct AnimOffsets {
+  std::vector<size_t> clips;                ///< start of each clip
+  std::vector<std::vector<size_t>> tracks;  ///< start of each track, per clip
+};
+AnimOffsets anim_offsets(const Anim& a);
+
+}  // namespace voxrig::props
