@@ -1,0 +1,180 @@
+// Robustness: every strict prefix and every single-byte change of a valid file gives a result or
+// a clean error (never category internal), within limits (the heap a call reaches stays under a
+// budget derived from tight Limits), and whatever is accepted is written back consistently: VFP
+// and RVC byte for byte, RKCH / KV6 / KFA as a fixed point of the canonical writer.
+#include <functional>
+
+#include "alloc_track.h"
+#include "gen_rkc.h"
+#include "gen_vfp.h"
+#include "prop_support.h"
+#include "voxrig/dump.h"
+
+namespace voxrig::props {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+// Limits far below the defaults, so a count made huge by one changed byte hits a limit quickly
+// and the heap budget below means something.
+Limits tight() {
+  Limits l;
+  l.vfp_sections = 256;
+  l.vox0_voxels = 1 << 16;
+  l.skel_joints = 1024;
+  l.anim_clips = 256;
+  l.anim_keys_per_track = 1 << 12;
+  l.anim_keys_total = 1 << 14;
+  l.rkc_meshes = l.rkc_clips = l.rkc_voxel_clips = l.rkc_attachments_per_bone = 64;
+  l.rkc_bones = l.kfa_hinges = 256;
+  l.rkc_frame_cells = l.kfa_frame_cells = 1 << 14;
+  l.rkc_seq = l.kfa_seq = l.rvc_frames = 1 << 12;
+  l.kv6_voxels = 1 << 14;
+  l.kv6_columns = 1 << 12;
+  l.rvc_inflated_per_chunk = 1 << 20;
+  l.rvc_inflated_total = 2 << 20;
+  l.rvc_working_set = 2 << 20;
+  return l;
+}
+
+// The most any call may hold at once on these inputs under tight(): the largest limits above
+// (inflated total + working set) with room for the model and its re-encoding.
+constexpr size_t kHeapBudget = 16u << 20;
+
+// A verdict on one input: empty when fine, otherwise what went wrong.
+using Check = std::function<std::string(const Bytes&)>;
+
+template <class R>
+std::string internal(const R& r, const char* what) {
+  if (r.ok() || category_of(r.error().code) != Category::Internal) return {};
+  return std::string(what) + " returned an internal error: " + r.error().to_text();
+}
+
+void sweep(const Bytes& valid, const Check& check, const char* ext) {
+  uint64_t state = *rc::gen::arbitrary<uint64_t>() | 1;  // xorshift: one pick, not one per byte
+  auto run = [&](const Bytes& input, const std::string& what) {
+    heap_reset_peak();
+    std::string msg = check(input);
+    const size_t peak = heap_peak_growth();
+    if (msg.empty() && peak > kHeapBudget) msg = "heap peak " + std::to_string(peak) + " bytes";
+    if (!msg.empty()) {
+      record(ext, input);
+      RC_FAIL(what + ": " + msg);
+    }
+  };
+  for (size_t n = 0; n < valid.size(); ++n)
+    run(Bytes(valid.begin(), valid.begin() + long(n)), "prefix of " + std::to_string(n) + " bytes");
+  for (size_t i = 0; i < valid.size(); ++i) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    Bytes b = valid;
+    b[i] = static_cast<uint8_t>(b[i] ^ (1 + state % 255));
+    run(b, "byte " + std::to_string(i) + " changed");
+  }
+}
+
+std::string check_vfp(const Bytes& in) {
+  for (Profile p : {Profile::VfpRig, Profile::VfpStatic}) {
+    auto d = decode_vfp(in, DecodeOptions{p, tight()});
+    if (!d.ok()) {
+      if (auto m = internal(d, "decode_vfp"); !m.empty()) return m;
+      continue;
+    }
+    auto e = encode_vfp(d.value());
+    if (!e.ok()) return "accepted, but encode_vfp failed: " + e.error().to_text();
+    if (e.value() != in) return "accepted, but re-encoded: " + diff_bytes(e.value(), in);
+    (void)dump_vfp(d.value());
+  }
+  return {};
+}
+
+std::string check_rkc(const Bytes& in) {
+  for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
+    auto d = decode_rkc(in, DecodeOptions{p, tight()});
+    if (!d.ok()) {
+      if (auto m = internal(d, "decode_rkc"); !m.empty()) return m;
+      continue;
+    }
+    (void)dump_rkc(d.value());
+    auto e = encode_rkc(d.value());
+    if (!e.ok()) {
+      if (e.error().code == ErrorCode::RkcWriteNameTooLong) continue;  // a repaired name grew
+      return "accepted, but encode_rkc failed: " + e.error().to_text();
+    }
+    auto d2 = decode_rkc(e.value(), DecodeOptions{p, tight()});
+    if (!d2.ok()) return "the writer's output is rejected: " + d2.error().to_text();
+    if (!(d2.value() == d.value())) return "the writer's output decodes to another model";
+  }
+  return {};
+}
+
+std::string check_rvc(const Bytes& in) {
+  for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
+    auto d = decode_rvc(in, 0, DecodeOptions{p, tight()});
+    if (!d.ok()) {
+      if (auto m = internal(d, "decode_rvc"); !m.empty()) return m;
+      continue;
+    }
+    auto e = encode_rvc(d.value());
+    if (!e.ok()) return "accepted, but encode_rvc failed: " + e.error().to_text();
+    if (e.value() != in) return "accepted, but re-encoded: " + diff_bytes(e.value(), in);
+    if (auto m = internal(decode_rvc_frames(d.value(), tight()), "decode_rvc_frames"); !m.empty())
+      return m;
+    (void)dump_rvc(d.value());
+  }
+  return {};
+}
+
+// KV6 and KFA: accepted input -> canonical bytes that decode to the same model.
+template <class Decode, class Encode>
+std::string check_fixed_point(const Bytes& in, Decode decode, Encode encode, const char* name) {
+  for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
+    auto d = decode(in, DecodeOptions{p, tight()});
+    if (!d.ok()) {
+      if (auto m = internal(d, name); !m.empty()) return m;
+      continue;
+    }
+    auto e = encode(d.value());
+    if (!e.ok()) return std::string("accepted, but the writer failed: ") + e.error().to_text();
+    auto d2 = decode(e.value(), DecodeOptions{p, tight()});
+    if (!d2.ok() || !(d2.value() == d.value())) return "the writer's output does not read back";
+  }
+  return {};
+}
+
+Bytes ok_bytes(Result<Bytes> r) {
+  if (!r.ok()) RC_FAIL("encoding the generated model failed: " + r.error().to_text());
+  return std::move(r).value();
+}
+
+}  // namespace
+
+VOXRIG_PROP(Robustness, VfpPrefixesAndByteChanges, 12, ()) {
+  const Bytes file = ok_bytes(encode_vfp(*gen_vfp_file()));
+  sweep(file, check_vfp, "vfp");
+  // No strict prefix of a VFP file is a VFP file (sectionCount and lengths pin the size).
+  for (size_t n = 0; n < file.size(); ++n)
+    RC_ASSERT(!decode_vfp(std::span(file).first(n), DecodeOptions{Profile::VfpStatic, tight()}).ok());
+}
+
+VOXRIG_PROP(Robustness, RkcPrefixesAndByteChanges, 8, ()) {
+  sweep(ok_bytes(encode_rkc(*gen_character())), check_rkc, "rkc");
+}
+
+VOXRIG_PROP(Robustness, RvcPrefixesAndByteChanges, 12, ()) {
+  sweep(*gen_rvc_stored_variant(*gen_rvc_clip()), check_rvc, "rvc");
+}
+
+VOXRIG_PROP(Robustness, Kv6PrefixesAndByteChanges, 20, ()) {
+  sweep(ok_bytes(encode_kv6(*gen_kv6())), [](const Bytes& b) {
+    return check_fixed_point(b, [](const Bytes& x, const DecodeOptions& o) { return decode_kv6(x, 0, o); },
+                             encode_kv6, "decode_kv6");
+  }, "kv6");
+}
+
+VOXRIG_PROP(Robustness, KfaPrefixesAndByteChanges, 20, ()) {
+  sweep(ok_bytes(encode_kfa(*gen_kfa())), [](const Bytes& b) {
+    return check_fixed_point(b, decode_kfa, encode_kfa, "decode_kfa");
+  }, "kfa");
+}
+
+}  // namespace voxrig::props
