@@ -17,6 +17,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,28 @@ void record_text(std::string_view ext, std::string_view text);
 
 /// The directory counterexamples are written to.
 std::string counterexample_dir();
+
+/// The result of random choices made inside a property (which joint to break, how to scramble a
+/// file, which defaults to leave out). The choices shrink like any other, but the counterexample
+/// shows one labelled line instead of every number picked.
+template <class T>
+struct Chosen {
+  const char* label;
+  T value;
+};
+template <class T>
+void showValue(const Chosen<T>& c, std::ostream& os) {
+  os << "(" << c.label << ")";
+}
+
+/// Runs `make` as a generator (its *gen picks become part of the case) and returns its value.
+/// RapidCheck calls `make` again while shrinking, after the property has returned: it must capture
+/// by value.
+template <class F>
+auto choose(const char* label, F make) {
+  using T = decltype(make());
+  return (*rc::gen::exec([label, make] { return Chosen<T>{label, make()}; })).value;
+}
 
 /// "ok" or the error code of a result (for assertions that compare codes).
 template <class R>

@@ -173,61 +173,122 @@ void mutate_skel(Skel& s) {
   }
 }
 
+namespace {
+
+template <class T>
+T* first_body(VfpFile& f) {
+  for (Section& s : f.sections)
+    if (auto* b = std::get_if<T>(&s.body)) return b;
+  return nullptr;
+}
+
+void flip_hash(Sha256& h) { h[uniform<size_t>(0, 32)] ^= static_cast<uint8_t>(uniform<int>(1, 256)); }
+
+}  // namespace
+
 bool mutate_model(VfpFile& f) {
-  const int what = uniform<int>(0, 4);
-  if (what == 0) {
-    f.version_minor = static_cast<uint8_t>(f.version_minor + uniform<int>(1, 256));
-    return true;
-  }
-  if (what == 1) {
-    if (f.sections.size() < 2) return false;
-    const size_t i = uniform<size_t>(0, f.sections.size() - 1);
-    if (f.sections[i] == f.sections[i + 1]) return false;
-    std::swap(f.sections[i], f.sections[i + 1]);
-    return true;
-  }
-  Section& s = f.sections[uniform<size_t>(0, f.sections.size())];
-  if (what == 2) {
-    switch (uniform<int>(0, 3)) {
-      case 0: s.header.chunk_id += 1; return true;
-      case 1: s.header.codec = static_cast<uint8_t>(s.header.codec + 1); return true;
-      default: s.header.flags ^= kSectionRequired; return true;
-    }
-  }
-  if (auto* raw = std::get_if<RawPayload>(&s.body)) {
-    if (raw->bytes.empty() || one_in(4)) raw->bytes.push_back(0);
-    else raw->bytes[uniform<size_t>(0, raw->bytes.size())] ^= static_cast<uint8_t>(uniform<int>(1, 256));
-  } else if (auto* v = std::get_if<Vox0>(&s.body)) {
-    mutate_vox0(*v);
-  } else if (auto* k = std::get_if<Skel>(&s.body)) {
-    if (one_in(4)) k->base_source_hash[uniform<size_t>(0, 32)] ^= 1;
-    else mutate_skel(*k);
-  } else if (auto* b = std::get_if<Vskn>(&s.body)) {
-    switch (uniform<int>(0, 4)) {
-      case 0: b->default_joint ^= 1; break;
-      case 1: b->skeleton_hash[uniform<size_t>(0, 32)] ^= 1; break;
-      case 2: b->base_source_hash[uniform<size_t>(0, 32)] ^= 1; break;
-      default:
-        if (b->bindings.empty()) b->bindings.push_back({0, 0});
-        else b->bindings[uniform<size_t>(0, b->bindings.size())].joint ^= 1;
-    }
-  } else if (auto* a = std::get_if<Anim>(&s.body)) {
-    if (a->clips.empty() || one_in(5)) {
-      a->skeleton_hash[uniform<size_t>(0, 32)] ^= 1;
+  Vox0* vox0 = first_body<Vox0>(f);
+  Skel* skel = first_body<Skel>(f);
+  Vskn* vskn = first_body<Vskn>(f);
+  Anim* anim = first_body<Anim>(f);
+  RawPayload* raw = first_body<RawPayload>(f);
+  switch (uniform<int>(0, 12)) {
+    case 0: f.version_minor = static_cast<uint8_t>(f.version_minor + uniform<int>(1, 256)); return true;
+    case 1: {
+      if (f.sections.size() < 2) return false;
+      const size_t i = uniform<size_t>(0, f.sections.size() - 1);
+      if (f.sections[i] == f.sections[i + 1]) return false;
+      std::swap(f.sections[i], f.sections[i + 1]);
       return true;
     }
-    AnimClip& c = a->clips[uniform<size_t>(0, a->clips.size())];
-    if (c.tracks.empty() || one_in(4)) {
-      c.duration_ms += 1;
+    case 2: {
+      SectionHeader& h = f.sections[uniform<size_t>(0, f.sections.size())].header;
+      switch (uniform<int>(0, 4)) {
+        case 0: h.chunk_id += 1; break;
+        case 1: h.codec = static_cast<uint8_t>(h.codec + 1); break;
+        case 2: h.flags ^= kSectionRequired; break;
+        default: h.tag[uniform<size_t>(0, 4)] ^= 1; break;
+      }
       return true;
     }
-    AnimTrack& t = c.tracks[uniform<size_t>(0, c.tracks.size())];
-    AnimKey& key = t.keys[uniform<size_t>(0, t.keys.size())];
-    if (one_in(3)) key.time_ms += 1;
-    else if (one_in(2)) key.trs.t.x = other_bits(key.trs.t.x);
-    else change_trs(key.trs);
+    case 3:
+      if (raw == nullptr) return false;
+      if (raw->bytes.empty() || one_in(4)) raw->bytes.push_back(0);
+      else raw->bytes[uniform<size_t>(0, raw->bytes.size())] ^= static_cast<uint8_t>(uniform<int>(1, 256));
+      return true;
+    case 4: {  // a palette entry; entry 0 (the unused empty slot) half of the time
+      Rgba& c = vox0->palette[one_in(2) ? 0 : uniform<size_t>(0, vox0->palette.size())];
+      uint8_t* channel[] = {&c.r, &c.g, &c.b, &c.a};
+      *channel[uniform<size_t>(0, 4)] ^= static_cast<uint8_t>(uniform<int>(1, 256));
+      return true;
+    }
+    case 5: mutate_vox0(*vox0); return true;
+    case 6: {  // a voxel to any other value (valid or not)
+      uint8_t& cell = vox0->voxels[uniform<size_t>(0, vox0->voxels.size())];
+      cell = static_cast<uint8_t>(cell + uniform<int>(1, 256));
+      return true;
+    }
+    case 7:
+      if (skel == nullptr) return false;
+      if (one_in(4)) flip_hash(skel->base_source_hash);
+      else if (one_in(3)) skel->joints[uniform<size_t>(0, skel->joints.size())].id ^= 1;
+      else mutate_skel(*skel);
+      return true;
+    case 8:
+      if (vskn == nullptr) return false;
+      switch (uniform<int>(0, 4)) {
+        case 0: vskn->default_joint ^= 1; break;
+        case 1: flip_hash(vskn->skeleton_hash); break;
+        case 2: flip_hash(vskn->base_source_hash); break;
+        default:
+          if (vskn->bindings.empty()) vskn->bindings.push_back({0, 0});
+          else if (one_in(2)) vskn->bindings[uniform<size_t>(0, vskn->bindings.size())].joint ^= 1;
+          else vskn->bindings[uniform<size_t>(0, vskn->bindings.size())].voxel_offset ^= 1;
+      }
+      return true;
+    case 9:
+      if (anim == nullptr) return false;
+      if (one_in(3)) flip_hash(one_in(2) ? anim->skeleton_hash : anim->base_source_hash);
+      else if (anim->clips.empty()) anim->clips.push_back(AnimClip{});
+      else {
+        AnimClip& c = anim->clips[uniform<size_t>(0, anim->clips.size())];
+        switch (uniform<int>(0, 3)) {
+          case 0: c.id ^= 1; break;
+          case 1: c.duration_ms += 1; break;
+          default: c.name += "x"; break;
+        }
+      }
+      return true;
+    default: {  // a key
+      if (anim == nullptr) return false;
+      std::vector<AnimKey*> keys;
+      for (AnimClip& c : anim->clips)
+        for (AnimTrack& t : c.tracks)
+          for (AnimKey& k : t.keys) keys.push_back(&k);
+      if (keys.empty()) return false;
+      AnimKey& key = *keys[uniform<size_t>(0, keys.size())];
+      if (one_in(3)) key.time_ms += 1;
+      else if (one_in(2)) key.trs.t.x = other_bits(key.trs.t.x);
+      else change_trs(key.trs);
+      return true;
+    }
   }
-  return true;
+}
+
+Bytes respell_vfp(const Bytes& valid) {
+  RawVfp r = split_vfp(valid);
+  r.minor = static_cast<uint8_t>(uniform<int>(0, 256));
+  for (RawSection& s : r.sections) {
+    const bool cache = s.is("MSH0") || s.is("PMSH") || s.is("RND0") || s.is("PRVW") || s.is("ANM0");
+    const bool unknown = !cache && !s.is("VOX0") && !s.is("SKEL") && !s.is("VSKN") && !s.is("ANIM");
+    if (!cache && !unknown) continue;
+    if (one_in(2)) s.chunk_id = uniform<int32_t>(-1, INT32_MAX);
+    if (s.flags == 0 && one_in(2)) s.codec = static_cast<uint8_t>(uniform<int>(0, 256));
+  }
+  // Any section order is valid.
+  for (size_t i = r.sections.size(); i > 1; --i)
+    std::swap(r.sections[i - 1], r.sections[uniform<size_t>(0, i)]);
+  return r.bytes();
 }
 
 size_t skel_joint_offset(const Skel& s, size_t joint) {

@@ -57,4 +57,10 @@ void mutate_skel(Skel& s);
 /// chosen change could not apply (the caller discards the case).
 bool mutate_model(VfpFile& f);
 
+/// The same file spelled differently, still valid, as the writer would never produce it from the
+/// decoded model's own header values: another versionMinor, other chunkIds and codecs on the
+/// sections every profile keeps as bytes (caches and unknown optional sections), another section
+/// order. Round trips must keep all of it.
+Bytes respell_vfp(const Bytes& valid);
+
 }  // namespace voxrig::props

@@ -41,18 +41,30 @@ struct Rule {
 
 /// Applies every rule to `valid` and checks each verdict; fails the case at the first rule whose
 /// decoder verdict is not exactly its code (the broken file is recorded as the counterexample).
+struct Broken {
+  const char* code;
+  Bytes bytes;
+  Limits limits;
+  Profile profile;
+};
+
 inline void check_rules(const std::vector<Rule>& rules, const VfpFile& valid) {
   const Bytes bytes = encode_vfp(valid).value();
   RC_PRE(decode_vfp(bytes, DecodeOptions{Profile::VfpRig, {}}).ok());
-  for (const Rule& rule : rules) {
-    RuleCase c{valid, bytes, Limits{}, Profile::VfpRig};
-    const std::optional<Bytes> broken = rule.apply(c);
-    if (!broken) continue;
-    record("vfp", *broken);
-    auto r = decode_vfp(*broken, DecodeOptions{c.profile, c.limits});
+  const std::vector<Broken> broken = choose("one broken file per rule", [rules, valid, bytes] {
+    std::vector<Broken> out;
+    for (const Rule& rule : rules) {
+      RuleCase c{valid, bytes, Limits{}, Profile::VfpRig};
+      if (std::optional<Bytes> b = rule.apply(c)) out.push_back({rule.code, *b, c.limits, c.profile});
+    }
+    return out;
+  });
+  for (const Broken& b : broken) {
+    record("vfp", b.bytes);
+    auto r = decode_vfp(b.bytes, DecodeOptions{b.profile, b.limits});
     const std::string got = r.ok() ? std::string("ok") : r.error().to_text();
-    if (code_of(r) != rule.code)
-      RC_FAIL(std::string("rule ") + rule.code + " (" + std::string(to_string(c.profile)) +
+    if (code_of(r) != b.code)
+      RC_FAIL(std::string("rule ") + b.code + " (" + std::string(to_string(b.profile)) +
               "): got " + got);
   }
 }

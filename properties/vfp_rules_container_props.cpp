@@ -138,26 +138,29 @@ VOXRIG_PROP(VfpValidation, ContainerAndVox0RulesRejectWithTheirCode, 60, ()) {
 VOXRIG_PROP(VfpValidation, StaticProfileIgnoresWhatRigSectionsHold, 150, ()) {
   VfpGenOptions o;
   o.rig = VfpGenOptions::Rig::Never;
-  RawVfp r = split_vfp(encode_vfp(*gen_vfp_file(o)).value());
+  const Bytes base = encode_vfp(*gen_vfp_file(o)).value();
+  const Bytes donor = encode_vfp(*gen_vfp_file(VfpGenOptions{VfpGenOptions::Rig::Always})).value();
   // Rig-tagged sections (flags 0, so optional to vfp-static) with any header and any payload:
-  // random bytes, or a valid-looking rig payload with bytes changed, duplicates included.
-  const VfpFile donor = *gen_vfp_file(VfpGenOptions{VfpGenOptions::Rig::Always});
-  const RawVfp d = split_vfp(encode_vfp(donor).value());
-  for (size_t i = pick<size_t>(1, 6); i > 0; --i) {
-    const char* tags[] = {"SKEL", "VSKN", "ANIM"};
-    RawSection s = extra(tags[uniform<size_t>(0, 3)], one_in(3) ? uint8_t(uniform<int>(0, 256)) : 0, 0);
-    s.chunk_id = one_in(3) ? uniform<int32_t>(-1, INT32_MAX) : -1;
-    const int from = d.find(reinterpret_cast<const char*>(s.tag.data()));
-    if (from >= 0 && one_in(2)) {
-      s.payload = d.sections[size_t(from)].payload;
-      for (size_t k = pick<size_t>(0, 4); k > 0 && !s.payload.empty(); --k)
-        s.payload[uniform<size_t>(0, s.payload.size())] ^= uint8_t(uniform<int>(1, 256));
-    } else {
-      s.payload = some_bytes(120);
+  // random bytes, or a valid rig payload with bytes changed, duplicates included.
+  const Bytes bytes = choose("rig-tagged sections with any content", [base, donor] {
+    RawVfp r = split_vfp(base);
+    const RawVfp d = split_vfp(donor);
+    for (size_t i = pick<size_t>(1, 6); i > 0; --i) {
+      const char* tags[] = {"SKEL", "VSKN", "ANIM"};
+      RawSection s = extra(tags[uniform<size_t>(0, 3)], one_in(3) ? uint8_t(uniform<int>(0, 256)) : 0, 0);
+      s.chunk_id = one_in(3) ? uniform<int32_t>(-1, INT32_MAX) : -1;
+      const int from = d.find(reinterpret_cast<const char*>(s.tag.data()));
+      if (from >= 0 && one_in(2)) {
+        s.payload = d.sections[size_t(from)].payload;
+        for (size_t k = pick<size_t>(0, 4); k > 0 && !s.payload.empty(); --k)
+          s.payload[uniform<size_t>(0, s.payload.size())] ^= uint8_t(uniform<int>(1, 256));
+      } else {
+        s.payload = some_bytes(120);
+      }
+      insert_anywhere(r, std::move(s));
     }
-    insert_anywhere(r, std::move(s));
-  }
-  const Bytes bytes = r.bytes();
+    return r.bytes();
+  });
   record("vfp", bytes);
   auto st = decode_vfp(bytes, DecodeOptions{Profile::VfpStatic, {}});
   VOXRIG_RC_OK(st);
