@@ -10,7 +10,7 @@ std::array<float, 4> unit_quat(bool near) {
   if (kind == 0) {
     // Identity or a half-turn about an axis; components may be -0.0.
     std::array<float, 4> q{0, 0, 0, 0};
-    q[uniform<size_t>(0, 4)] = one_in(2) ? -1.0f : 1.0f;
+    q[3 - uniform<size_t>(0, 4)] = one_in(2) ? -1.0f : 1.0f;  // shrinks to the identity
     for (float& c : q)
       if (c == 0 && one_in(2)) c = -0.0f;
     return q;

@@ -42,11 +42,17 @@ inline std::vector<uint8_t> some_bytes(size_t max_len) {
   return bytes_of(pick<size_t>(0, max_len + 1));
 }
 
+/// An integer in [-max, max] as a float, shrinking toward 0.
+inline float signed_pick(int max) {
+  const float v = static_cast<float>(pick<int>(0, max + 1));
+  return one_in(2) ? -v : v;
+}
+
 /// A finite binary32: small integers and fractions, -0.0, denormals, extremes, random bits.
 inline float finite_float() {
   switch (uniform<int>(0, 7)) {
-    case 0: return static_cast<float>(pick<int>(-8, 9));
-    case 1: return static_cast<float>(pick<int>(-4096, 4097)) / 64.0f;
+    case 0: return signed_pick(8);
+    case 1: return signed_pick(4096) / 64.0f;
     case 2: return -0.0f;
     case 3: return std::bit_cast<float>(uniform<uint32_t>(1, 0x00800000u) |
                                         (one_in(2) ? 0x80000000u : 0u));  // denormal
@@ -74,7 +80,7 @@ inline float any_float() {
 
 /// A float with |x| <= bound (evaluation inputs: D20 promises finite results there).
 inline float bounded_float(float bound) {
-  const float u = static_cast<float>(pick<int>(-1000000, 1000001)) / 1000000.0f;
+  const float u = signed_pick(1000000) / 1000000.0f;
   return one_in(8) ? -0.0f : u * bound;
 }
 

@@ -154,7 +154,14 @@ rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers, int max_clips) {
         while (times.size() < want) times.push_back(static_cast<uint32_t>(uniform<uint64_t>(0, span)));
         std::sort(times.begin(), times.end());
         times.erase(std::unique(times.begin(), times.end()), times.end());
-        for (uint32_t t : times) track.keys.push_back(AnimKey{t, trs(numbers)});
+        for (uint32_t t : times) {
+          AnimKey key{t, trs(numbers)};
+          // Keys often repeat a bind component (the compile input may then leave it out).
+          if (one_in(3)) key.trs.t = j.bind.t;
+          if (one_in(3)) key.trs.r = j.bind.r;
+          if (one_in(3)) key.trs.s = j.bind.s;
+          track.keys.push_back(key);
+        }
         clip.tracks.push_back(std::move(track));
       }
       a.clips.push_back(std::move(clip));
@@ -263,38 +270,40 @@ std::string describe(const Vox0& v) {
   return os.str();
 }
 
-std::string describe(const VfpFile& f) {
+std::string describe(const Section& s) {
   std::ostringstream os;
-  os << "VfpFile 1." << int(f.version_minor) << ", " << f.sections.size() << " sections";
-  for (size_t i = 0; i < f.sections.size(); ++i) {
-    const Section& s = f.sections[i];
-    os << "\n  [" << i << "] " << tag_text(s.header.tag) << " chunk " << s.header.chunk_id
-       << " codec " << int(s.header.codec) << " flags " << int(s.header.flags) << ": ";
-    if (const auto* raw = std::get_if<RawPayload>(&s.body)) {
-      os << "raw " << raw->bytes.size() << " B " << short_hex(raw->bytes);
-    } else if (const auto* v = std::get_if<Vox0>(&s.body)) {
-      os << describe(*v);
-    } else if (const auto* sk = std::get_if<Skel>(&s.body)) {
-      os << "base " << short_hex(sk->base_source_hash, 4);
-      for (const SkelJoint& j : sk->joints)
-        os << "\n      joint " << j.id << " parent " << j.parent << " \"" << j.name << "\" "
-           << trs_text(j.bind);
-    } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
-      os << "default " << vs->default_joint << " base " << short_hex(vs->base_source_hash, 4)
-         << " skel " << short_hex(vs->skeleton_hash, 4) << " bindings";
-      for (const VsknBinding& b : vs->bindings) os << " " << b.voxel_offset << "->" << b.joint;
-    } else if (const auto* an = std::get_if<Anim>(&s.body)) {
-      os << "base " << short_hex(an->base_source_hash, 4) << " skel "
-         << short_hex(an->skeleton_hash, 4);
-      for (const AnimClip& c : an->clips) {
-        os << "\n      clip " << c.id << " \"" << c.name << "\" " << c.duration_ms << " ms";
-        for (const AnimTrack& t : c.tracks) {
-          os << "\n        track joint " << t.joint;
-          for (const AnimKey& k : t.keys) os << "\n          @" << k.time_ms << " " << trs_text(k.trs);
-        }
+  os << tag_text(s.header.tag) << " chunk " << s.header.chunk_id << " codec " << int(s.header.codec)
+     << " flags " << int(s.header.flags) << ": ";
+  if (const auto* raw = std::get_if<RawPayload>(&s.body)) {
+    os << "raw " << raw->bytes.size() << " B " << short_hex(raw->bytes);
+  } else if (const auto* v = std::get_if<Vox0>(&s.body)) {
+    os << describe(*v);
+  } else if (const auto* sk = std::get_if<Skel>(&s.body)) {
+    os << "base " << short_hex(sk->base_source_hash, 4);
+    for (const SkelJoint& j : sk->joints)
+      os << "\n      joint " << j.id << " parent " << j.parent << " \"" << j.name << "\" "
+         << trs_text(j.bind);
+  } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
+    os << "default " << vs->default_joint << " base " << short_hex(vs->base_source_hash, 4)
+       << " skel " << short_hex(vs->skeleton_hash, 4) << " bindings";
+    for (const VsknBinding& b : vs->bindings) os << " " << b.voxel_offset << "->" << b.joint;
+  } else if (const auto* an = std::get_if<Anim>(&s.body)) {
+    os << "base " << short_hex(an->base_source_hash, 4) << " skel " << short_hex(an->skeleton_hash, 4);
+    for (const AnimClip& c : an->clips) {
+      os << "\n      clip " << c.id << " \"" << c.name << "\" " << c.duration_ms << " ms";
+      for (const AnimTrack& t : c.tracks) {
+        os << "\n        track joint " << t.joint;
+        for (const AnimKey& k : t.keys) os << "\n          @" << k.time_ms << " " << trs_text(k.trs);
       }
     }
   }
+  return os.str();
+}
+
+std::string describe(const VfpFile& f) {
+  std::ostringstream os;
+  os << "VfpFile 1." << int(f.version_minor) << ", " << f.sections.size() << " sections";
+  for (size_t i = 0; i < f.sections.size(); ++i) os << "\n  [" << i << "] " << describe(f.sections[i]);
   return os.str();
 }
 

@@ -58,6 +58,7 @@ bool is_known_tag(const SectionTag& tag);
 
 /// A short readable description (used in counterexamples).
 std::string describe(const Vox0& v);
+std::string describe(const Section& s);
 std::string describe(const VfpFile& f);
 
 }  // namespace voxrig::props
@@ -67,4 +68,5 @@ namespace voxrig {
 // namespace of the value's type.
 inline void showValue(const Vox0& v, std::ostream& os) { os << props::describe(v); }
 inline void showValue(const VfpFile& f, std::ostream& os) { os << props::describe(f); }
+inline void showValue(const Section& s, std::ostream& os) { os << "\n  " << props::describe(s); }
 }  // namespace voxrig

@@ -113,6 +113,13 @@ void run(int budget, void (*fn)(Args...)) {
     if (!voxrig_rc_ok_.ok()) RC_FAIL(#expr " failed: " + voxrig_rc_ok_.error().to_text()); \
   } while (0)
 
+/// Fails the case with where two byte strings differ (instead of printing both in full).
+#define VOXRIG_RC_SAME_BYTES(got, want)                                                    \
+  do {                                                                                    \
+    const std::string voxrig_diff_ = ::voxrig::props::diff_bytes((got), (want));          \
+    if (voxrig_diff_ != "equal") RC_FAIL(#got " != " #want ": " + voxrig_diff_);          \
+  } while (0)
+
 /// Defines a RapidCheck property as a GoogleTest test with a CI budget of `Budget` cases.
 #define VOXRIG_PROP(Suite, Name, Budget, ArgList)                         \
   static void voxrig_prop_##Suite##_##Name ArgList;                       \

@@ -114,12 +114,12 @@ VOXRIG_PROP(RkcRoundTrip, CanonicalBytesAreFixedPoints, 100, ()) {
   const Bytes bytes = encode_ok(c);
   record("rkc", bytes);
   for (Profile p : kProfiles) {
+    RC_LOG() << "profile " << to_string(p) << "\n";
     const Bytes again = encode_ok(decode_ok(bytes, p));
-    RC_LOG() << to_string(p) << ": " << diff_bytes(again, bytes) << "\n";
-    RC_ASSERT(again == bytes);
+    VOXRIG_RC_SAME_BYTES(again, bytes);
     auto any = roundtrip(bytes, p);
     VOXRIG_RC_OK(any);
-    RC_ASSERT(any.value() == bytes);
+    VOXRIG_RC_SAME_BYTES(any.value(), bytes);
   }
 }
 
@@ -136,14 +136,14 @@ VOXRIG_PROP(RkcCanonical, NonCanonicalSpellingsReachTheCanonicalBytes, 100, ()) 
   const Bytes input = choose("scrambled", [canonical] { return scramble(canonical); });
   record("rkc", input);
   for (Profile p : kProfiles) {
+    RC_LOG() << "profile " << to_string(p) << "\n";
     RC_ASSERT(decode_ok(input, p) == c);
     auto once = roundtrip(input, p);
     VOXRIG_RC_OK(once);
-    RC_LOG() << diff_bytes(once.value(), canonical) << "\n";
-    RC_ASSERT(once.value() == canonical);
+    VOXRIG_RC_SAME_BYTES(once.value(), canonical);
     auto twice = roundtrip(once.value(), p);
     VOXRIG_RC_OK(twice);
-    RC_ASSERT(twice.value() == once.value());
+    VOXRIG_RC_SAME_BYTES(twice.value(), once.value());
   }
 }
 
@@ -166,7 +166,7 @@ VOXRIG_PROP(RkcCanonical, RepairedNamesAreIdempotentUnderCompat, 60, ()) {
   VOXRIG_RC_OK(once);
   auto twice = roundtrip(once.value(), Profile::RkcCompat);
   VOXRIG_RC_OK(twice);
-  RC_ASSERT(twice.value() == once.value());
+  VOXRIG_RC_SAME_BYTES(twice.value(), once.value());
   RC_ASSERT(decode_ok(once.value(), Profile::RkcStrict) == repaired);
 }
 

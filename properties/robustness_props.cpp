@@ -76,12 +76,12 @@ std::string check_vfp(const Bytes& in) {
   for (Profile p : {Profile::VfpRig, Profile::VfpStatic}) {
     auto d = decode_vfp(in, DecodeOptions{p, tight()});
     if (!d.ok()) {
-      if (auto m = internal(d, "decode_vfp"); !m.empty()) return m;
+      if (auto m = internal(d, "decode_vfp"); !m.empty()) return std::string(to_string(p)) + ": " + m;
       continue;
     }
     auto e = encode_vfp(d.value());
-    if (!e.ok()) return "accepted, but encode_vfp failed: " + e.error().to_text();
-    if (e.value() != in) return "accepted, but re-encoded: " + diff_bytes(e.value(), in);
+    if (!e.ok()) return std::string(to_string(p)) + ": accepted, but encode_vfp failed: " + e.error().to_text();
+    if (e.value() != in) return std::string(to_string(p)) + ": accepted, but re-encoded: " + diff_bytes(e.value(), in);
     (void)dump_vfp(d.value());
   }
   return {};
@@ -91,18 +91,18 @@ std::string check_rkc(const Bytes& in) {
   for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
     auto d = decode_rkc(in, DecodeOptions{p, tight()});
     if (!d.ok()) {
-      if (auto m = internal(d, "decode_rkc"); !m.empty()) return m;
+      if (auto m = internal(d, "decode_rkc"); !m.empty()) return std::string(to_string(p)) + ": " + m;
       continue;
     }
     (void)dump_rkc(d.value());
     auto e = encode_rkc(d.value());
     if (!e.ok()) {
       if (e.error().code == ErrorCode::RkcWriteNameTooLong) continue;  // a repaired name grew
-      return "accepted, but encode_rkc failed: " + e.error().to_text();
+      return std::string(to_string(p)) + ": accepted, but encode_rkc failed: " + e.error().to_text();
     }
     auto d2 = decode_rkc(e.value(), DecodeOptions{p, tight()});
-    if (!d2.ok()) return "the writer's output is rejected: " + d2.error().to_text();
-    if (!(d2.value() == d.value())) return "the writer's output decodes to another model";
+    if (!d2.ok()) return std::string(to_string(p)) + ": the writer's output is rejected: " + d2.error().to_text();
+    if (!(d2.value() == d.value())) return std::string(to_string(p)) + ": the writer's output decodes to another model";
   }
   return {};
 }
@@ -111,14 +111,14 @@ std::string check_rvc(const Bytes& in) {
   for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
     auto d = decode_rvc(in, 0, DecodeOptions{p, tight()});
     if (!d.ok()) {
-      if (auto m = internal(d, "decode_rvc"); !m.empty()) return m;
+      if (auto m = internal(d, "decode_rvc"); !m.empty()) return std::string(to_string(p)) + ": " + m;
       continue;
     }
     auto e = encode_rvc(d.value());
-    if (!e.ok()) return "accepted, but encode_rvc failed: " + e.error().to_text();
-    if (e.value() != in) return "accepted, but re-encoded: " + diff_bytes(e.value(), in);
+    if (!e.ok()) return std::string(to_string(p)) + ": accepted, but encode_rvc failed: " + e.error().to_text();
+    if (e.value() != in) return std::string(to_string(p)) + ": accepted, but re-encoded: " + diff_bytes(e.value(), in);
     if (auto m = internal(decode_rvc_frames(d.value(), tight()), "decode_rvc_frames"); !m.empty())
-      return m;
+      return std::string(to_string(p)) + ": " + m;
     (void)dump_rvc(d.value());
   }
   return {};
@@ -130,13 +130,13 @@ std::string check_fixed_point(const Bytes& in, Decode decode, Encode encode, con
   for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
     auto d = decode(in, DecodeOptions{p, tight()});
     if (!d.ok()) {
-      if (auto m = internal(d, name); !m.empty()) return m;
+      if (auto m = internal(d, name); !m.empty()) return std::string(to_string(p)) + ": " + m;
       continue;
     }
     auto e = encode(d.value());
-    if (!e.ok()) return std::string("accepted, but the writer failed: ") + e.error().to_text();
+    if (!e.ok()) return std::string(to_string(p)) + ": accepted, but the writer failed: " + e.error().to_text();
     auto d2 = decode(e.value(), DecodeOptions{p, tight()});
-    if (!d2.ok() || !(d2.value() == d.value())) return "the writer's output does not read back";
+    if (!d2.ok() || !(d2.value() == d.value())) return std::string(to_string(p)) + ": the writer's output does not read back";
   }
   return {};
 }

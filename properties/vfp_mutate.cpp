@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 
 #include "gen_common.h"
 #include "vfp_rules.h"
@@ -20,11 +21,6 @@ void put_u32(Bytes& b, uint32_t v) {
 }
 uint32_t get_u32(const Bytes& b, size_t at) {
   return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | uint32_t(b[at + 3]) << 24;
-}
-
-// A different value for a float: flip one of its bits (any result, even non-finite).
-float other_bits(float f) {
-  return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ (1u << uniform<int>(0, 32)));
 }
 
 // A different finite value that keeps a unit quaternion unit (negating a component changes the
@@ -175,104 +171,123 @@ void mutate_skel(Skel& s) {
 
 namespace {
 
-template <class T>
-T* first_body(VfpFile& f) {
-  for (Section& s : f.sections)
-    if (auto* b = std::get_if<T>(&s.body)) return b;
-  return nullptr;
-}
+float sign_flipped(float f) { return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ 0x80000000u); }
+float ulp_flipped(float f) { return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ 1u); }
 
-void flip_hash(Sha256& h) { h[uniform<size_t>(0, 32)] ^= static_cast<uint8_t>(uniform<int>(1, 256)); }
+float* trs_float(Trs& t, int k) {
+  float* f[] = {&t.t.x, &t.t.y, &t.t.z, &t.r.x, &t.r.y, &t.r.z, &t.r.w, &t.s.x, &t.s.y, &t.s.z};
+  return f[k];
+}
 
 }  // namespace
 
-bool mutate_model(VfpFile& f) {
-  Vox0* vox0 = first_body<Vox0>(f);
-  Skel* skel = first_body<Skel>(f);
-  Vskn* vskn = first_body<Vskn>(f);
-  Anim* anim = first_body<Anim>(f);
-  RawPayload* raw = first_body<RawPayload>(f);
-  switch (uniform<int>(0, 12)) {
-    case 0: f.version_minor = static_cast<uint8_t>(f.version_minor + uniform<int>(1, 256)); return true;
-    case 1: {
-      if (f.sections.size() < 2) return false;
-      const size_t i = uniform<size_t>(0, f.sections.size() - 1);
-      if (f.sections[i] == f.sections[i + 1]) return false;
-      std::swap(f.sections[i], f.sections[i + 1]);
-      return true;
+std::vector<FieldVariant> field_variants(const VfpFile& base, size_t max_per_array) {
+  std::vector<FieldVariant> out;
+  // Adds base with `edit` applied to a copy of it.
+  auto add = [&](const std::string& what, const std::function<void(VfpFile&)>& edit) {
+    VfpFile v = base;
+    edit(v);
+    out.push_back({what, std::move(v)});
+  };
+  // The ten floats of a TRS, each twice: sign flipped (-0.0 vs 0.0 too) and last bit flipped.
+  auto trs = [&](const std::string& what, const std::function<Trs&(VfpFile&)>& get) {
+    for (int k = 0; k < 10; ++k) {
+      add(what + " float " + std::to_string(k) + " sign", [&](VfpFile& v) {
+        float* f = trs_float(get(v), k);
+        *f = sign_flipped(*f);
+      });
+      add(what + " float " + std::to_string(k) + " ulp", [&](VfpFile& v) {
+        float* f = trs_float(get(v), k);
+        *f = ulp_flipped(*f);
+      });
     }
-    case 2: {
-      SectionHeader& h = f.sections[uniform<size_t>(0, f.sections.size())].header;
-      switch (uniform<int>(0, 4)) {
-        case 0: h.chunk_id += 1; break;
-        case 1: h.codec = static_cast<uint8_t>(h.codec + 1); break;
-        case 2: h.flags ^= kSectionRequired; break;
-        default: h.tag[uniform<size_t>(0, 4)] ^= 1; break;
+  };
+  auto hash = [&](const std::string& what, const std::function<Sha256&(VfpFile&)>& get) {
+    add(what + " byte 0", [&](VfpFile& v) { get(v)[0] ^= 1; });
+    add(what + " byte 31", [&](VfpFile& v) { get(v)[31] ^= 0x80; });
+  };
+  const auto upto = [&](size_t n) { return std::min(n, max_per_array); };
+
+  add("versionMinor", [](VfpFile& v) { v.version_minor ^= 1; });
+  for (size_t i = 0; i < base.sections.size(); ++i) {
+    const std::string at = "section[" + std::to_string(i) + "] ";
+    if (i + 1 < base.sections.size() && !(base.sections[i] == base.sections[i + 1]))
+      add(at + "swapped with the next", [i](VfpFile& v) { std::swap(v.sections[i], v.sections[i + 1]); });
+    add(at + "tag", [i](VfpFile& v) { v.sections[i].header.tag[3] ^= 1; });
+    add(at + "chunkId", [i](VfpFile& v) { v.sections[i].header.chunk_id ^= 1; });
+    add(at + "codec", [i](VfpFile& v) { v.sections[i].header.codec ^= 1; });
+    add(at + "flags", [i](VfpFile& v) { v.sections[i].header.flags ^= 1; });
+    const auto& body = base.sections[i].body;
+    if (const auto* raw = std::get_if<RawPayload>(&body)) {
+      add(at + "payload longer", [i](VfpFile& v) { std::get<RawPayload>(v.sections[i].body).bytes.push_back(0); });
+      for (size_t b = 0; b < upto(raw->bytes.size()); ++b)
+        add(at + "payload byte " + std::to_string(b), [i, b](VfpFile& v) {
+          std::get<RawPayload>(v.sections[i].body).bytes[b] ^= 1;
+        });
+    } else if (const auto* x = std::get_if<Vox0>(&body)) {
+      auto vox = [i](VfpFile& v) -> Vox0& { return std::get<Vox0>(v.sections[i].body); };
+      add(at + "sizeZ", [&](VfpFile& v) {
+        Vox0& o = vox(v);
+        o.size_z = static_cast<uint16_t>(o.size_z + 1);
+        o.voxels.resize(size_t{o.size_x} * o.size_y * o.size_z, 0);
+      });
+      add(at + "sizeX/sizeZ swapped", [&](VfpFile& v) { std::swap(vox(v).size_x, vox(v).size_z); });
+      add(at + "palette entry added", [&](VfpFile& v) { vox(v).palette.push_back(Rgba{}); });
+      for (size_t e = 0; e < upto(x->palette.size()); ++e)
+        for (int ch = 0; ch < 4; ++ch)
+          add(at + "palette[" + std::to_string(e) + "] channel " + std::to_string(ch), [&, e, ch](VfpFile& v) {
+            Rgba& c = vox(v).palette[e];
+            uint8_t* p[] = {&c.r, &c.g, &c.b, &c.a};
+            *p[ch] ^= 1;
+          });
+      for (size_t c = 0; c < upto(x->voxels.size()); ++c)
+        add(at + "voxel " + std::to_string(c), [&, c](VfpFile& v) { vox(v).voxels[c] ^= 1; });
+    } else if (const auto* k = std::get_if<Skel>(&body)) {
+      auto sk = [i](VfpFile& v) -> Skel& { return std::get<Skel>(v.sections[i].body); };
+      hash(at + "baseSourceHash", [&](VfpFile& v) -> Sha256& { return sk(v).base_source_hash; });
+      add(at + "joint added", [&](VfpFile& v) { sk(v).joints.push_back(SkelJoint{}); });
+      for (size_t j = 0; j < upto(k->joints.size()); ++j) {
+        const std::string jt = at + "joint[" + std::to_string(j) + "] ";
+        add(jt + "id", [&, j](VfpFile& v) { sk(v).joints[j].id ^= 1; });
+        add(jt + "parent", [&, j](VfpFile& v) { sk(v).joints[j].parent ^= 1; });
+        add(jt + "name", [&, j](VfpFile& v) { sk(v).joints[j].name += "x"; });
+        trs(jt, [&, j](VfpFile& v) -> Trs& { return sk(v).joints[j].bind; });
       }
-      return true;
-    }
-    case 3:
-      if (raw == nullptr) return false;
-      if (raw->bytes.empty() || one_in(4)) raw->bytes.push_back(0);
-      else raw->bytes[uniform<size_t>(0, raw->bytes.size())] ^= static_cast<uint8_t>(uniform<int>(1, 256));
-      return true;
-    case 4: {  // a palette entry; entry 0 (the unused empty slot) half of the time
-      Rgba& c = vox0->palette[one_in(2) ? 0 : uniform<size_t>(0, vox0->palette.size())];
-      uint8_t* channel[] = {&c.r, &c.g, &c.b, &c.a};
-      *channel[uniform<size_t>(0, 4)] ^= static_cast<uint8_t>(uniform<int>(1, 256));
-      return true;
-    }
-    case 5: mutate_vox0(*vox0); return true;
-    case 6: {  // a voxel to any other value (valid or not)
-      uint8_t& cell = vox0->voxels[uniform<size_t>(0, vox0->voxels.size())];
-      cell = static_cast<uint8_t>(cell + uniform<int>(1, 256));
-      return true;
-    }
-    case 7:
-      if (skel == nullptr) return false;
-      if (one_in(4)) flip_hash(skel->base_source_hash);
-      else if (one_in(3)) skel->joints[uniform<size_t>(0, skel->joints.size())].id ^= 1;
-      else mutate_skel(*skel);
-      return true;
-    case 8:
-      if (vskn == nullptr) return false;
-      switch (uniform<int>(0, 4)) {
-        case 0: vskn->default_joint ^= 1; break;
-        case 1: flip_hash(vskn->skeleton_hash); break;
-        case 2: flip_hash(vskn->base_source_hash); break;
-        default:
-          if (vskn->bindings.empty()) vskn->bindings.push_back({0, 0});
-          else if (one_in(2)) vskn->bindings[uniform<size_t>(0, vskn->bindings.size())].joint ^= 1;
-          else vskn->bindings[uniform<size_t>(0, vskn->bindings.size())].voxel_offset ^= 1;
+    } else if (const auto* b = std::get_if<Vskn>(&body)) {
+      auto vs = [i](VfpFile& v) -> Vskn& { return std::get<Vskn>(v.sections[i].body); };
+      add(at + "defaultJointId", [&](VfpFile& v) { vs(v).default_joint ^= 1; });
+      hash(at + "baseSourceHash", [&](VfpFile& v) -> Sha256& { return vs(v).base_source_hash; });
+      hash(at + "skeletonHash", [&](VfpFile& v) -> Sha256& { return vs(v).skeleton_hash; });
+      add(at + "binding added", [&](VfpFile& v) { vs(v).bindings.push_back({}); });
+      for (size_t r = 0; r < upto(b->bindings.size()); ++r) {
+        add(at + "binding offset " + std::to_string(r), [&, r](VfpFile& v) { vs(v).bindings[r].voxel_offset ^= 1; });
+        add(at + "binding joint " + std::to_string(r), [&, r](VfpFile& v) { vs(v).bindings[r].joint ^= 1; });
       }
-      return true;
-    case 9:
-      if (anim == nullptr) return false;
-      if (one_in(3)) flip_hash(one_in(2) ? anim->skeleton_hash : anim->base_source_hash);
-      else if (anim->clips.empty()) anim->clips.push_back(AnimClip{});
-      else {
-        AnimClip& c = anim->clips[uniform<size_t>(0, anim->clips.size())];
-        switch (uniform<int>(0, 3)) {
-          case 0: c.id ^= 1; break;
-          case 1: c.duration_ms += 1; break;
-          default: c.name += "x"; break;
+    } else if (const auto* a = std::get_if<Anim>(&body)) {
+      auto an = [i](VfpFile& v) -> Anim& { return std::get<Anim>(v.sections[i].body); };
+      hash(at + "baseSourceHash", [&](VfpFile& v) -> Sha256& { return an(v).base_source_hash; });
+      hash(at + "skeletonHash", [&](VfpFile& v) -> Sha256& { return an(v).skeleton_hash; });
+      add(at + "clip added", [&](VfpFile& v) { an(v).clips.push_back(AnimClip{}); });
+      for (size_t c = 0; c < upto(a->clips.size()); ++c) {
+        const std::string cl = at + "clip[" + std::to_string(c) + "] ";
+        add(cl + "id", [&, c](VfpFile& v) { an(v).clips[c].id ^= 1; });
+        add(cl + "duration", [&, c](VfpFile& v) { an(v).clips[c].duration_ms ^= 1; });
+        add(cl + "name", [&, c](VfpFile& v) { an(v).clips[c].name += "x"; });
+        add(cl + "track added", [&, c](VfpFile& v) { an(v).clips[c].tracks.push_back(AnimTrack{}); });
+        for (size_t t = 0; t < upto(a->clips[c].tracks.size()); ++t) {
+          const std::string tr = cl + "track[" + std::to_string(t) + "] ";
+          add(tr + "joint", [&, c, t](VfpFile& v) { an(v).clips[c].tracks[t].joint ^= 1; });
+          add(tr + "key added", [&, c, t](VfpFile& v) { an(v).clips[c].tracks[t].keys.push_back({}); });
+          for (size_t q = 0; q < upto(a->clips[c].tracks[t].keys.size()); ++q) {
+            const std::string ky = tr + "key[" + std::to_string(q) + "] ";
+            add(ky + "time", [&, c, t, q](VfpFile& v) { an(v).clips[c].tracks[t].keys[q].time_ms ^= 1; });
+            trs(ky, [&, c, t, q](VfpFile& v) -> Trs& { return an(v).clips[c].tracks[t].keys[q].trs; });
+          }
         }
       }
-      return true;
-    default: {  // a key
-      if (anim == nullptr) return false;
-      std::vector<AnimKey*> keys;
-      for (AnimClip& c : anim->clips)
-        for (AnimTrack& t : c.tracks)
-          for (AnimKey& k : t.keys) keys.push_back(&k);
-      if (keys.empty()) return false;
-      AnimKey& key = *keys[uniform<size_t>(0, keys.size())];
-      if (one_in(3)) key.time_ms += 1;
-      else if (one_in(2)) key.trs.t.x = other_bits(key.trs.t.x);
-      else change_trs(key.trs);
-      return true;
     }
   }
+  return out;
 }
 
 Bytes respell_vfp(const Bytes& valid) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "voxrig/sha256.h"
@@ -52,10 +53,17 @@ void mutate_vox0(Vox0& v);
 /// tracks stay valid) and changes its payload: a float, a name, a parent, a new leaf joint.
 void mutate_skel(Skel& s);
 
-/// One random change anywhere in the model (any field of any section, a section header, the
-/// version, the order of sections). The result need not be valid. Returns false when the
-/// chosen change could not apply (the caller discards the case).
-bool mutate_model(VfpFile& f);
+/// A model that differs from a base model in exactly one field.
+struct FieldVariant {
+  std::string what;  ///< which field, e.g. "section[1] joint[0] float 7 sign"
+  VfpFile model;
+};
+
+/// Every single-field change of `f`: the version, each section header field and the section
+/// order, each payload byte, each VOX0 size / palette channel / voxel, each SKEL / VSKN / ANIM
+/// field (every float twice: sign bit, giving -0.0 vs 0.0, and last mantissa bit), plus one
+/// element added to each list. Arrays contribute at most `max_per_array` elements each.
+std::vector<FieldVariant> field_variants(const VfpFile& f, size_t max_per_array = 64);
 
 /// The same file spelled differently, still valid, as the writer would never produce it from the
 /// decoded model's own header values: another versionMinor, other chunkIds and codecs on the

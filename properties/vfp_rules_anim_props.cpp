@@ -87,8 +87,9 @@ std::vector<Rule> anim_rules() {
       {"anim.key_time_range", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
          for (AnimClip& clip : a.clips) {
            if (clip.tracks.empty() || clip.duration_ms == UINT32_MAX) continue;
-           any_of(clip.tracks).keys.back().time_ms =
-               uint32_t(uniform<uint64_t>(uint64_t{clip.duration_ms} + 1, 1ull << 32));
+           any_of(clip.tracks).keys.back().time_ms =  // the boundary half of the time
+               one_in(2) ? clip.duration_ms + 1
+                         : uint32_t(uniform<uint64_t>(uint64_t{clip.duration_ms} + 1, 1ull << 32));
            return true;
          }
          return false; }); }},

@@ -123,7 +123,7 @@ std::vector<Rule> container_rules() {
          return raw_edit(c, [&v](RawVfp& r) {
            Bytes& p = vox0(r).payload;
            p[12 + 4 * v.palette.size() + uniform<size_t>(0, v.voxels.size())] =
-               uint8_t(uniform<size_t>(v.palette.size(), 256));
+               uint8_t(one_in(2) ? v.palette.size() : uniform<size_t>(v.palette.size(), 256));
          });
        }},
   };
@@ -164,7 +164,7 @@ VOXRIG_PROP(VfpValidation, StaticProfileIgnoresWhatRigSectionsHold, 150, ()) {
   record("vfp", bytes);
   auto st = decode_vfp(bytes, DecodeOptions{Profile::VfpStatic, {}});
   VOXRIG_RC_OK(st);
-  RC_ASSERT(encode_vfp(st.value()).value() == bytes);
+  VOXRIG_RC_SAME_BYTES(encode_vfp(st.value()).value(), bytes);
   const auto rig = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, {}});
   RC_ASSERT(rig.ok() || category_of(rig.error().code) != Category::Internal);
 }

@@ -104,7 +104,8 @@ std::vector<Rule> rig_rules() {
          Vskn& v = *m.vskn();
          for (const SkelJoint& j : s.joints) {
            if (j.id == v.default_joint) continue;
-           v.bindings.push_back({uint32_t(uniform<uint64_t>(m.vox0()->voxels.size(), 1ull << 32)), j.id});
+           const uint64_t n = m.vox0()->voxels.size();
+           v.bindings.push_back({uint32_t(one_in(2) ? n : uniform<uint64_t>(n, 1ull << 32)), j.id});
            return true;
          }
          return false; }); }},
