@@ -150,9 +150,7 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
   rt.clips_.reserve(anim->clips.size());
   rt.tracks_.reserve(total_tracks);
   rt.key_time_.reserve(total_keys);
-  rt.key_t_.reserve(total_keys);
-  rt.key_r_.reserve(total_keys);
-  rt.key_s_.reserve(total_keys);
+  rt.key_value_.reserve(total_keys);
   std::vector<int64_t> seen(n, -1);  // clip position that last used each joint
   for (size_t ci = 0; ci < anim->clips.size(); ++ci) {
     const AnimClip& c = anim->clips[ci];
@@ -178,14 +176,14 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
                             "key times must increase strictly");
         }
       }
+      const double span = double(t.keys.back().time_ms) - double(t.keys.front().time_ms);
       rt.tracks_.push_back({static_cast<uint32_t>(joint),
                             static_cast<uint32_t>(rt.key_time_.size()),
-                            static_cast<uint32_t>(t.keys.size())});
+                            static_cast<uint32_t>(t.keys.size()),
+                            span > 0 ? double(t.keys.size() - 1) / span : 0.0});
       for (const AnimKey& k : t.keys) {
         rt.key_time_.push_back(static_cast<double>(k.time_ms));
-        rt.key_t_.push_back(k.trs.t);
-        rt.key_r_.push_back(normalized(k.trs.r));
-        rt.key_s_.push_back(k.trs.s);
+        rt.key_value_.push_back(Trs{k.trs.t, normalized(k.trs.r), k.trs.s});
       }
     }
     rt.max_tracks_ = std::max<size_t>(rt.max_tracks_, c.tracks.size());

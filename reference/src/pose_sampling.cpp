@@ -19,15 +19,25 @@ Error job_error(ErrorCode code, const char* detail) {
   return e;
 }
 
+// normalized() for the hot loop (kept inline; the public function calls it).
+inline Quat normalize_inline(const Quat& q) {
+  const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  if (len < 1e-12f) return Quat{0, 0, 0, 1};
+  const float inv = 1.0f / len;
+  return Quat{q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
 inline Vec3 lerp3(const Vec3& a, const Vec3& b, float u) {
   return Vec3{a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u};
 }
 
-inline Quat nlerp(const Quat& a, Quat b, float u) {
+inline Quat nlerp(const Quat& a, const Quat& b, float u) {
+  // Shortest arc without a branch: random key pairs make `dot < 0` unpredictable.
   const float dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-  if (dot < 0.0f) b = Quat{-b.x, -b.y, -b.z, -b.w};
-  return normalized(Quat{a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u,
-                         a.w + (b.w - a.w) * u});
+  const float sign = std::signbit(dot) ? -1.0f : 1.0f;
+  const float bx = b.x * sign, by = b.y * sign, bz = b.z * sign, bw = b.w * sign;
+  return normalize_inline(
+      Quat{a.x + (bx - a.x) * u, a.y + (by - a.y) * u, a.z + (bz - a.z) * u, a.w + (bw - a.w) * u});
 }
 
 inline Quat slerp(const Quat& a, Quat b, float u) {
@@ -46,26 +56,21 @@ inline Quat slerp(const Quat& a, Quat b, float u) {
 }
 
 // The last index k in [lo, hi) with times[k] <= t, given times[lo] <= t < times[hi].
+// Branch-free halving (a conditional move per step): random times make a branchy search
+// mispredict about every step.
 inline uint32_t search(const double* times, uint32_t lo, uint32_t hi, double t) {
-  while (hi - lo > 1) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (times[mid] <= t) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
+  uint32_t len = hi - lo;
+  while (len > 1) {
+    const uint32_t half = len / 2;
+    lo = times[lo + half] <= t ? lo + half : lo;
+    len -= half;
   }
   return lo;
 }
 
 }  // namespace
 
-Quat normalized(const Quat& q) {
-  const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-  if (len < 1e-12f) return Quat{0, 0, 0, 1};
-  const float inv = 1.0f / len;
-  return Quat{q.x * inv, q.y * inv, q.z * inv, q.w * inv};
-}
+Quat normalized(const Quat& q) { return normalize_inline(q); }
 
 double map_clip_time(double t_ms, uint32_t duration_ms, TimeMode mode) {
   if (!std::isfinite(t_ms)) return 0.0;
@@ -120,9 +125,7 @@ Status SamplingJob::run() const {
 
   const RigRuntime::Track* tracks = rt.tracks_.data() + c.first_track;
   const double* all_times = rt.key_time_.data();
-  const Vec3* all_t = rt.key_t_.data();
-  const Quat* all_r = rt.key_r_.data();
-  const Vec3* all_s = rt.key_s_.data();
+  const Trs* all_values = rt.key_value_.data();
   for (uint32_t i = 0; i < c.track_count; ++i) {
     const RigRuntime::Track& tr = tracks[i];
     const double* times = all_times + tr.first_key;
@@ -134,36 +137,48 @@ Status SamplingJob::run() const {
     } else if (t >= times[n - 1]) {
       k = n - 1;
     } else {
-      // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2].
-      uint32_t hint = cursors != nullptr ? std::min(cursors[i], n - 2) : 0;
-      if (cursors != nullptr && times[hint] <= t) {
-        if (t < times[hint + 1]) {
-          k = hint;
-        } else if (t < times[hint + 2]) {  // hint + 2 <= n - 1 because t < times[n-1]
-          k = hint + 1;
-        } else {
-          k = search(times, hint + 2, n - 1, t);
+      // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
+      // cached bracket and the next one (forward playback), else guess by interpolation
+      // (exact for evenly spaced keys), else binary-search the side the guess rules out.
+      uint32_t hint = n;
+      if (cursors != nullptr) {
+        const uint32_t c = std::min(cursors[i], n - 2);
+        if (times[c] <= t) {
+          if (t < times[c + 1]) {
+            hint = c;
+          } else if (t < times[c + 2]) {  // c + 2 <= n - 1 because t < times[n-1]
+            hint = c + 1;
+          }
         }
-      } else {
-        k = search(times, 0, cursors != nullptr ? hint : n - 1, t);
       }
-      if (cursors != nullptr) cursors[i] = k;
+      if (hint == n) {
+        const double g = (t - times[0]) * tr.index_scale;
+        const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
+        if (times[guess] > t) {
+          hint = search(times, 0, guess, t);
+        } else if (t < times[guess + 1]) {
+          hint = guess;
+        } else {
+          hint = search(times, guess + 1, n - 1, t);
+        }
+        if (cursors != nullptr) cursors[i] = hint;
+      } else if (cursors != nullptr) {
+        cursors[i] = hint;
+      }
+      k = hint;
       const double t0 = times[k];
       if (t != t0 && policy != SamplePolicy::Step) {
         const float u = static_cast<float>((t - t0) / (times[k + 1] - t0));
-        const uint32_t a = tr.first_key + k;
-        out.t = lerp3(all_t[a], all_t[a + 1], u);
-        out.s = lerp3(all_s[a], all_s[a + 1], u);
-        out.r = policy == SamplePolicy::Linear ? nlerp(all_r[a], all_r[a + 1], u)
-                                               : slerp(all_r[a], all_r[a + 1], u);
+        const Trs& a = all_values[tr.first_key + k];
+        const Trs& b = (&a)[1];
+        out.t = lerp3(a.t, b.t, u);
+        out.s = lerp3(a.s, b.s, u);
+        out.r = policy == SamplePolicy::Linear ? nlerp(a.r, b.r, u) : slerp(a.r, b.r, u);
         continue;
       }
     }
     // On a key (or Step): the normalised key, exactly.
-    const uint32_t a = tr.first_key + k;
-    out.t = all_t[a];
-    out.r = all_r[a];
-    out.s = all_s[a];
+    out = all_values[tr.first_key + k];
   }
   return ok_status();
 }

@@ -116,6 +116,7 @@ class RigRuntime {
     uint32_t joint;      // joint index
     uint32_t first_key;  // index into the key streams
     uint32_t key_count;  // >= 1
+    double index_scale;  // (key_count - 1) / (last time - first time): the interpolation guess
   };
   struct Clip {
     uint16_t id;
@@ -135,11 +136,11 @@ class RigRuntime {
   std::vector<std::pair<uint16_t, uint32_t>> id_to_index_;  // sorted by id
   std::vector<Clip> clips_;
   std::vector<Track> tracks_;
-  // SoA key streams shared by all clips (a track's keys are contiguous in each stream).
+  // Key streams shared by all clips (a track's keys are contiguous in each stream): times apart
+  // from values, so the bracket search reads only times, and one sample reads two adjacent
+  // 40-byte values.
   std::vector<double> key_time_;
-  std::vector<Vec3> key_t_;
-  std::vector<Quat> key_r_;  // normalised
-  std::vector<Vec3> key_s_;
+  std::vector<Trs> key_value_;  // rotations normalised
   size_t max_tracks_ = 0;
 };
 
