@@ -1,0 +1,107 @@
+// Bone-aware greedy meshing: the joint difference masks fed to the binary mesher, grouping by
+// joint, and the public entry point.
+//
+// A face is exposed when its neighbour is empty or bound to a different joint; runs split where
+// the joint changes; the quads are then grouped by joint id (stable counting sort), so a
+// renderer can draw each joint's quads with that joint's skinning matrix.
+#include <algorithm>
+
+#include "mesh_internal.h"
+
+namespace voxrig {
+namespace detail {
+
+void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const uint16_t* end = g.joints + g.count;
+  alignas(16) uint16_t buf[72];
+  alignas(16) uint16_t buf2[72];
+  const uint64_t live = low_bits(t.cx);
+  const size_t plane = size_t{g.sx} * g.sy;
+  auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
+  for (uint32_t zz = 0; zz < t.cz; ++zz) {
+    const uint32_t z = t.z0 + zz;
+    for (uint32_t yy = 0; yy < t.cy; ++yy) {
+      const uint32_t y = t.y0 + yy;
+      const size_t r = row_index(int(zz), int(yy));
+      const uint16_t* p = row_ptr(y, z);
+      const uint16_t* rp = readable72(p, end, buf);
+      // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
+      // it is not, the right border bit is 0 and this bit is never used.
+      s.jdx[r] = diff_mask16(rp, rp + 1) & live;
+      s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
+      s.jdy[r] = y + 1 < g.sy ? diff_mask16(rp, readable72(p + g.sx, end, buf2)) & live : 0;
+      s.jdz[r] = z + 1 < g.sz ? diff_mask16(rp, readable72(p + plane, end, buf2)) & live : 0;
+    }
+    // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
+    s.jdy[row_index(int(zz), -1)] =
+        t.y0 > 0 ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+                               readable72(row_ptr(t.y0, z), end, buf2)) &
+                       live
+                 : 0;
+  }
+  // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
+  for (uint32_t yy = 0; yy < t.cy; ++yy) {
+    const uint32_t y = t.y0 + yy;
+    s.jdz[row_index(-1, int(yy))] =
+        t.z0 > 0 ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
+                               readable72(row_ptr(y, t.z0), end, buf2)) &
+                       live
+                 : 0;
+  }
+}
+
+void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s) {
+  s.ensure();
+  uint32_t* start = s.joint_start.data();  // all zero on entry and on exit
+  s.joints_used.clear();
+  for (const Quad& q : in) {
+    if (start[q.joint]++ == 0) s.joints_used.push_back(q.joint);
+  }
+  std::sort(s.joints_used.begin(), s.joints_used.end());
+  uint32_t offset = 0;
+  for (uint16_t j : s.joints_used) {
+    const uint32_t count = start[j];
+    start[j] = offset;
+    offset += count;
+  }
+  out.resize(in.size());
+  for (const Quad& q : in) out[start[q.joint]++] = q;
+  for (uint16_t j : s.joints_used) start[j] = 0;
+}
+
+}  // namespace detail
+
+Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
+                       std::vector<Quad>& out, MeshScratch& scratch) {
+  detail::Grid g{};
+  VOXRIG_TRY(detail::make_grid(vox0, joints, g));
+  if (g.joints == nullptr) {
+    Error e;
+    e.code = ErrorCode::EvalBufferSize;
+    e.path = "VOX0";
+    e.detail = "bone-aware meshing needs one joint per voxel";
+    return e;
+  }
+  MeshScratch::Impl& s = scratch.impl();
+  s.ensure();
+  out.clear();
+  // One joint over every solid voxel: exactly plain greedy with that joint (and no grouping).
+  size_t first = 0;
+  while (first < g.count && g.vox[first] == 0) ++first;
+  if (first == g.count) return ok_status();
+  const uint16_t j0 = g.joints[first];
+  uint32_t mixed = 0;
+  for (size_t i = first; i < g.count; ++i) mixed |= uint32_t{g.vox[i] != 0} & uint32_t{g.joints[i] != j0};
+  if (mixed == 0) {
+    detail::Grid plain = g;
+    plain.joints = nullptr;
+    detail::mesh_binary(plain, j0, s, out);
+    return ok_status();
+  }
+  s.staged.clear();
+  detail::mesh_binary(g, 0, s, s.staged);
+  detail::group_by_joint(s.staged, out, s);
+  return ok_status();
+}
+
+}  // namespace voxrig
