@@ -69,6 +69,42 @@ void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScr
   for (uint16_t j : s.joints_used) start[j] = 0;
 }
 
+namespace {
+
+// Index of the first non-zero voxel, or n.
+size_t first_solid(const uint8_t* vox, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(vox + i));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) != 0xFFFF) break;
+  }
+#endif
+  while (i < n && vox[i] == 0) ++i;
+  return i;
+}
+
+// True when some solid voxel at or after `i` is bound to a joint other than j0.
+bool mixed_joints(const uint8_t* vox, const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i jv = _mm_set1_epi16(static_cast<short>(j0));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i empty =
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(vox + i)), zero);
+    const __m128i same = _mm_packs_epi16(
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i)), jv),
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i + 8)), jv));
+    if (_mm_movemask_epi8(_mm_or_si128(empty, same)) != 0xFFFF) return true;
+  }
+#endif
+  for (; i < n; ++i)
+    if (vox[i] != 0 && joints[i] != j0) return true;
+  return false;
+}
+
+}  // namespace
 }  // namespace detail
 
 Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
@@ -86,13 +122,10 @@ Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
   s.ensure();
   out.clear();
   // One joint over every solid voxel: exactly plain greedy with that joint (and no grouping).
-  size_t first = 0;
-  while (first < g.count && g.vox[first] == 0) ++first;
+  const size_t first = detail::first_solid(g.vox, g.count);
   if (first == g.count) return ok_status();
   const uint16_t j0 = g.joints[first];
-  uint32_t mixed = 0;
-  for (size_t i = first; i < g.count; ++i) mixed |= uint32_t{g.vox[i] != 0} & uint32_t{g.joints[i] != j0};
-  if (mixed == 0) {
+  if (!detail::mixed_joints(g.vox, g.joints, first, g.count, j0)) {
     detail::Grid plain = g;
     plain.joints = nullptr;
     detail::mesh_binary(plain, j0, s, out);

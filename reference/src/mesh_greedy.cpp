@@ -4,12 +4,19 @@
 // becomes a 64-bit occupancy mask over x. Face masks come from shifts and and-nots against the
 // neighbouring row (y and z faces) or the row itself shifted by one (x faces). A face is
 // exposed when its neighbour is empty, or, bone-aware, bound to another joint: the joint
-// difference masks (jd*) clear the neighbour's "covers me" bit. Merging runs on 64-bit rows:
-// a run starts at the lowest set bit (ctz), extends over set bits until a material change (the
-// change masks mark "material(i) != material(i+1)"), then over following rows while the row
-// holds the whole span with no change inside and the same material at the run start. Per-voxel
-// work is a handful of SIMD compares per 16 voxels; everything after that is per face or per
-// quad. x faces need rows over y: each x face is scattered once into a per-x plane (bit y).
+// difference masks (jd*) clear the neighbour's "covers me" bit.
+//
+// Merging works on 64-bit rows of one plane. Two masks per row carry the material (palette, and
+// joint when bone-aware) without looking at voxels: C (across: bit i set when face i and face
+// i+1 differ) and V (down: bit i set when face i differs from face i in the next row). A run
+// starts at the lowest set bit (ctz) and extends over set bits up to the first C bit; the quad
+// then grows over following rows while the next row holds the whole span and V of the current
+// row is clear over the span. That is the classic greedy (first face in scan order, widest run,
+// then as many rows as match), computed a row at a time.
+//
+// Per-voxel work is a few SIMD compares per 16 voxels; the rest is per face or per quad. x faces
+// need rows over y: a z layer with many x faces is transposed (64x64 bit transposes), a sparse
+// one is scattered face by face.
 #include <algorithm>
 #include <bit>
 
@@ -25,6 +32,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   alignas(16) uint8_t buf2[80];
   const uint64_t live = low_bits(t.cx);
   const uint64_t live_pairs = low_bits(t.cx - 1);  // pairs (i, i+1) inside the tile
+  const size_t plane = size_t{g.sx} * g.sy;
   for (int zz = -1; zz <= int(t.cz); ++zz) {
     const int64_t z = int64_t{t.z0} + zz;
     const bool z_in = z >= 0 && z < int64_t{g.sz};
@@ -44,20 +52,40 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
       s.border[r] = b;
       s.pcx[r] = diff_mask8(rp, rp + 1) & live_pairs;
-      if (yy + 1 < int(t.cy)) {
-        s.pcy[r] = diff_mask8(rp, readable80(p + g.sx, end, buf2)) & live;
-      } else {
-        s.pcy[r] = 0;
-      }
+      s.pcy[r] = yy + 1 < int(t.cy) ? diff_mask8(rp, readable80(p + g.sx, end, buf2)) & live : 0;
+      s.pcz[r] = zz + 1 < int(t.cz) ? diff_mask8(rp, readable80(p + plane, end, buf2)) & live : 0;
     }
   }
 }
 
-// Greedy merge of one plane: rows F[0..rows) of face bits, C = change masks (bit i: the
-// material of face i differs from face i + 1). mat(row, bit) gives the material of a face;
-// emit(row, bit, run_length, row_count) receives each quad. Consumes F (all zero afterwards).
-template <class Mat, class Emit>
-inline void merge_plane(uint64_t* F, const uint64_t* C, uint32_t rows, Mat&& mat, Emit&& emit) {
+// In-place transpose of a 64x64 bit matrix: bit j of a[i] moves to bit i of a[j].
+inline void transpose64(uint64_t* a) {
+  uint64_t m = 0x00000000FFFFFFFFull;
+  for (int j = 32; j != 0; j >>= 1, m ^= m << j) {
+    for (int k = 0; k < 64; k = (k + j + 1) & ~j) {
+      const uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
+      a[k + j] ^= t;
+      a[k] ^= t << j;
+    }
+  }
+}
+
+// Population count without relying on the POPCNT instruction (the baseline x86-64 target).
+inline uint32_t popcount64(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<uint32_t>((v * 0x0101010101010101ull) >> 56);
+}
+
+// Above this many x faces in one z layer, transposing beats scattering face by face.
+constexpr uint32_t kTransposeFaces = 384;
+
+// Greedy merge of one plane: F[0..rows) face bits, C across-changes, V down-changes (see the
+// file comment). emit(row, bit, run_length, row_count) receives each quad. Consumes F.
+template <class Emit>
+inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V, uint32_t rows,
+                        Emit&& emit) {
   for (uint32_t r = 0; r < rows; ++r) {
     uint64_t f = F[r];
     while (f != 0) {
@@ -66,12 +94,9 @@ inline void merge_plane(uint64_t* F, const uint64_t* C, uint32_t rows, Mat&& mat
       const uint64_t cm = C[r] >> b;
       if (cm != 0) len = std::min(len, static_cast<uint32_t>(std::countr_zero(cm)) + 1);
       const uint64_t mask = low_bits(len) << b;
-      const uint64_t inner = mask & (mask >> 1);  // pairs (i, i+1) inside the span
       f &= ~mask;
-      const uint32_t m = mat(r, b);
       uint32_t h = 1;
-      while (r + h < rows && (F[r + h] & mask) == mask && (C[r + h] & inner) == 0 &&
-             mat(r + h, b) == m) {
+      while (r + h < rows && (F[r + h] & mask) == mask && (V[r + h - 1] & mask) == 0) {
         F[r + h] &= ~mask;
         ++h;
       }
@@ -86,13 +111,6 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
                std::vector<Quad>& out) {
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
-  auto material = [&](size_t i) -> uint32_t {
-    if constexpr (kJoints) {
-      return uint32_t{vox[i]} | uint32_t{joints[i]} << 8;
-    } else {
-      return vox[i];
-    }
-  };
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i) {
     Quad q;
@@ -111,58 +129,88 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     q.material = vox[i];
     out.push_back(q);
   };
-  uint64_t F[kTile];
-  uint64_t C[kTile];
+  // Across/down material-change masks of row r (bits over x), for y/z faces.
+  auto across = [&](size_t r) {
+    if constexpr (kJoints) {
+      return s.pcx[r] | s.jdx[r];
+    } else {
+      return s.pcx[r];
+    }
+  };
+  uint64_t F[kTile], C[kTile], V[kTile];
 
-  // ---- axis 0 (x faces): scatter into per-x planes, rows z, bits y ----
+  // ---- axis 0 (x faces): per-x planes, rows z, bits y ----
   uint64_t* xface = s.xface.data();
   uint64_t* xchange = s.xchange.data();
+  uint64_t* xdown = s.xdown.data();
+  constexpr size_t kPlanes = size_t{kTile} * kTile;  // words per direction
+  uint64_t fpos[kTile], fneg[kTile], chg[kTile], down[kTile];
   for (uint32_t zz = 0; zz < t.cz; ++zz) {
+    uint32_t faces = 0;
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const size_t r = row_index(int(zz), int(yy));
       const uint64_t o = s.occ[r];
-      if (o == 0) continue;
       const uint8_t b = s.border[r];
       const uint64_t right = (o >> 1) | (uint64_t{uint8_t(b >> 1)} << (t.cx - 1));
       const uint64_t left = (o << 1) | uint64_t{uint8_t(b & 1)};
-      uint64_t fp, fn, chg;
       if constexpr (kJoints) {
         const uint64_t jr = s.jdx[r];
         const uint64_t jl = (jr << 1) | uint64_t{s.jborder[r]};
-        fp = o & ~(right & ~jr);
-        fn = o & ~(left & ~jl);
-        chg = s.pcy[r] | s.jdy[r];
+        fpos[yy] = o & ~(right & ~jr);
+        fneg[yy] = o & ~(left & ~jl);
+        chg[yy] = s.pcy[r] | s.jdy[r];
+        down[yy] = s.pcz[r] | s.jdz[r];
       } else {
-        fp = o & ~right;
-        fn = o & ~left;
-        chg = s.pcy[r];
+        fpos[yy] = o & ~right;
+        fneg[yy] = o & ~left;
+        chg[yy] = s.pcy[r];
+        down[yy] = s.pcz[r];
       }
+      faces += popcount64(fpos[yy] | fneg[yy]);
+    }
+    if (faces == 0) continue;
+    if (faces >= kTransposeFaces) {
+      for (uint32_t yy = t.cy; yy < kTile; ++yy) fpos[yy] = fneg[yy] = chg[yy] = down[yy] = 0;
+      transpose64(fpos);
+      transpose64(fneg);
+      transpose64(chg);
+      transpose64(down);
+      for (uint32_t x = 0; x < t.cx; ++x) {
+        const size_t w = size_t{x} * kTile + zz;
+        xface[w] = fneg[x];
+        xface[kPlanes + w] = fpos[x];
+        xchange[w] = xchange[kPlanes + w] = chg[x];
+        xdown[w] = xdown[kPlanes + w] = down[x];
+      }
+      continue;
+    }
+    for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const uint64_t bit = uint64_t{1} << yy;
-      for (int dir = 0; dir < 2; ++dir) {
-        uint64_t f = dir ? fp : fn;
-        uint64_t* plane = xface + size_t(dir) * kTile * kTile + zz;
-        uint64_t* change = xchange + size_t(dir) * kTile * kTile + zz;
+      for (size_t dir = 0; dir < 2; ++dir) {
+        uint64_t f = dir ? fpos[yy] : fneg[yy];
+        const size_t base = dir * kPlanes + zz;
         while (f != 0) {
           const uint32_t x = static_cast<uint32_t>(std::countr_zero(f));
           f &= f - 1;
-          plane[size_t{x} * kTile] |= bit;
-          change[size_t{x} * kTile] |= ((chg >> x) & 1) << yy;
+          const size_t w = base + size_t{x} * kTile;
+          xface[w] |= bit;
+          xchange[w] |= ((chg[yy] >> x) & 1) << yy;
+          xdown[w] |= ((down[yy] >> x) & 1) << yy;
         }
       }
     }
   }
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t x = 0; x < t.cx; ++x) {
-      uint64_t* plane = xface + size_t(dir) * kTile * kTile + size_t{x} * kTile;
-      uint64_t* change = xchange + size_t(dir) * kTile * kTile + size_t{x} * kTile;
+      const size_t base = dir * kPlanes + size_t{x} * kTile;
       const uint32_t gx = t.x0 + x;
-      merge_plane(
-          plane, change, t.cz,
-          [&](uint32_t r, uint32_t b) { return material(g.index(gx, t.y0 + b, t.z0 + r)); },
-          [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-            push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir, g.index(gx, t.y0 + b, t.z0 + r));
-          });
-      std::fill(change, change + t.cz, uint64_t{0});
+      merge_plane(xface + base, xchange + base, xdown + base, t.cz,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
+                    push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
+                         g.index(gx, t.y0 + b, t.z0 + r));
+                  });
+      std::fill(xchange + base, xchange + base + t.cz, uint64_t{0});
+      std::fill(xdown + base, xdown + base + t.cz, uint64_t{0});
     }
   }
 
@@ -177,21 +225,19 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         if constexpr (kJoints) {
           const uint64_t jd = s.jdy[row_index(int(zz), dir ? int(yy) : int(yy) - 1)];
           F[zz] = s.occ[r] & ~(nb & ~jd);
-          C[zz] = s.pcx[r] | s.jdx[r];
+          V[zz] = s.pcz[r] | s.jdz[r];
         } else {
           F[zz] = s.occ[r] & ~nb;
-          C[zz] = s.pcx[r];
+          V[zz] = s.pcz[r];
         }
+        C[zz] = across(r);
         any |= F[zz];
       }
       if (any == 0) continue;
       const uint32_t gy = t.y0 + yy;
-      merge_plane(
-          F, C, t.cz,
-          [&](uint32_t r, uint32_t b) { return material(g.index(t.x0 + b, gy, t.z0 + r)); },
-          [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-            push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, g.index(t.x0 + b, gy, t.z0 + r));
-          });
+      merge_plane(F, C, V, t.cz, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
+        push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, g.index(t.x0 + b, gy, t.z0 + r));
+      });
     }
   }
 
@@ -206,21 +252,19 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         if constexpr (kJoints) {
           const uint64_t jd = s.jdz[row_index(dir ? int(zz) : int(zz) - 1, int(yy))];
           F[yy] = s.occ[r] & ~(nb & ~jd);
-          C[yy] = s.pcx[r] | s.jdx[r];
+          V[yy] = s.pcy[r] | s.jdy[r];
         } else {
           F[yy] = s.occ[r] & ~nb;
-          C[yy] = s.pcx[r];
+          V[yy] = s.pcy[r];
         }
+        C[yy] = across(r);
         any |= F[yy];
       }
       if (any == 0) continue;
       const uint32_t gz = t.z0 + zz;
-      merge_plane(
-          F, C, t.cy,
-          [&](uint32_t r, uint32_t b) { return material(g.index(t.x0 + b, t.y0 + r, gz)); },
-          [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-            push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, g.index(t.x0 + b, t.y0 + r, gz));
-          });
+      merge_plane(F, C, V, t.cy, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
+        push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, g.index(t.x0 + b, t.y0 + r, gz));
+      });
     }
   }
 }

@@ -25,14 +25,16 @@ struct MeshScratch::Impl {
   std::vector<uint8_t> border;   // bit 0: voxel x0-1 solid; bit 1: voxel x0+cx solid
   std::vector<uint64_t> pcx;     // palette(x) != palette(x+1)
   std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
+  std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
   std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
   std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
   std::vector<uint64_t> jdz;     // joint(x, z) != joint(x, z+1), rows zz in -1..cz-1
-  // x-face planes, [direction][x][z]: bit y = face present; the change plane marks faces whose
-  // material differs from the face at y + 1.
+  // x-face planes, [direction][x][z]: bit y = face present; xchange marks faces whose material
+  // differs from the face at y + 1, xdown those that differ from the face at z + 1.
   std::vector<uint64_t> xface;
   std::vector<uint64_t> xchange;
+  std::vector<uint64_t> xdown;
   // Bone-aware staging (quads before grouping) and the counting sort's tables.
   std::vector<Quad> staged;
   std::vector<uint32_t> joint_start;  // 65536 + 1 entries, all zero between calls

@@ -25,12 +25,14 @@ void MeshScratch::Impl::ensure() {
   border.assign(kRowCount, 0);
   pcx.assign(kRowCount, 0);
   pcy.assign(kRowCount, 0);
+  pcz.assign(kRowCount, 0);
   jdx.assign(kRowCount, 0);
   jborder.assign(kRowCount, 0);
   jdy.assign(kRowCount, 0);
   jdz.assign(kRowCount, 0);
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
+  xdown.assign(2 * size_t{kTile} * kTile, 0);
   joint_start.assign(65537, 0);
   joints_used.reserve(1024);
 }
