@@ -2,7 +2,7 @@
 // joint, and the public entry point.
 //
 // A face is exposed when its neighbour is empty or bound to a different joint; runs split where
-// the joint changes; the quads are then grouped by joint id (stable counting sort), so a
+// the joint changes; the quads are then grouped by joint id (per-joint block chains, emission order kept), so a
 // renderer can draw each joint's quads with that joint's skinning matrix.
 #include <algorithm>
 
@@ -48,25 +48,6 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
                        live
                  : 0;
   }
-}
-
-void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s) {
-  s.ensure();
-  uint32_t* start = s.joint_start.data();  // all zero on entry and on exit
-  s.joints_used.clear();
-  for (const Quad& q : in) {
-    if (start[q.joint]++ == 0) s.joints_used.push_back(q.joint);
-  }
-  std::sort(s.joints_used.begin(), s.joints_used.end());
-  uint32_t offset = 0;
-  for (uint16_t j : s.joints_used) {
-    const uint32_t count = start[j];
-    start[j] = offset;
-    offset += count;
-  }
-  out.resize(in.size());
-  for (const Quad& q : in) out[start[q.joint]++] = q;
-  for (uint16_t j : s.joints_used) start[j] = 0;
 }
 
 namespace {
@@ -131,9 +112,8 @@ Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
     detail::mesh_binary(plain, j0, s, out);
     return ok_status();
   }
-  s.staged.clear();
-  detail::mesh_binary(g, 0, s, s.staged);
-  detail::group_by_joint(s.staged, out, s);
+  detail::mesh_binary(g, 0, s, out);
+  s.flush_grouped(out);
   return ok_status();
 }
 

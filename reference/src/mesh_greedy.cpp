@@ -121,13 +121,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     q.h = h;
     q.axis = axis;
     q.positive = positive;
+    q.material = vox[i];
     if constexpr (kJoints) {
       q.joint = joints[i];
+      s.emit_grouped(q);
     } else {
       q.joint = joint0;
+      out.push_back(q);
     }
-    q.material = vox[i];
-    out.push_back(q);
   };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
   auto across = [&](size_t r) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "voxrig/mesh.h"
@@ -35,12 +36,38 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> xface;
   std::vector<uint64_t> xchange;
   std::vector<uint64_t> xdown;
-  // Bone-aware staging (quads before grouping) and the counting sort's tables.
-  std::vector<Quad> staged;
-  std::vector<uint32_t> joint_start;  // 65536 + 1 entries, all zero between calls
+  // Grouping by joint: each joint's quads go to a chain of fixed-size blocks (emission order),
+  // and the chains are concatenated in joint order at the end. Blocks come from a pool that
+  // only grows; chains and the used-joint list are reset by flush_grouped().
+  static constexpr uint32_t kBlockQuads = 256;
+  struct QuadBlock {
+    QuadBlock* next;
+    uint32_t count;
+    Quad q[kBlockQuads];
+  };
+  struct Chain {
+    QuadBlock* head;
+    QuadBlock* tail;
+  };
+  std::vector<std::unique_ptr<QuadBlock>> pool;
+  size_t pool_used = 0;
+  std::vector<Chain> chains;  // 65536 entries, all empty between calls
   std::vector<uint16_t> joints_used;
 
   void ensure();  // sizes every buffer once (allocates on the first call only)
+
+  /// Appends q to its joint's chain.
+  void emit_grouped(const Quad& q) {
+    Chain& c = chains[q.joint];
+    QuadBlock* b = c.tail;
+    if (b == nullptr || b->count == kBlockQuads) b = append_block(c, q.joint);
+    b->q[b->count++] = q;
+  }
+  /// Clears out and writes every chain into it, joints ascending; resets the chains.
+  void flush_grouped(std::vector<Quad>& out);
+
+ private:
+  QuadBlock* append_block(Chain& c, uint16_t joint);
 };
 
 namespace detail {
@@ -73,12 +100,11 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s);
 /// exactly sx * sy * sz entries.
 Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid);
 
-/// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0).
-/// Otherwise bone-aware (faces between joints exposed, merges within one joint). Appends to out.
+/// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
+/// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
+/// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped).
 void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::vector<Quad>& out);
 
-/// Stable counting sort of `in` by joint id into `out` (cleared first).
-void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s);
 
 /// Mask with the low n bits set (n <= 64).
 inline uint64_t low_bits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }

@@ -1,5 +1,6 @@
 // Naive meshing (the oracle: one quad per exposed face, written to be obviously right), the joint
 // map from VSKN, and the scratch object shared by every mesher.
+#include <algorithm>
 #include <string>
 
 #include "mesh_internal.h"
@@ -33,8 +34,39 @@ void MeshScratch::Impl::ensure() {
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);
-  joint_start.assign(65537, 0);
+  chains.assign(65536, Chain{nullptr, nullptr});
   joints_used.reserve(1024);
+}
+
+MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
+  if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
+  QuadBlock* b = pool[pool_used++].get();
+  b->next = nullptr;
+  b->count = 0;
+  if (c.tail == nullptr) {
+    c.head = b;
+    joints_used.push_back(joint);
+  } else {
+    c.tail->next = b;
+  }
+  c.tail = b;
+  return b;
+}
+
+void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
+  std::sort(joints_used.begin(), joints_used.end());
+  size_t total = 0;
+  for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
+  out.clear();
+  out.reserve(total);
+  for (uint16_t j : joints_used) {
+    for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
+      out.insert(out.end(), b->q, b->q + b->count);
+    }
+    chains[j] = Chain{nullptr, nullptr};
+  }
+  joints_used.clear();
+  pool_used = 0;
 }
 
 namespace detail {
@@ -80,8 +112,7 @@ Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vecto
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
   MeshScratch::Impl& s = scratch.impl();
   s.ensure();
-  std::vector<Quad>& dst = g.joints != nullptr ? s.staged : out;
-  dst.clear();
+  out.clear();
   const uint32_t size[3] = {g.sx, g.sy, g.sz};
   for (uint32_t z = 0; z < g.sz; ++z) {
     for (uint32_t y = 0; y < g.sy; ++y) {
@@ -115,13 +146,17 @@ Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vecto
             q.positive = positive;
             q.joint = joint;
             q.material = g.vox[i];
-            dst.push_back(q);
+            if (g.joints != nullptr) {
+              s.emit_grouped(q);
+            } else {
+              out.push_back(q);
+            }
           }
         }
       }
     }
   }
-  if (g.joints != nullptr) detail::group_by_joint(s.staged, out, s);
+  if (g.joints != nullptr) s.flush_grouped(out);
   return ok_status();
 }
 
