@@ -54,6 +54,27 @@ struct MeshScratch::Impl {
   std::vector<Chain> chains;  // 65536 entries, all empty between calls
   std::vector<uint16_t> joints_used;
 
+  // KV6 meshing: every vis face as a sortable record, and the rows' runs.
+  struct Kv6Face {
+    uint8_t axis, positive;
+    uint32_t slice, row, col;
+    uint32_t material;
+    bool operator<(const Kv6Face& o) const {
+      if (axis != o.axis) return axis < o.axis;
+      if (positive != o.positive) return positive < o.positive;
+      if (slice != o.slice) return slice < o.slice;
+      if (row != o.row) return row < o.row;
+      if (col != o.col) return col < o.col;
+      return material < o.material;
+    }
+  };
+  struct Kv6Run {
+    uint32_t start, len, material;
+    uint32_t quad;  // index in out of the quad this run belongs to
+  };
+  std::vector<Kv6Face> kv6_faces;
+  std::vector<Kv6Run> kv6_open, kv6_row;
+
   void ensure();  // sizes every buffer once (allocates on the first call only)
 
   /// Appends q to its joint's chain.

@@ -225,5 +225,94 @@ TEST(Mesh, ErrorsAndJointMap) {
   EXPECT_EQ(broken.error().path, "VSKN/binding[1]");
 }
 
+// A KV6 built from a dense grid of colours (0 = empty) keeping only voxels with an exposed
+// face, with vis bits from the neighbours (KV6 z-down: -z is toward z - 1, like the grid).
+Kv6 kv6_from(uint32_t sx, uint32_t sy, uint32_t sz, const std::vector<uint32_t>& cells) {
+  Kv6 k;
+  k.xsiz = sx;
+  k.ysiz = sy;
+  k.zsiz = sz;
+  auto at = [&](int64_t x, int64_t y, int64_t z) -> uint32_t {
+    if (x < 0 || y < 0 || z < 0 || x >= sx || y >= sy || z >= sz) return 0;
+    return cells[size_t(x + sx * (y + sy * z))];
+  };
+  for (uint32_t x = 0; x < sx; ++x) {
+    uint32_t slice = 0;
+    for (uint32_t y = 0; y < sy; ++y) {
+      uint16_t count = 0;
+      for (uint32_t z = 0; z < sz; ++z) {
+        if (at(x, y, z) == 0) continue;
+        uint8_t vis = 0;
+        const int64_t d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+        for (int b = 0; b < 6; ++b)
+          if (at(x + d[b][0], y + d[b][1], z + d[b][2]) == 0) vis |= uint8_t(1 << b);
+        if (vis == 0) continue;  // KV6 keeps surface voxels only
+        k.voxels.push_back(Kv6Voxel{at(x, y, z), uint16_t(z), vis, 0});
+        ++count;
+      }
+      k.ylen.push_back(count);
+      slice += count;
+    }
+    k.xlen.push_back(slice);
+  }
+  return k;
+}
+
+TEST(MeshKv6, SingleVoxelAndMergesByCol) {
+  Kv6 one = kv6_from(1, 1, 1, {0x80FF0000});
+  std::vector<Quad> n, g;
+  MeshScratch s;
+  ASSERT_TRUE(mesh_kv6_naive(one, n).ok());
+  ASSERT_TRUE(mesh_kv6_greedy(one, g, s).ok());
+  EXPECT_EQ(n.size(), 6u);
+  EXPECT_EQ(g.size(), 6u);
+  EXPECT_EQ(n[0], (Quad{0, 0, 0, 1, 1, 0, 0, 0, 0x80FF0000}));
+  // Two voxels along x, same col: 10 faces, greedy merges the 4 long sides: 6 quads.
+  Kv6 two = kv6_from(2, 1, 1, {0x80123456, 0x80123456});
+  ASSERT_TRUE(mesh_kv6_naive(two, n).ok());
+  ASSERT_TRUE(mesh_kv6_greedy(two, g, s).ok());
+  EXPECT_EQ(n.size(), 10u);
+  EXPECT_EQ(g.size(), 6u);
+  // Different cols do not merge.
+  Kv6 mixed = kv6_from(2, 1, 1, {0x80123456, 0x80654321});
+  ASSERT_TRUE(mesh_kv6_greedy(mixed, g, s).ok());
+  EXPECT_EQ(g.size(), 10u);
+}
+
+TEST(MeshKv6, GreedyCoversExactlyTheVisFaces) {
+  std::mt19937 rng(3);
+  for (int round = 0; round < 20; ++round) {
+    const uint32_t sx = 1 + rng() % 12, sy = 1 + rng() % 12, sz = 1 + rng() % 12;
+    std::vector<uint32_t> cells(size_t(sx) * sy * sz);
+    for (auto& c : cells) c = rng() % 3 == 0 ? 0 : 0x80000000u | (rng() % 3) * 0x111111u;
+    Kv6 k = kv6_from(sx, sy, sz, cells);
+    std::vector<Quad> n, g, g2;
+    MeshScratch s;
+    ASSERT_TRUE(mesh_kv6_naive(k, n).ok());
+    ASSERT_TRUE(mesh_kv6_greedy(k, g, s).ok());
+    EXPECT_EQ(rasterise(g), rasterise(n));
+    EXPECT_LE(g.size(), n.size());
+    ASSERT_TRUE(mesh_kv6_greedy(k, g2, s).ok());
+    EXPECT_EQ(g, g2);
+  }
+}
+
+TEST(MeshKv6, RunTableMismatch) {
+  Kv6 k = kv6_from(2, 2, 2, std::vector<uint32_t>(8, 0x80FFFFFF));
+  std::vector<Quad> out;
+  MeshScratch s;
+  Kv6 more = k;
+  more.ylen[0] += 5;  // claims voxels that are not stored
+  EXPECT_EQ(mesh_kv6_naive(more, out).error().code, ErrorCode::EvalBufferSize);
+  EXPECT_EQ(mesh_kv6_greedy(more, out, s).error().code, ErrorCode::EvalBufferSize);
+  Kv6 shape = k;
+  shape.ylen.pop_back();
+  EXPECT_EQ(mesh_kv6_greedy(shape, out, s).error().code, ErrorCode::EvalBufferSize);
+  Kv6 fewer = k;
+  fewer.ylen[3] = 0;  // the last column's voxels are simply not reached
+  ASSERT_TRUE(mesh_kv6_naive(fewer, out).ok());
+  EXPECT_LT(out.size(), 24u);
+}
+
 }  // namespace
 }  // namespace voxrig

@@ -39,6 +39,7 @@
 #include <span>
 #include <vector>
 
+#include "voxrig/kv6.h"
 #include "voxrig/result.h"
 #include "voxrig/vfp_model.h"
 
@@ -92,5 +93,27 @@ Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratc
 /// the quads equal mesh_greedy's except for the joint field. Errors: eval.buffer_size.
 Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
                        std::vector<Quad>& out, MeshScratch& scratch);
+
+// ---- KV6 (formats.md D22) ----
+// KV6 keeps surface voxels only, so faces come from the stored `vis` bits (0x01 -x, 0x02 +x,
+// 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z), not from neighbour tests. Coordinates are KV6's own:
+// x, y as stored and z z-down (0 = top), in voxel units from the minimum corner (the pivot is
+// not applied). A voxel's (x, y) comes from the ylen run table (column x * ysiz + y takes the
+// next ylen voxels in file order). Quads carry the voxel's `col` (0x80RRGGBB) in `material`
+// instead of a palette index, and joint 0.
+
+/// One quad per set vis bit (the oracle), voxels in file order, bits in the order above.
+/// Errors: eval.buffer_size when xlen/ylen do not match xsiz/ysiz (a hand-built model) or the run
+/// table claims more voxels than are stored. Run tables that claim fewer are meshed as far as
+/// they go (rkc-compat keeps such files). Allocates only `out`.
+Status mesh_kv6_naive(const Kv6& kv6, std::vector<Quad>& out);
+
+/// Merges the vis faces per plane by `col`: faces sorted by (axis, direction, slice, row,
+/// column) with the row/run axes of the VOX0 meshers (x faces: rows z, runs y; y faces: rows z,
+/// runs x; z faces: rows y, runs x); runs of consecutive columns with one col are merged, then a
+/// run continues the quad above it when start, length and col are equal. Output in that sorted
+/// order. Covers exactly the naive faces. Errors as mesh_kv6_naive. Allocation-free once `out`
+/// and `scratch` have grown.
+Status mesh_kv6_greedy(const Kv6& kv6, std::vector<Quad>& out, MeshScratch& scratch);
 
 }  // namespace voxrig
