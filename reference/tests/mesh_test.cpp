@@ -108,7 +108,7 @@ TEST(Mesh, InvariantsOnRandomGrids) {
                                 {64, 3, 2}, {70, 3, 5}, {3, 70, 4}, {4, 3, 70},
                                 {65, 66, 2}, {16, 16, 16}};
   for (const auto& sh : shapes) {
-    for (double p : {0.2, 0.5, 0.9, 1.0}) {
+    for (double p : {0.2, 0.5, 1.0}) {
       for (int colours : {1, 3}) {
         for (int mode = 0; mode < 4; ++mode) {
           Case c = random_case(rng, sh[0], sh[1], sh[2], p, colours, mode);
