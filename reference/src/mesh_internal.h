@@ -77,13 +77,15 @@ struct MeshScratch::Impl {
 
   void ensure();  // sizes every buffer once (allocates on the first call only)
 
-  /// Appends q to its joint's chain.
-  void emit_grouped(const Quad& q) {
-    Chain& c = chains[q.joint];
+  /// The next slot of `joint`'s chain (the caller fills every field).
+  Quad& grouped_slot(uint16_t joint) {
+    Chain& c = chains[joint];
     QuadBlock* b = c.tail;
-    if (b == nullptr || b->count == kBlockQuads) b = append_block(c, q.joint);
-    b->q[b->count++] = q;
+    if (b == nullptr || b->count == kBlockQuads) b = append_block(c, joint);
+    return b->q[b->count++];
   }
+  /// Appends q to its joint's chain.
+  void emit_grouped(const Quad& q) { grouped_slot(q.joint) = q; }
   /// Clears out and writes every chain into it, joints ascending; resets the chains.
   void flush_grouped(std::vector<Quad>& out);
 

@@ -1,6 +1,7 @@
 // Naive meshing (the oracle: one quad per exposed face, written to be obviously right), the joint
 // map from VSKN, and the scratch object shared by every mesher.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "mesh_internal.h"
@@ -57,11 +58,14 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
   size_t total = 0;
   for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
-  out.clear();
-  out.reserve(total);
+  // resize() without clear(): a buffer reused for the same grid keeps its elements and is only
+  // overwritten below (no value-initialisation pass); blocks are copied with memcpy.
+  out.resize(total);
+  Quad* dst = out.data();
   for (uint16_t j : joints_used) {
     for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
-      out.insert(out.end(), b->q, b->q + b->count);
+      std::memcpy(static_cast<void*>(dst), b->q, b->count * sizeof(Quad));
+      dst += b->count;
     }
     chains[j] = Chain{nullptr, nullptr};
   }
