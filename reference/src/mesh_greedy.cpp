@@ -113,7 +113,11 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   const uint16_t* joints = g.joints;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i) {
-    auto fill = [&](Quad& q, uint16_t joint) {
+    if constexpr (kJoints) {
+      s.emit_packed(joints[i], MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis,
+                                                       positive, vox[i]));
+    } else {
+      Quad& q = out.emplace_back();
       q.x = x;
       q.y = y;
       q.z = z;
@@ -121,14 +125,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       q.h = h;
       q.axis = axis;
       q.positive = positive;
-      q.joint = joint;
+      q.joint = joint0;
       q.material = vox[i];
-    };
-    if constexpr (kJoints) {
-      const uint16_t j = joints[i];
-      fill(s.grouped_slot(j), j);  // written in place in the joint's block
-    } else {
-      fill(out.emplace_back(), joint0);
     }
   };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
@@ -284,6 +282,10 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
       for (uint32_t x0 = 0; x0 < g.sx; x0 += kTile) {
         const Tile t{x0, y0, z0, std::min(kTile, g.sx - x0), std::min(kTile, g.sy - y0),
                      std::min(kTile, g.sz - z0)};
+        s.tile_x0 = x0;
+        s.tile_y0 = y0;
+        s.tile_z0 = z0;
+        ++s.tile_seq;  // blocks never mix tiles (wraps only after 2^32 tiles: far past limits)
         build_palette_rows(g, t, s);
         if (g.joints != nullptr) {
           build_joint_rows(g, t, s);
