@@ -20,8 +20,10 @@ constexpr const char* kCacheTags[] = {"MSH0", "PMSH", "RND0", "PRVW", "ANM0"};
 Vec3 vec3(Numbers numbers, bool is_scale) {
   auto one = [&] {
     if (numbers == Numbers::Codec) return finite_float();
-    if (!is_scale) return bounded_float(1000.0f);
-    const float mag = 0.25f + static_cast<float>(uniform<int>(0, 3751)) / 1000.0f;
+    const bool grid = numbers == Numbers::Grid;
+    if (!is_scale) return bounded_float(grid ? 16.0f : 1000.0f);
+    const float mag = grid ? 0.5f + static_cast<float>(uniform<int>(0, 1501)) / 1000.0f
+                           : 0.25f + static_cast<float>(uniform<int>(0, 3751)) / 1000.0f;
     return one_in(4) ? -mag : mag;
   };
   Vec3 v;
@@ -129,10 +131,10 @@ rc::Gen<Vskn> gen_vskn(const Vox0& vox0, const Skel& skel) {
   });
 }
 
-rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers, int max_clips) {
-  return rc::gen::exec([skel, numbers, max_clips] {
+rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers, int max_clips, int min_clips) {
+  return rc::gen::exec([skel, numbers, max_clips, min_clips] {
     Anim a;
-    const size_t clips = pick<size_t>(0, static_cast<size_t>(max_clips) + 1);
+    const size_t clips = pick<size_t>(size_t(min_clips), static_cast<size_t>(max_clips) + 1);
     uint32_t id = pick<uint32_t>(0, 3);
     for (size_t c = 0; c < clips; ++c) {
       if (c > 0) id += one_in(8) ? uniform<uint32_t>(1, 20000) : pick<uint32_t>(1, 3);
@@ -299,6 +301,9 @@ std::string describe(const Section& s) {
   }
   return os.str();
 }
+
+std::string describe(const Skel& s) { return describe(Section{{make_tag("SKEL"), -1, 0, 0}, s}); }
+std::string describe(const Anim& a) { return describe(Section{{make_tag("ANIM"), -1, 0, 0}, a}); }
 
 std::string describe(const VfpFile& f) {
   std::ostringstream os;

@@ -18,6 +18,7 @@ namespace voxrig::props {
 enum class Numbers {
   Codec,  ///< anything the decoder accepts: any finite float, zero/negative/denormal scales
   Eval,   ///< D20's domain: |t| <= 1e3, |scale| in [0.25, 4], so bind matrices are invertible
+  Grid,   ///< voxel-sized rigs: |t| <= 16, |scale| in [0.5, 2] (absolute position tolerances hold)
 };
 
 /// Shape of a generated VOX0 grid.
@@ -33,8 +34,9 @@ rc::Gen<Skel> gen_skel(Numbers numbers = Numbers::Codec, int max_joints = 10);
 /// Valid VSKN bindings of `vox0` to `skel` (hashes left zero).
 rc::Gen<Vskn> gen_vskn(const Vox0& vox0, const Skel& skel);
 
-/// A valid ANIM for `skel`: 0..max_clips clips (hashes left zero).
-rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers = Numbers::Codec, int max_clips = 3);
+/// A valid ANIM for `skel`: min_clips..max_clips clips (hashes left zero).
+rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers = Numbers::Codec, int max_clips = 3,
+                       int min_clips = 0);
 
 /// Options for whole files.
 struct VfpGenOptions {
@@ -59,6 +61,8 @@ bool is_known_tag(const SectionTag& tag);
 /// A short readable description (used in counterexamples).
 std::string describe(const Vox0& v);
 std::string describe(const Section& s);
+std::string describe(const Skel& s);
+std::string describe(const Anim& a);
 std::string describe(const VfpFile& f);
 
 }  // namespace voxrig::props
@@ -69,4 +73,6 @@ namespace voxrig {
 inline void showValue(const Vox0& v, std::ostream& os) { os << props::describe(v); }
 inline void showValue(const VfpFile& f, std::ostream& os) { os << props::describe(f); }
 inline void showValue(const Section& s, std::ostream& os) { os << "\n  " << props::describe(s); }
+inline void showValue(const Skel& s, std::ostream& os) { os << props::describe(s); }
+inline void showValue(const Anim& a, std::ostream& os) { os << props::describe(a); }
 }  // namespace voxrig

@@ -166,7 +166,7 @@ VOXRIG_PROP(VfpValidation, StaticProfileIgnoresWhatRigSectionsHold, 150, ()) {
   VOXRIG_RC_OK(st);
   VOXRIG_RC_SAME_BYTES(encode_vfp(st.value()).value(), bytes);
   const auto rig = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, {}});
-  RC_ASSERT(rig.ok() || category_of(rig.error().code) != Category::Internal);
+  if (!rig.ok()) RC_ASSERT(category_of(rig.error().code) != Category::Internal);
 }
 
 }  // namespace voxrig::props
