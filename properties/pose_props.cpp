@@ -49,7 +49,7 @@ void record_rig(const Rig& r) {
 
 }  // namespace
 
-VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 100, ()) {
+VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
   const Rig r = gen_rig();
   record_rig(r);
   const RigRuntime rt = build_ok(r);
@@ -77,7 +77,7 @@ VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 100, ()) {
   }
 }
 
-VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 100, ()) {
+VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
   const Rig r = gen_rig();
   record_rig(r);
   const RigRuntime rt = build_ok(r);
@@ -95,7 +95,7 @@ VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 100, ()) {
   }
 }
 
-VOXRIG_PROP(PoseEval, LoopIsPeriodic, 100, ()) {
+VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
   const Rig r = gen_rig();
   record_rig(r);
   const RigRuntime rt = build_ok(r);
@@ -120,7 +120,7 @@ VOXRIG_PROP(PoseEval, LoopIsPeriodic, 100, ()) {
   for (size_t j = 0; j < at_end.size(); ++j) RC_ASSERT(trs_mismatch(at_end[j], at_zero[j]) == std::string());
 }
 
-VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 100, ()) {
+VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 1000, ()) {
   const Rig r = gen_rig();
   record_rig(r);
   const RigRuntime rt = build_ok(r);

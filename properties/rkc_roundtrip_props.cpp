@@ -109,7 +109,7 @@ Bytes scramble(const Bytes& canonical) {
 
 }  // namespace
 
-VOXRIG_PROP(RkcRoundTrip, CanonicalBytesAreFixedPoints, 100, ()) {
+VOXRIG_PROP(RkcRoundTrip, CanonicalBytesAreFixedPoints, 1000, ()) {
   const Character c = *gen_character();
   const Bytes bytes = encode_ok(c);
   record("rkc", bytes);
@@ -123,14 +123,14 @@ VOXRIG_PROP(RkcRoundTrip, CanonicalBytesAreFixedPoints, 100, ()) {
   }
 }
 
-VOXRIG_PROP(RkcRoundTrip, DecodeAfterEncodeGivesTheModel, 100, ()) {
+VOXRIG_PROP(RkcRoundTrip, DecodeAfterEncodeGivesTheModel, 1000, ()) {
   const Character c = *gen_character();
   const Bytes bytes = encode_ok(c);
   record("rkc", bytes);
   for (Profile p : kProfiles) RC_ASSERT(decode_ok(bytes, p) == c);
 }
 
-VOXRIG_PROP(RkcCanonical, NonCanonicalSpellingsReachTheCanonicalBytes, 100, ()) {
+VOXRIG_PROP(RkcCanonical, NonCanonicalSpellingsReachTheCanonicalBytes, 1000, ()) {
   const Character c = *gen_character();
   const Bytes canonical = encode_ok(c);
   const Bytes input = choose("scrambled", [canonical] { return scramble(canonical); });
@@ -147,7 +147,7 @@ VOXRIG_PROP(RkcCanonical, NonCanonicalSpellingsReachTheCanonicalBytes, 100, ()) 
   }
 }
 
-VOXRIG_PROP(RkcCanonical, RepairedNamesAreIdempotentUnderCompat, 60, ()) {
+VOXRIG_PROP(RkcCanonical, RepairedNamesAreIdempotentUnderCompat, 600, ()) {
   const Character c = choose("ill-formed names", [base = *gen_character()] {
     Character x = base;
     x.name = bad_utf8_name(40);
@@ -170,7 +170,7 @@ VOXRIG_PROP(RkcCanonical, RepairedNamesAreIdempotentUnderCompat, 60, ()) {
   RC_ASSERT(decode_ok(once.value(), Profile::RkcStrict) == repaired);
 }
 
-VOXRIG_PROP(RkcPreservation, UnknownChunksKeepPayloadAndRelativeOrder, 100, ()) {
+VOXRIG_PROP(RkcPreservation, UnknownChunksKeepPayloadAndRelativeOrder, 1000, ()) {
   const Character c = *gen_character();
   const Bytes canonical = encode_ok(c);
   const Bytes input = choose("scrambled", [canonical] { return scramble(canonical); });

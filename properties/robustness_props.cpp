@@ -148,7 +148,7 @@ Bytes ok_bytes(Result<Bytes> r) {
 
 }  // namespace
 
-VOXRIG_PROP(Robustness, VfpPrefixesAndByteChanges, 12, ()) {
+VOXRIG_PROP(Robustness, VfpPrefixesAndByteChanges, 60, ()) {
   const Bytes file = ok_bytes(encode_vfp(*gen_vfp_file()));
   sweep(file, check_vfp, "vfp");
   // No strict prefix of a VFP file is a VFP file (sectionCount and lengths pin the size).
@@ -156,22 +156,22 @@ VOXRIG_PROP(Robustness, VfpPrefixesAndByteChanges, 12, ()) {
     RC_ASSERT(!decode_vfp(std::span(file).first(n), DecodeOptions{Profile::VfpStatic, tight()}).ok());
 }
 
-VOXRIG_PROP(Robustness, RkcPrefixesAndByteChanges, 8, ()) {
+VOXRIG_PROP(Robustness, RkcPrefixesAndByteChanges, 40, ()) {
   sweep(ok_bytes(encode_rkc(*gen_character())), check_rkc, "rkc");
 }
 
-VOXRIG_PROP(Robustness, RvcPrefixesAndByteChanges, 12, ()) {
+VOXRIG_PROP(Robustness, RvcPrefixesAndByteChanges, 60, ()) {
   sweep(*gen_rvc_stored_variant(*gen_rvc_clip()), check_rvc, "rvc");
 }
 
-VOXRIG_PROP(Robustness, Kv6PrefixesAndByteChanges, 20, ()) {
+VOXRIG_PROP(Robustness, Kv6PrefixesAndByteChanges, 100, ()) {
   sweep(ok_bytes(encode_kv6(*gen_kv6())), [](const Bytes& b) {
     return check_fixed_point(b, [](const Bytes& x, const DecodeOptions& o) { return decode_kv6(x, 0, o); },
                              encode_kv6, "decode_kv6");
   }, "kv6");
 }
 
-VOXRIG_PROP(Robustness, KfaPrefixesAndByteChanges, 20, ()) {
+VOXRIG_PROP(Robustness, KfaPrefixesAndByteChanges, 100, ()) {
   sweep(ok_bytes(encode_kfa(*gen_kfa())), [](const Bytes& b) {
     return check_fixed_point(b, decode_kfa, encode_kfa, "decode_kfa");
   }, "kfa");

@@ -32,7 +32,7 @@ auto value_ok(R r, const char* what) {
 
 }  // namespace
 
-VOXRIG_PROP(RvcRoundTrip, BuiltClipsAreByteExact, 100, ()) {
+VOXRIG_PROP(RvcRoundTrip, BuiltClipsAreByteExact, 1000, ()) {
   const RvcClip clip = *gen_rvc_clip();
   const Bytes bytes = value_ok(encode_rvc(clip), "encode_rvc");
   record("rvc", bytes);
@@ -47,7 +47,7 @@ VOXRIG_PROP(RvcRoundTrip, BuiltClipsAreByteExact, 100, ()) {
   }
 }
 
-VOXRIG_PROP(RvcRoundTrip, StoredVariantsAreByteExactAndDecodeAlike, 150, ()) {
+VOXRIG_PROP(RvcRoundTrip, StoredVariantsAreByteExactAndDecodeAlike, 1500, ()) {
   const RvcClip base = *gen_rvc_clip();
   const Bytes bytes = *gen_rvc_stored_variant(base);
   record("rvc", bytes);
@@ -64,7 +64,7 @@ VOXRIG_PROP(RvcRoundTrip, StoredVariantsAreByteExactAndDecodeAlike, 150, ()) {
   }
 }
 
-VOXRIG_PROP(Kv6RoundTrip, CanonicalBytesAndModel, 100, ()) {
+VOXRIG_PROP(Kv6RoundTrip, CanonicalBytesAndModel, 1000, ()) {
   const Kv6 m = *gen_kv6();
   const Bytes bytes = value_ok(encode_kv6(m), "encode_kv6");
   record("kv6", bytes);
@@ -76,7 +76,7 @@ VOXRIG_PROP(Kv6RoundTrip, CanonicalBytesAndModel, 100, ()) {
   }
 }
 
-VOXRIG_PROP(KfaRoundTrip, CanonicalBytesAndModel, 100, ()) {
+VOXRIG_PROP(KfaRoundTrip, CanonicalBytesAndModel, 1000, ()) {
   const Kfa k = *gen_kfa();
   const Bytes bytes = value_ok(encode_kfa(k), "encode_kfa");
   record("kfa", bytes);
@@ -88,7 +88,7 @@ VOXRIG_PROP(KfaRoundTrip, CanonicalBytesAndModel, 100, ()) {
   }
 }
 
-VOXRIG_PROP(RkcDump, DeterministicAndStableThroughRoundTrip, 60, ()) {
+VOXRIG_PROP(RkcDump, DeterministicAndStableThroughRoundTrip, 600, ()) {
   const Character c = *gen_character();
   const Bytes bytes = value_ok(encode_rkc(c), "encode_rkc");
   record("rkc", bytes);

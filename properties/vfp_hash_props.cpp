@@ -33,7 +33,7 @@ std::string rig_code(const Bytes& b) { return code_of(decode_vfp(b, DecodeOption
 
 }  // namespace
 
-VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 120, ()) {
+VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 1200, ()) {
   const VfpFile f = *gen_vfp_file(rigged());
   VfpFile g = choose("VOX0 change", [f] {
     VfpFile x = f;
@@ -63,7 +63,7 @@ VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 120, ()) {
   RC_ASSERT(rig_code(encode_ok(g)) == std::string("ok"));
 }
 
-VOXRIG_PROP(VfpHashBinding, AnySkelChangeBreaksSkeletonHashes, 120, ()) {
+VOXRIG_PROP(VfpHashBinding, AnySkelChangeBreaksSkeletonHashes, 1200, ()) {
   const VfpFile f = *gen_vfp_file(rigged());
   VfpFile g = choose("SKEL change", [f] {
     VfpFile x = f;
@@ -87,7 +87,7 @@ VOXRIG_PROP(VfpHashBinding, AnySkelChangeBreaksSkeletonHashes, 120, ()) {
   RC_ASSERT(rig_code(encode_ok(g)) == std::string("ok"));
 }
 
-VOXRIG_PROP(VfpHashBinding, StaticModelHashEqualsRiggedTwin, 60, ()) {
+VOXRIG_PROP(VfpHashBinding, StaticModelHashEqualsRiggedTwin, 600, ()) {
   // "No rig sections at all = a static model, and its sourceHash is identical to the rigged
   // version of the same model."
   const VfpFile f = *gen_vfp_file(rigged());

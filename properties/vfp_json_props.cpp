@@ -118,7 +118,7 @@ std::string to_compile_json(const VfpFile& f) {
 
 }  // namespace
 
-VOXRIG_PROP(VfpJson, CompileOfTheModelsJsonGivesTheSameBytes, 120, ()) {
+VOXRIG_PROP(VfpJson, CompileOfTheModelsJsonGivesTheSameBytes, 1200, ()) {
   VfpGenOptions o;
   o.compilable = true;
   const VfpFile f = *gen_vfp_file(o);
@@ -135,7 +135,7 @@ VOXRIG_PROP(VfpJson, CompileOfTheModelsJsonGivesTheSameBytes, 120, ()) {
   VOXRIG_RC_SAME_BYTES(got.value(), want.value());
 }
 
-VOXRIG_PROP(VfpDump, DeterministicUnderBothProfiles, 100, ()) {
+VOXRIG_PROP(VfpDump, DeterministicUnderBothProfiles, 1000, ()) {
   const VfpFile f = *gen_vfp_file();
   const auto bytes = encode_vfp(f);
   VOXRIG_RC_OK(bytes);
@@ -152,7 +152,7 @@ VOXRIG_PROP(VfpDump, DeterministicUnderBothProfiles, 100, ()) {
   RC_ASSERT(st1.value() == st2.value());
 }
 
-VOXRIG_PROP(VfpDump, EverySingleFieldChangeChangesTheDump, 60, ()) {
+VOXRIG_PROP(VfpDump, EverySingleFieldChangeChangesTheDump, 200, ()) {
   const VfpFile f = *gen_vfp_file();
   record("vfp", encode_vfp(f).value());
   const std::string dump = dump_vfp(f);

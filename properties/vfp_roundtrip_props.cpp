@@ -53,7 +53,7 @@ int tag_class(const SectionTag& t) {
 
 }  // namespace
 
-VOXRIG_PROP(VfpRoundTrip, ByteExactUnderBothProfiles, 150, ()) {
+VOXRIG_PROP(VfpRoundTrip, ByteExactUnderBothProfiles, 1500, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes written = encode_ok(f);
   // Half of the inputs are spelled in ways the writer does not choose by itself.
@@ -69,7 +69,7 @@ VOXRIG_PROP(VfpRoundTrip, ByteExactUnderBothProfiles, 150, ()) {
   }
 }
 
-VOXRIG_PROP(VfpRoundTrip, DecodeAfterEncodeGivesTheModel, 150, ()) {
+VOXRIG_PROP(VfpRoundTrip, DecodeAfterEncodeGivesTheModel, 1500, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes bytes = encode_ok(f);
   record("vfp", bytes);
@@ -77,7 +77,7 @@ VOXRIG_PROP(VfpRoundTrip, DecodeAfterEncodeGivesTheModel, 150, ()) {
   RC_ASSERT(decode_ok(bytes, Profile::VfpStatic) == as_static(f));
 }
 
-VOXRIG_PROP(VfpRoundTrip, HeaderFieldsAreKept, 60, ()) {
+VOXRIG_PROP(VfpRoundTrip, HeaderFieldsAreKept, 600, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes bytes = encode_ok(f);
   record("vfp", bytes);
@@ -89,7 +89,7 @@ VOXRIG_PROP(VfpRoundTrip, HeaderFieldsAreKept, 60, ()) {
   RC_ASSERT(count == f.sections.size());
 }
 
-VOXRIG_PROP(VfpCanonical, IdempotentAndOnlyReorders, 150, ()) {
+VOXRIG_PROP(VfpCanonical, IdempotentAndOnlyReorders, 1500, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes bytes = encode_ok(f);
   record("vfp", bytes);
@@ -115,7 +115,7 @@ VOXRIG_PROP(VfpCanonical, IdempotentAndOnlyReorders, 150, ()) {
   }
 }
 
-VOXRIG_PROP(VfpPreservation, UnknownSectionsKeepPayloadAndPosition, 150, ()) {
+VOXRIG_PROP(VfpPreservation, UnknownSectionsKeepPayloadAndPosition, 1500, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes bytes = encode_ok(f);
   record("vfp", bytes);

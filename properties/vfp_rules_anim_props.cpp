@@ -109,7 +109,7 @@ std::vector<Rule> anim_rules() {
 
 }  // namespace
 
-VOXRIG_PROP(VfpValidation, AnimRulesRejectWithTheirCode, 80, ()) {
+VOXRIG_PROP(VfpValidation, AnimRulesRejectWithTheirCode, 800, ()) {
   VfpGenOptions o;
   o.rig = VfpGenOptions::Rig::Always;
   check_rules(anim_rules(), *gen_vfp_file(o));

@@ -131,11 +131,11 @@ std::vector<Rule> container_rules() {
 
 }  // namespace
 
-VOXRIG_PROP(VfpValidation, ContainerAndVox0RulesRejectWithTheirCode, 60, ()) {
+VOXRIG_PROP(VfpValidation, ContainerAndVox0RulesRejectWithTheirCode, 600, ()) {
   check_rules(container_rules(), *gen_vfp_file());
 }
 
-VOXRIG_PROP(VfpValidation, StaticProfileIgnoresWhatRigSectionsHold, 150, ()) {
+VOXRIG_PROP(VfpValidation, StaticProfileIgnoresWhatRigSectionsHold, 1500, ()) {
   VfpGenOptions o;
   o.rig = VfpGenOptions::Rig::Never;
   const Bytes base = encode_vfp(*gen_vfp_file(o)).value();

@@ -124,7 +124,7 @@ std::vector<Rule> rig_rules() {
 
 }  // namespace
 
-VOXRIG_PROP(VfpValidation, RigRulesRejectWithTheirCode, 60, ()) {
+VOXRIG_PROP(VfpValidation, RigRulesRejectWithTheirCode, 600, ()) {
   check_rules(rig_rules(), *gen_vfp_file(VfpGenOptions{VfpGenOptions::Rig::Always}));
 }
 
