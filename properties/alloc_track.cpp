@@ -17,8 +17,8 @@ std::atomic<size_t> g_base{0};
 
 void* counted(void* p) {
   if (p == nullptr) return nullptr;
-  const size_t now = g_in_use.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) +
-                     malloc_usable_size(p);
+  const size_t now =
+      g_in_use.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) + malloc_usable_size(p);
   size_t peak = g_peak.load(std::memory_order_relaxed);
   while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
   }

@@ -20,18 +20,23 @@ inline bool near(double a, double b, double scale = 0) {
 
 /// q / |q| in double (the normalised key of D19); identity below 1e-12 as pose.h.
 inline std::array<double, 4> normalised(const Quat& q) {
-  const double n = std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
+  const double n =
+      std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
   if (n < 1e-12) return {0, 0, 0, 1};
   return {q.x / n, q.y / n, q.z / n, q.w / n};
 }
 
 /// "" when `got` equals `want` with its rotation normalised (tolerance D19), else what differs.
 inline std::string trs_mismatch(const Trs& got, const Trs& want) {
-  const double g[10] = {got.t.x, got.t.y, got.t.z, got.r.x, got.r.y, got.r.z, got.r.w, got.s.x, got.s.y, got.s.z};
+  const double g[10] = {got.t.x, got.t.y, got.t.z, got.r.x, got.r.y,
+                        got.r.z, got.r.w, got.s.x, got.s.y, got.s.z};
   const auto q = normalised(want.r);
-  const double w[10] = {want.t.x, want.t.y, want.t.z, q[0], q[1], q[2], q[3], want.s.x, want.s.y, want.s.z};
+  const double w[10] = {want.t.x, want.t.y, want.t.z, q[0],     q[1],
+                        q[2],     q[3],     want.s.x, want.s.y, want.s.z};
   for (int i = 0; i < 10; ++i)
-    if (!near(g[i], w[i])) return "component " + std::to_string(i) + ": " + std::to_string(g[i]) + " vs " + std::to_string(w[i]);
+    if (!near(g[i], w[i]))
+      return "component " + std::to_string(i) + ": " + std::to_string(g[i]) + " vs " +
+             std::to_string(w[i]);
   return {};
 }
 
@@ -83,8 +88,8 @@ inline std::string mat_mismatch(const Mat4& got, const M4& want, double scale = 
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 4; ++c)
       if (!near(got.m[c * 4 + r], want[r][c], scale))
-        return "element (" + std::to_string(r) + "," + std::to_string(c) + "): " +
-               std::to_string(got.m[c * 4 + r]) + " vs " + std::to_string(want[r][c]);
+        return "element (" + std::to_string(r) + "," + std::to_string(c) +
+               "): " + std::to_string(got.m[c * 4 + r]) + " vs " + std::to_string(want[r][c]);
   return {};
 }
 

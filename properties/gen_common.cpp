@@ -51,15 +51,20 @@ void append_utf8(std::string& s, uint32_t cp) {
 
 uint32_t code_point() {
   switch (uniform<int>(0, 6)) {
-    case 0: return static_cast<uint32_t>(uniform<int>('a', 'z' + 1));
-    case 1: return static_cast<uint32_t>(uniform<int>(0, 0x80));  // U+0000 and controls too
-    case 2: return static_cast<uint32_t>(uniform<int>(0x80, 0x800));
+    case 0:
+      return static_cast<uint32_t>(uniform<int>('a', 'z' + 1));
+    case 1:
+      return static_cast<uint32_t>(uniform<int>(0, 0x80));  // U+0000 and controls too
+    case 2:
+      return static_cast<uint32_t>(uniform<int>(0x80, 0x800));
     case 3: {
       uint32_t cp = static_cast<uint32_t>(uniform<int>(0x800, 0x10000));
       return (cp >= 0xD800 && cp <= 0xDFFF) ? cp - 0x800 : cp;  // never a surrogate
     }
-    case 4: return *rc::gen::element(0xFFFEu, 0xFFFFu, 0xFDD0u, 0x10FFFFu, 0xFEFFu);
-    default: return static_cast<uint32_t>(uniform<int>(0x10000, 0x110000));
+    case 4:
+      return *rc::gen::element(0xFFFEu, 0xFFFFu, 0xFDD0u, 0x10FFFFu, 0xFEFFu);
+    default:
+      return static_cast<uint32_t>(uniform<int>(0x10000, 0x110000));
   }
 }
 
@@ -80,11 +85,11 @@ std::string utf8_name(size_t max_bytes) {
 }
 
 std::string bad_utf8_name(size_t max_bytes) {
-  static const char* const kBad[] = {"\xFF", "\xC0\x80", "\xED\xA0\x80", "\xE2\x82", "\x80",
-                                     "\xF4\x90\x80\x80", "\xC1\xBF", "\xF5"};
+  static const char* const kBad[] = {"\xFF", "\xC0\x80",         "\xED\xA0\x80", "\xE2\x82",
+                                     "\x80", "\xF4\x90\x80\x80", "\xC1\xBF",     "\xF5"};
   std::string s = utf8_name(max_bytes > 8 ? max_bytes - 8 : 0);
-  const std::string bad = *rc::gen::elementOf(std::vector<std::string>(std::begin(kBad),
-                                                                       std::end(kBad)));
+  const std::string bad =
+      *rc::gen::elementOf(std::vector<std::string>(std::begin(kBad), std::end(kBad)));
   // Insert at a character boundary, so the only ill-formed sequence is `bad`.
   size_t at = uniform<size_t>(0, s.size() + 1);
   while (at < s.size() && (static_cast<uint8_t>(s[at]) & 0xC0) == 0x80) ++at;

@@ -51,12 +51,17 @@ inline float signed_pick(int max) {
 /// A finite binary32: small integers and fractions, -0.0, denormals, extremes, random bits.
 inline float finite_float() {
   switch (uniform<int>(0, 7)) {
-    case 0: return signed_pick(8);
-    case 1: return signed_pick(4096) / 64.0f;
-    case 2: return -0.0f;
-    case 3: return std::bit_cast<float>(uniform<uint32_t>(1, 0x00800000u) |
-                                        (one_in(2) ? 0x80000000u : 0u));  // denormal
-    case 4: return *rc::gen::element(3.4028235e38f, -3.4028235e38f, 1.17549435e-38f, 1e-30f);
+    case 0:
+      return signed_pick(8);
+    case 1:
+      return signed_pick(4096) / 64.0f;
+    case 2:
+      return -0.0f;
+    case 3:
+      return std::bit_cast<float>(uniform<uint32_t>(1, 0x00800000u) |
+                                  (one_in(2) ? 0x80000000u : 0u));  // denormal
+    case 4:
+      return *rc::gen::element(3.4028235e38f, -3.4028235e38f, 1.17549435e-38f, 1e-30f);
     default: {
       uint32_t bits = uniform<uint32_t>(0, 0xFFFFFFFFu);
       if ((bits & 0x7F800000u) == 0x7F800000u) bits &= 0xBF7FFFFFu;  // clear one exponent bit
@@ -73,8 +78,10 @@ inline float any_float() {
       const uint32_t payload = uniform<uint32_t>(1, 0x00800000u);
       return std::bit_cast<float>(0x7F800000u | payload | (one_in(2) ? 0x80000000u : 0u));
     }
-    case 5: return one_in(2) ? INFINITY : -INFINITY;
-    default: return finite_float();
+    case 5:
+      return one_in(2) ? INFINITY : -INFINITY;
+    default:
+      return finite_float();
   }
 }
 

@@ -98,8 +98,8 @@ RvcVoxelFrame to_frame(const Columns& cols, std::array<uint32_t, 3> dims) {
 }
 
 std::array<uint32_t, 3> rvc_dims() {
-  return {pick<uint32_t>(1, 5), pick<uint32_t>(1, 4), one_in(4) ? uniform<uint32_t>(33, 70)
-                                                                 : pick<uint32_t>(1, 9)};
+  return {pick<uint32_t>(1, 5), pick<uint32_t>(1, 4),
+          one_in(4) ? uniform<uint32_t>(33, 70) : pick<uint32_t>(1, 9)};
 }
 
 // ---- stored forms -----------------------------------------------------------------------------
@@ -214,14 +214,16 @@ rc::Gen<Bytes> gen_rvc_stored_variant(const RvcClip& base) {
     }
     for (size_t i = pick<size_t>(0, 3); i > 0; --i) {
       const auto t = raw_tag_except({"META", "FRMS", "TIME"});
-      chunks.push_back(StoredChunk{{char(t[0]), char(t[1]), char(t[2]), char(t[3])}, some_bytes(30), true});
+      chunks.push_back(
+          StoredChunk{{char(t[0]), char(t[1]), char(t[2]), char(t[3])}, some_bytes(30), true});
     }
     // Any order in which every kept copy follows its duplicates.
     std::vector<size_t> order(chunks.size());
     std::iota(order.begin(), order.end(), 0);
-    const auto keys = *rc::gen::container<std::vector<size_t>>(chunks.size(),
-                                                               rc::gen::inRange<size_t>(0, 8));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+    const auto keys =
+        *rc::gen::container<std::vector<size_t>>(chunks.size(), rc::gen::inRange<size_t>(0, 8));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return keys[a] < keys[b]; });
     std::vector<StoredChunk> sorted;
     for (size_t i : order) sorted.push_back(chunks[i]);
     for (size_t i = 0; i < sorted.size(); ++i) {
@@ -239,10 +241,12 @@ rc::Gen<Bytes> gen_rvc_stored_variant(const RvcClip& base) {
       uint8_t flags = 0;
       if (!v1 && one_in(2)) {
         flags = 1;
-        static const int kStrategies[] = {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED};
+        static const int kStrategies[] = {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE,
+                                          Z_FIXED};
         stored.clear();
         put_u32(stored, static_cast<uint32_t>(c.raw.size()));
-        const Bytes z = zlib_raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
+        const Bytes z =
+            zlib_raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
         stored.insert(stored.end(), z.begin(), z.end());
         if (one_in(4)) {
           const Bytes junk = some_bytes(6);
@@ -306,7 +310,8 @@ rc::Gen<Character> gen_character(CharacterGenOptions o) {
         SkeletalClip s;
         s.frame_count = pick<uint32_t>(0, 4);
         s.numhin = static_cast<uint32_t>(c.bones.size());
-        for (size_t f = 0; f < size_t{s.frame_count} * s.numhin; ++f) s.frames.push_back(xform(o.special_floats));
+        for (size_t f = 0; f < size_t{s.frame_count} * s.numhin; ++f)
+          s.frames.push_back(xform(o.special_floats));
         s.seq = seq_table();
         clip.data = std::move(s);
       } else {
@@ -315,8 +320,8 @@ rc::Gen<Character> gen_character(CharacterGenOptions o) {
       c.clips.push_back(std::move(clip));
     }
     for (size_t i = pick<size_t>(0, 4); i > 0; --i)
-      c.extra_chunks.push_back(ExtraChunk{raw_tag_except({"META", "MSHS", "BONS", "CLPS", "VCLP"}),
-                                          some_bytes(40)});
+      c.extra_chunks.push_back(
+          ExtraChunk{raw_tag_except({"META", "MSHS", "BONS", "CLPS", "VCLP"}), some_bytes(40)});
     return c;
   });
 }
@@ -363,7 +368,8 @@ std::string describe(const Character& c) {
   for (const Kv6& m : c.meshes) os << "\n  mesh " << describe(m);
   for (const RvcClip& v : c.voxel_clips) os << "\n  vclip " << describe(v);
   for (const Bone& b : c.bones) {
-    os << "\n  bone \"" << b.name << "\" parent " << b.hinge.parent << " htype " << int(b.hinge.htype);
+    os << "\n  bone \"" << b.name << "\" parent " << b.hinge.parent << " htype "
+       << int(b.hinge.htype);
     for (const Attachment& a : b.attachments)
       os << " [" << (a.kind == AttachmentKind::Static ? "mesh " : "clip ") << a.index << "]";
   }
@@ -377,7 +383,8 @@ std::string describe(const Character& c) {
       os << "kind " << u.kind << " " << u.bytes.size() << " B";
     }
   }
-  for (const ExtraChunk& e : c.extra_chunks) os << "\n  extra " << tag4(e.tag) << " " << e.bytes.size() << " B";
+  for (const ExtraChunk& e : c.extra_chunks)
+    os << "\n  extra " << tag4(e.tag) << " " << e.bytes.size() << " B";
   return os.str();
 }
 

@@ -48,7 +48,8 @@ std::vector<size_t> permutation(size_t n) {
   const auto keys = *rc::gen::container<std::vector<size_t>>(n, rc::gen::inRange<size_t>(0, n + 1));
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return keys[a] < keys[b]; });
   return order;
 }
 
@@ -153,7 +154,8 @@ rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers, int max_clips, int min
         std::vector<uint32_t> times;
         if (one_in(3)) times.push_back(0);
         if (one_in(3)) times.push_back(clip.duration_ms);
-        while (times.size() < want) times.push_back(static_cast<uint32_t>(uniform<uint64_t>(0, span)));
+        while (times.size() < want)
+          times.push_back(static_cast<uint32_t>(uniform<uint64_t>(0, span)));
         std::sort(times.begin(), times.end());
         times.erase(std::unique(times.begin(), times.end()), times.end());
         for (uint32_t t : times) {
@@ -212,8 +214,8 @@ rc::Gen<VfpFile> gen_vfp_file(VfpGenOptions o) {
         std::memcpy(s.header.tag.data(), kCacheTags[uniform<size_t>(0, 5)], 4);
         s.header.flags = one_in(3) ? kSectionRequired : 0;
       } else {
-        s.header.tag = vfp_tag_except({"VOX0", "SKEL", "VSKN", "ANIM", "MSH0", "PMSH", "RND0",
-                                       "PRVW", "ANM0"});
+        s.header.tag = vfp_tag_except(
+            {"VOX0", "SKEL", "VSKN", "ANIM", "MSH0", "PMSH", "RND0", "PRVW", "ANM0"});
       }
       if (o.any_codec && !compile && s.header.flags == 0 && one_in(4))
         s.header.codec = uniform<uint8_t>(1, 255);
@@ -247,8 +249,8 @@ std::string floats(std::initializer_list<float> v) {
 }
 
 std::string trs_text(const Trs& t) {
-  return "t" + floats({t.t.x, t.t.y, t.t.z}) + " r" + floats({t.r.x, t.r.y, t.r.z, t.r.w}) +
-         " s" + floats({t.s.x, t.s.y, t.s.z});
+  return "t" + floats({t.t.x, t.t.y, t.t.z}) + " r" + floats({t.r.x, t.r.y, t.r.z, t.r.w}) + " s" +
+         floats({t.s.x, t.s.y, t.s.z});
 }
 
 std::string short_hex(std::span<const uint8_t> b, size_t max = 24) {
@@ -265,8 +267,10 @@ std::string describe(const Vox0& v) {
   for (size_t i = 0; i < v.voxels.size(); ++i) {
     if (v.voxels[i] == 0) continue;
     if (++non_empty > 48) continue;
-    const size_t x = i % v.size_x, y = (i / v.size_x) % v.size_y, z = i / (size_t{v.size_x} * v.size_y);
-    os << (shown++ ? " " : " voxels ") << "(" << x << "," << y << "," << z << ")=" << int(v.voxels[i]);
+    const size_t x = i % v.size_x, y = (i / v.size_x) % v.size_y,
+                 z = i / (size_t{v.size_x} * v.size_y);
+    os << (shown++ ? " " : " voxels ") << "(" << x << "," << y << "," << z
+       << ")=" << int(v.voxels[i]);
   }
   if (non_empty > 48) os << " ... (" << non_empty << " non-empty)";
   return os.str();
@@ -290,12 +294,14 @@ std::string describe(const Section& s) {
        << " skel " << short_hex(vs->skeleton_hash, 4) << " bindings";
     for (const VsknBinding& b : vs->bindings) os << " " << b.voxel_offset << "->" << b.joint;
   } else if (const auto* an = std::get_if<Anim>(&s.body)) {
-    os << "base " << short_hex(an->base_source_hash, 4) << " skel " << short_hex(an->skeleton_hash, 4);
+    os << "base " << short_hex(an->base_source_hash, 4) << " skel "
+       << short_hex(an->skeleton_hash, 4);
     for (const AnimClip& c : an->clips) {
       os << "\n      clip " << c.id << " \"" << c.name << "\" " << c.duration_ms << " ms";
       for (const AnimTrack& t : c.tracks) {
         os << "\n        track joint " << t.joint;
-        for (const AnimKey& k : t.keys) os << "\n          @" << k.time_ms << " " << trs_text(k.trs);
+        for (const AnimKey& k : t.keys)
+          os << "\n          @" << k.time_ms << " " << trs_text(k.trs);
       }
     }
   }
@@ -308,7 +314,8 @@ std::string describe(const Anim& a) { return describe(Section{{make_tag("ANIM"),
 std::string describe(const VfpFile& f) {
   std::ostringstream os;
   os << "VfpFile 1." << int(f.version_minor) << ", " << f.sections.size() << " sections";
-  for (size_t i = 0; i < f.sections.size(); ++i) os << "\n  [" << i << "] " << describe(f.sections[i]);
+  for (size_t i = 0; i < f.sections.size(); ++i)
+    os << "\n  [" << i << "] " << describe(f.sections[i]);
   return os.str();
 }
 

@@ -41,11 +41,11 @@ rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers = Numbers::Codec, int m
 /// Options for whole files.
 struct VfpGenOptions {
   enum class Rig { Maybe, Always, Never } rig = Rig::Maybe;
-  bool extras = true;         ///< caches and unknown optional sections
-  bool shuffle = true;        ///< any section order (otherwise the compiler's order)
-  bool any_minor = true;      ///< versionMinor 0..255 (otherwise 3)
-  bool any_codec = true;      ///< optional extras may carry codec != 0 (not compile input)
-  bool compilable = false;    ///< only what compile_vfp_json can produce (see vfp_json_props)
+  bool extras = true;       ///< caches and unknown optional sections
+  bool shuffle = true;      ///< any section order (otherwise the compiler's order)
+  bool any_minor = true;    ///< versionMinor 0..255 (otherwise 3)
+  bool any_codec = true;    ///< optional extras may carry codec != 0 (not compile input)
+  bool compilable = false;  ///< only what compile_vfp_json can produce (see vfp_json_props)
   Numbers numbers = Numbers::Codec;
   GridShape grid = GridShape::Any;
 };

@@ -64,13 +64,14 @@ inline std::vector<Face> oracle(const Vox0& v, const std::vector<uint16_t>& join
 }
 
 inline std::string face_text(const Face& f) {
-  return std::string("axis ") + "xyz"[f[0]] + (f[1] ? "+" : "-") + " at (" + std::to_string(f[2]) + "," +
-         std::to_string(f[3]) + "," + std::to_string(f[4]) + ") material " + std::to_string(f[5]) +
-         " joint " + std::to_string(f[6]);
+  return std::string("axis ") + "xyz"[f[0]] + (f[1] ? "+" : "-") + " at (" + std::to_string(f[2]) +
+         "," + std::to_string(f[3]) + "," + std::to_string(f[4]) + ") material " +
+         std::to_string(f[5]) + " joint " + std::to_string(f[6]);
 }
 
 // Fails the case with the first face one side has and the other lacks.
-inline void same_faces(const std::vector<Face>& got, const std::vector<Face>& want, const char* what) {
+inline void same_faces(const std::vector<Face>& got, const std::vector<Face>& want,
+                       const char* what) {
   if (got == want) return;
   size_t i = 0;
   while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;

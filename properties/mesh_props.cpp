@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "eval_support.h"
-#include "mesh_faces.h"
 #include "gen_common.h"
 #include "gen_rkc.h"
 #include "gen_vfp.h"
+#include "mesh_faces.h"
 #include "prop_support.h"
 #include "voxrig/export.h"
 #include "voxrig/mesh.h"
@@ -36,7 +36,7 @@ std::vector<Quad> mesh(const char* which, const Vox0& v, const std::vector<uint1
   std::vector<Quad> out;
   MeshScratch scratch;
   const std::string w = which;
-  const Status s = w == "naive"   ? mesh_naive(v, joints, out, scratch)
+  const Status s = w == "naive"    ? mesh_naive(v, joints, out, scratch)
                    : w == "greedy" ? mesh_greedy(v, out, scratch)
                                    : mesh_bone_aware(v, joints, out, scratch);
   if (!s.ok()) RC_FAIL(w + " failed: " + s.error().to_text());
@@ -106,17 +106,20 @@ VOXRIG_PROP(Mesh, PosedAtTheBindPoseEqualsTheUnposedMesh, 300, ()) {
   }
   hold.duration_ms = 100;
   for (const SkelJoint& j : f.skel()->joints)
-    if (one_in(2)) hold.tracks.push_back(AnimTrack{j.id, {AnimKey{0, j.bind}, AnimKey{100, j.bind}}});
+    if (one_in(2))
+      hold.tracks.push_back(AnimTrack{j.id, {AnimKey{0, j.bind}, AnimKey{100, j.bind}}});
   anim.clips.push_back(hold);
   auto rt = RigRuntime::build(*f.skel(), &anim);
   VOXRIG_RC_OK(rt);
   auto joints = joint_map(*f.vox0(), *f.vskn());
   VOXRIG_RC_OK(joints);
   record("vfp", encode_vfp(f).value());
-  const PoseRequest pose{anim.clips.size() - 1, double(uniform<int>(0, 101)), SamplePolicy::Slerp, TimeMode::Clamp};
+  const PoseRequest pose{anim.clips.size() - 1, double(uniform<int>(0, 101)), SamplePolicy::Slerp,
+                         TimeMode::Clamp};
   auto posed = export_posed_obj(*f.vox0(), joints.value(), rt.value(), pose);
   VOXRIG_RC_OK(posed);
-  const std::string unposed = export_obj(mesh("bone-aware", *f.vox0(), joints.value()), f.vox0()->palette);
+  const std::string unposed =
+      export_obj(mesh("bone-aware", *f.vox0(), joints.value()), f.vox0()->palette);
   // Same lines; vertex positions within 1e-4 voxel units (D19).
   std::istringstream a(posed.value()), b(unposed);
   std::string la, lb;
@@ -130,7 +133,8 @@ VOXRIG_PROP(Mesh, PosedAtTheBindPoseEqualsTheUnposedMesh, 300, ()) {
     std::istringstream va(la.substr(2)), vb(lb.substr(2));
     double x, y;
     while (vb >> y) {
-      if (!(va >> x) || std::fabs(x - y) > 1e-4) RC_FAIL("line " + std::to_string(line) + ": '" + la + "' vs '" + lb + "'");
+      if (!(va >> x) || std::fabs(x - y) > 1e-4)
+        RC_FAIL("line " + std::to_string(line) + ": '" + la + "' vs '" + lb + "'");
     }
   }
   const bool more_posed = bool(std::getline(a, la));

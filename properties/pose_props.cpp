@@ -9,7 +9,8 @@
 namespace voxrig::props {
 namespace {
 
-constexpr SamplePolicy kPolicies[] = {SamplePolicy::Step, SamplePolicy::Linear, SamplePolicy::Slerp};
+constexpr SamplePolicy kPolicies[] = {SamplePolicy::Step, SamplePolicy::Linear,
+                                      SamplePolicy::Slerp};
 
 struct Rig {
   Skel skel;
@@ -63,12 +64,14 @@ VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
           const std::string m = trs_mismatch(out[size_t(j)], key.trs);
           if (!m.empty())
             RC_FAIL("clip " + std::to_string(clip.id) + " joint " + std::to_string(track.joint) +
-                    " key @" + std::to_string(key.time_ms) + " policy " + std::to_string(int(p)) + ": " + m);
+                    " key @" + std::to_string(key.time_ms) + " policy " + std::to_string(int(p)) +
+                    ": " + m);
         }
       }
     }
     // Joints without a track keep their bind TRS.
-    const std::vector<Trs> out = sample(rt, c, uniform<uint32_t>(0, 1000), SamplePolicy::Linear, TimeMode::Clamp);
+    const std::vector<Trs> out =
+        sample(rt, c, uniform<uint32_t>(0, 1000), SamplePolicy::Linear, TimeMode::Clamp);
     for (size_t j = 0; j < r.skel.joints.size(); ++j) {
       bool animated = false;
       for (const AnimTrack& t : clip.tracks) animated = animated || t.joint == r.skel.joints[j].id;
@@ -83,7 +86,8 @@ VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
   const RigRuntime rt = build_ok(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const double d = r.anim.clips[c].duration_ms;
-  const double t = (uniform<int>(-2000, 3001) / 1000.0) * std::max(d, 1.0) + uniform<int>(0, 8) / 8.0;
+  const double t =
+      (uniform<int>(-2000, 3001) / 1000.0) * std::max(d, 1.0) + uniform<int>(0, 8) / 8.0;
   for (SamplePolicy p : kPolicies) {
     for (TimeMode m : {TimeMode::Clamp, TimeMode::Loop}) {
       for (const Trs& x : sample(rt, c, t, p, m)) {
@@ -117,7 +121,8 @@ VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
   // t = duration maps to 0 under loop.
   const std::vector<Trs> at_end = sample(rt, c, d, SamplePolicy::Linear, TimeMode::Loop);
   const std::vector<Trs> at_zero = sample(rt, c, 0, SamplePolicy::Linear, TimeMode::Clamp);
-  for (size_t j = 0; j < at_end.size(); ++j) RC_ASSERT(trs_mismatch(at_end[j], at_zero[j]) == std::string());
+  for (size_t j = 0; j < at_end.size(); ++j)
+    RC_ASSERT(trs_mismatch(at_end[j], at_zero[j]) == std::string());
 }
 
 VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 1000, ()) {
@@ -132,7 +137,8 @@ VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 1000, ()) {
   const auto parents = rt.parents();
   for (size_t j = 0; j < rt.joint_count(); ++j) {
     M4 want = identity4();  // L(root) * ... * L(j), built from j upward
-    for (int64_t k = int64_t(j); k >= 0; k = parents[size_t(k)]) want = mul(trs_matrix(locals[size_t(k)]), want);
+    for (int64_t k = int64_t(j); k >= 0; k = parents[size_t(k)])
+      want = mul(trs_matrix(locals[size_t(k)]), want);
     const std::string m = mat_mismatch(models[j], want);
     if (!m.empty()) RC_FAIL("joint index " + std::to_string(j) + ": " + m);
   }

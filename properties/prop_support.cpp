@@ -1,11 +1,11 @@
 // Budgets, soak multiplier and counterexample files for VOXRIG_PROP (see prop_support.h).
 #include "prop_support.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -81,8 +81,7 @@ void record(std::string_view ext, std::span<const uint8_t> bytes) {
 }
 
 void record_text(std::string_view ext, std::string_view text) {
-  record(ext, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()),
-                                       text.size()));
+  record(ext, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 std::string diff_bytes(std::span<const uint8_t> got, std::span<const uint8_t> want) {
@@ -98,7 +97,8 @@ std::string diff_bytes(std::span<const uint8_t> got, std::span<const uint8_t> wa
 
 std::string counterexample_dir() {
   const char* s = std::getenv("VOXRIG_COUNTEREXAMPLE_DIR");
-  return s != nullptr && *s != '\0' ? std::string(s) : std::string(VOXRIG_DEFAULT_COUNTEREXAMPLE_DIR);
+  return s != nullptr && *s != '\0' ? std::string(s)
+                                    : std::string(VOXRIG_DEFAULT_COUNTEREXAMPLE_DIR);
 }
 
 namespace detail {
@@ -117,9 +117,9 @@ void run_property(int budget, const rc::detail::Property& property) {
   params.maxSuccess = max_success_for(budget);
 
   failing().clear();
-  const rc::detail::TestResult result = rc::detail::checkProperty(
-      property, metadata, params, rc::detail::globalTestListener(),
-      rc::detail::configuration().reproduce);
+  const rc::detail::TestResult result =
+      rc::detail::checkProperty(property, metadata, params, rc::detail::globalTestListener(),
+                                rc::detail::configuration().reproduce);
 
   if (result.template is<rc::detail::SuccessResult>()) {
     const auto& success = result.template get<rc::detail::SuccessResult>();

@@ -66,6 +66,13 @@ std::string code_of(const R& r) {
   return r.ok() ? std::string("ok") : std::string(to_string(r.error().code));
 }
 
+/// "" unless `r` failed with a category-internal code (a bug in the reference), else a message.
+template <class R>
+std::string internal(const R& r, const char* what) {
+  if (r.ok() || category_of(r.error().code) != Category::Internal) return {};
+  return std::string(what) + " returned an internal error: " + r.error().to_text();
+}
+
 /// Where two byte strings first differ ("equal" when they do not).
 std::string diff_bytes(std::span<const uint8_t> got, std::span<const uint8_t> want);
 
@@ -107,23 +114,21 @@ void run(int budget, void (*fn)(Args...)) {
 
 /// Fails the case with the error text unless `expr` (a Result or Status) is ok; evaluates to
 /// nothing. Use as a statement.
-#define VOXRIG_RC_OK(expr)                                                       \
-  do {                                                                          \
-    const auto& voxrig_rc_ok_ = (expr);                                         \
+#define VOXRIG_RC_OK(expr)                                                                 \
+  do {                                                                                     \
+    const auto& voxrig_rc_ok_ = (expr);                                                    \
     if (!voxrig_rc_ok_.ok()) RC_FAIL(#expr " failed: " + voxrig_rc_ok_.error().to_text()); \
   } while (0)
 
 /// Fails the case with where two byte strings differ (instead of printing both in full).
-#define VOXRIG_RC_SAME_BYTES(got, want)                                                    \
-  do {                                                                                    \
-    const std::string voxrig_diff_ = ::voxrig::props::diff_bytes((got), (want));          \
-    if (voxrig_diff_ != "equal") RC_FAIL(#got " != " #want ": " + voxrig_diff_);          \
+#define VOXRIG_RC_SAME_BYTES(got, want)                                          \
+  do {                                                                           \
+    const std::string voxrig_diff_ = ::voxrig::props::diff_bytes((got), (want)); \
+    if (voxrig_diff_ != "equal") RC_FAIL(#got " != " #want ": " + voxrig_diff_); \
   } while (0)
 
 /// Defines a RapidCheck property as a GoogleTest test with a CI budget of `Budget` cases.
-#define VOXRIG_PROP(Suite, Name, Budget, ArgList)                         \
-  static void voxrig_prop_##Suite##_##Name ArgList;                       \
-  TEST(Suite, Name) {                                                     \
-    ::voxrig::props::detail::run((Budget), &voxrig_prop_##Suite##_##Name); \
-  }                                                                       \
+#define VOXRIG_PROP(Suite, Name, Budget, ArgList)                                              \
+  static void voxrig_prop_##Suite##_##Name ArgList;                                            \
+  TEST(Suite, Name) { ::voxrig::props::detail::run((Budget), &voxrig_prop_##Suite##_##Name); } \
   static void voxrig_prop_##Suite##_##Name ArgList

@@ -17,8 +17,10 @@ size_t ref_time2seq(const std::vector<Seq>& seq, int32_t t) {
   size_t lower = 0, upper = seq.size() - 1;
   while (upper - lower >= 2) {
     const size_t mid = (lower + upper) / 2;
-    if (t >= seq[mid].tim) lower = mid;
-    else upper = mid;
+    if (t >= seq[mid].tim)
+      lower = mid;
+    else
+      upper = mid;
   }
   return lower;
 }
@@ -144,7 +146,9 @@ Case gen_case() {
     c.clip.seq.push_back({t, frm});
   }
   for (size_t i = pick<size_t>(1, 8); i > 0; --i)
-    c.advances.push_back(one_in(6) ? uniform<int32_t>(-50, 1) : one_in(5) ? uniform<int32_t>(0, 50000) : pick<int32_t>(0, 600));
+    c.advances.push_back(one_in(6)   ? uniform<int32_t>(-50, 1)
+                         : one_in(5) ? uniform<int32_t>(0, 50000)
+                                     : pick<int32_t>(0, 600));
   return c;
 }
 

@@ -47,7 +47,8 @@ struct Chunk {
 std::vector<Chunk> chunks_of(const Bytes& b) {
   std::vector<Chunk> out;
   for (size_t pos = 6; pos + 8 <= b.size();) {
-    const uint32_t len = b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | uint32_t(b[pos + 7]) << 24;
+    const uint32_t len =
+        b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | uint32_t(b[pos + 7]) << 24;
     out.push_back({std::string(b.begin() + long(pos), b.begin() + long(pos) + 4),
                    Bytes(b.begin() + long(pos) + 8, b.begin() + long(pos + 8 + len))});
     pos += 8 + len;
@@ -77,9 +78,9 @@ Bytes scramble(const Bytes& canonical) {
   std::vector<Chunk> items;
   for (Chunk& c : known) {
     const bool empty_list = (c.tag == "CLPS" || c.tag == "VCLP") && c.payload == Bytes{0, 0, 0, 0};
-    if (empty_list && one_in(2)) continue;                  // case 3: an empty list may be absent
+    if (empty_list && one_in(2)) continue;                    // case 3: an empty list may be absent
     if (one_in(3)) items.push_back({c.tag, some_bytes(20)});  // case 1: never decoded
-    if (one_in(3)) {                                         // case 4: dropped trailing bytes
+    if (one_in(3)) {                                          // case 4: dropped trailing bytes
       const Bytes junk = some_bytes(8);
       c.payload.insert(c.payload.end(), junk.begin(), junk.end());
     }

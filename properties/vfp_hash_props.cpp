@@ -29,7 +29,9 @@ Sha256 header_hash(const Bytes& file) {
   return h;
 }
 
-std::string rig_code(const Bytes& b) { return code_of(decode_vfp(b, DecodeOptions{Profile::VfpRig, {}})); }
+std::string rig_code(const Bytes& b) {
+  return code_of(decode_vfp(b, DecodeOptions{Profile::VfpRig, {}}));
+}
 
 }  // namespace
 

@@ -18,9 +18,12 @@ namespace {
 bool same(const Vec3& a, const Vec3& b) { return a == b; }
 bool same(const Quat& a, const Quat& b) { return a == b; }
 
-std::string f3(const Vec3& v) { return "[" + f32_json(v.x) + "," + f32_json(v.y) + "," + f32_json(v.z) + "]"; }
+std::string f3(const Vec3& v) {
+  return "[" + f32_json(v.x) + "," + f32_json(v.y) + "," + f32_json(v.z) + "]";
+}
 std::string f4(const Quat& q) {
-  return "[" + f32_json(q.x) + "," + f32_json(q.y) + "," + f32_json(q.z) + "," + f32_json(q.w) + "]";
+  return "[" + f32_json(q.x) + "," + f32_json(q.y) + "," + f32_json(q.z) + "," + f32_json(q.w) +
+         "]";
 }
 
 // Writes `f` as compile input (formats.md "JSON compile input"), leaving out, at random, every
@@ -33,15 +36,18 @@ std::string to_compile_json(const VfpFile& f) {
   j << "\"size\": [" << v.size_x << ", " << v.size_y << ", " << v.size_z << "], \"palette\": [";
   for (size_t i = 0; i < v.palette.size(); ++i) {
     const Rgba& c = v.palette[i];
-    j << (i ? ", " : "") << "[" << int(c.r) << "," << int(c.g) << "," << int(c.b) << "," << int(c.a) << "]";
+    j << (i ? ", " : "") << "[" << int(c.r) << "," << int(c.g) << "," << int(c.b) << "," << int(c.a)
+      << "]";
   }
   j << "], \"voxels\": [";
   bool first = true;
   for (size_t i = 0; i < v.voxels.size(); ++i) {
     if (v.voxels[i] == 0) continue;
-    const size_t x = i % v.size_x, y = (i / v.size_x) % v.size_y, z = i / (size_t{v.size_x} * v.size_y);
+    const size_t x = i % v.size_x, y = (i / v.size_x) % v.size_y,
+                 z = i / (size_t{v.size_x} * v.size_y);
     for (int rep = one_in(8) ? 2 : 1; rep > 0; --rep) {  // an identical repeat is accepted
-      j << (first ? "" : ", ") << "[" << x << "," << y << "," << z << "," << int(v.voxels[i]) << "]";
+      j << (first ? "" : ", ") << "[" << x << "," << y << "," << z << "," << int(v.voxels[i])
+        << "]";
       first = false;
     }
   }
@@ -52,8 +58,10 @@ std::string to_compile_json(const VfpFile& f) {
     if (raw == nullptr) continue;
     sections += sections.empty() ? "" : ", ";
     sections += "{\"tag\": \"" + std::string(s.header.tag.data(), 4) + "\"";
-    if (s.header.chunk_id != -1 || one_in(2)) sections += ", \"chunk_id\": " + std::to_string(s.header.chunk_id);
-    if (s.header.flags != 0 || one_in(2)) sections += ", \"flags\": " + std::to_string(s.header.flags);
+    if (s.header.chunk_id != -1 || one_in(2))
+      sections += ", \"chunk_id\": " + std::to_string(s.header.chunk_id);
+    if (s.header.flags != 0 || one_in(2))
+      sections += ", \"flags\": " + std::to_string(s.header.flags);
     sections += ", \"payload_hex\": \"" + to_hex(raw->bytes) + "\"}";
   }
   if (!sections.empty() || one_in(3)) j << ", \"sections\": [" << sections << "]";
@@ -79,9 +87,10 @@ std::string to_compile_json(const VfpFile& f) {
     j << ", \"bindings\": [";
     for (size_t k = 0; k < vskn.bindings.size(); ++k) {
       const uint32_t o = vskn.bindings[k].voxel_offset;
-      const size_t x = o % v.size_x, y = (o / v.size_x) % v.size_y, z = o / (size_t{v.size_x} * v.size_y);
-      j << (k ? ", " : "") << "{\"position\": [" << x << "," << y << "," << z << "], \"joint\": "
-        << vskn.bindings[k].joint << "}";
+      const size_t x = o % v.size_x, y = (o / v.size_x) % v.size_y,
+                   z = o / (size_t{v.size_x} * v.size_y);
+      j << (k ? ", " : "") << "{\"position\": [" << x << "," << y << "," << z
+        << "], \"joint\": " << vskn.bindings[k].joint << "}";
     }
     j << "]";
     if (const Anim* anim = f.anim()) {

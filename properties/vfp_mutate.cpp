@@ -39,9 +39,15 @@ void change_vec(Vec3& v) {
 
 void change_trs(Trs& t) {
   switch (uniform<int>(0, 3)) {
-    case 0: change_vec(t.t); break;
-    case 1: change_quat(t.r); break;
-    default: change_vec(t.s); break;
+    case 0:
+      change_vec(t.t);
+      break;
+    case 1:
+      change_quat(t.r);
+      break;
+    default:
+      change_vec(t.s);
+      break;
   }
 }
 
@@ -55,7 +61,10 @@ Bytes RawVfp::bytes() const {
     h = *hash;
   } else {
     for (const RawSection& s : sections)
-      if (s.is("VOX0")) { h = sha256(s.payload); break; }
+      if (s.is("VOX0")) {
+        h = sha256(s.payload);
+        break;
+      }
   }
   Bytes b(magic.begin(), magic.end());
   b.push_back(major);
@@ -108,8 +117,7 @@ RawVfp split_vfp(const Bytes& file) {
 void mutate_vox0(Vox0& v) {
   const size_t n = v.voxels.size();
   switch (uniform<int>(0, 4)) {
-    case 0:
-    {  // a voxel to another non-empty value (an empty voxel would break a binding on it)
+    case 0: {  // a voxel to another non-empty value (an empty voxel would break a binding on it)
       uint8_t& cell = v.voxels[uniform<size_t>(0, n)];
       const size_t colours = v.palette.size() - 1;  // values 1..colours
       if (cell == 0 && colours >= 1) {
@@ -148,8 +156,12 @@ void mutate_vox0(Vox0& v) {
 void mutate_skel(Skel& s) {
   SkelJoint& j = s.joints[uniform<size_t>(0, s.joints.size())];
   switch (uniform<int>(0, 4)) {
-    case 0: change_trs(j.bind); return;
-    case 1: j.name = j.name.empty() ? "x" : std::string(); return;
+    case 0:
+      change_trs(j.bind);
+      return;
+    case 1:
+      j.name = j.name.empty() ? "x" : std::string();
+      return;
     case 2:
       if (j.parent != -1) {
         j.parent = -1;  // a root: still a forest
@@ -171,7 +183,9 @@ void mutate_skel(Skel& s) {
 
 namespace {
 
-float sign_flipped(float f) { return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ 0x80000000u); }
+float sign_flipped(float f) {
+  return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ 0x80000000u);
+}
 float ulp_flipped(float f) { return std::bit_cast<float>(std::bit_cast<uint32_t>(f) ^ 1u); }
 
 float* trs_float(Trs& t, int k) {
@@ -212,18 +226,19 @@ std::vector<FieldVariant> field_variants(const VfpFile& base, size_t max_per_arr
   for (size_t i = 0; i < base.sections.size(); ++i) {
     const std::string at = "section[" + std::to_string(i) + "] ";
     if (i + 1 < base.sections.size() && !(base.sections[i] == base.sections[i + 1]))
-      add(at + "swapped with the next", [i](VfpFile& v) { std::swap(v.sections[i], v.sections[i + 1]); });
+      add(at + "swapped with the next",
+          [i](VfpFile& v) { std::swap(v.sections[i], v.sections[i + 1]); });
     add(at + "tag", [i](VfpFile& v) { v.sections[i].header.tag[3] ^= 1; });
     add(at + "chunkId", [i](VfpFile& v) { v.sections[i].header.chunk_id ^= 1; });
     add(at + "codec", [i](VfpFile& v) { v.sections[i].header.codec ^= 1; });
     add(at + "flags", [i](VfpFile& v) { v.sections[i].header.flags ^= 1; });
     const auto& body = base.sections[i].body;
     if (const auto* raw = std::get_if<RawPayload>(&body)) {
-      add(at + "payload longer", [i](VfpFile& v) { std::get<RawPayload>(v.sections[i].body).bytes.push_back(0); });
+      add(at + "payload longer",
+          [i](VfpFile& v) { std::get<RawPayload>(v.sections[i].body).bytes.push_back(0); });
       for (size_t b = 0; b < upto(raw->bytes.size()); ++b)
-        add(at + "payload byte " + std::to_string(b), [i, b](VfpFile& v) {
-          std::get<RawPayload>(v.sections[i].body).bytes[b] ^= 1;
-        });
+        add(at + "payload byte " + std::to_string(b),
+            [i, b](VfpFile& v) { std::get<RawPayload>(v.sections[i].body).bytes[b] ^= 1; });
     } else if (const auto* x = std::get_if<Vox0>(&body)) {
       auto vox = [i](VfpFile& v) -> Vox0& { return std::get<Vox0>(v.sections[i].body); };
       add(at + "sizeZ", [&](VfpFile& v) {
@@ -235,11 +250,12 @@ std::vector<FieldVariant> field_variants(const VfpFile& base, size_t max_per_arr
       add(at + "palette entry added", [&](VfpFile& v) { vox(v).palette.push_back(Rgba{}); });
       for (size_t e = 0; e < upto(x->palette.size()); ++e)
         for (int ch = 0; ch < 4; ++ch)
-          add(at + "palette[" + std::to_string(e) + "] channel " + std::to_string(ch), [&, e, ch](VfpFile& v) {
-            Rgba& c = vox(v).palette[e];
-            uint8_t* p[] = {&c.r, &c.g, &c.b, &c.a};
-            *p[ch] ^= 1;
-          });
+          add(at + "palette[" + std::to_string(e) + "] channel " + std::to_string(ch),
+              [&, e, ch](VfpFile& v) {
+                Rgba& c = vox(v).palette[e];
+                uint8_t* p[] = {&c.r, &c.g, &c.b, &c.a};
+                *p[ch] ^= 1;
+              });
       for (size_t c = 0; c < upto(x->voxels.size()); ++c)
         add(at + "voxel " + std::to_string(c), [&, c](VfpFile& v) { vox(v).voxels[c] ^= 1; });
     } else if (const auto* k = std::get_if<Skel>(&body)) {
@@ -260,8 +276,10 @@ std::vector<FieldVariant> field_variants(const VfpFile& base, size_t max_per_arr
       hash(at + "skeletonHash", [&](VfpFile& v) -> Sha256& { return vs(v).skeleton_hash; });
       add(at + "binding added", [&](VfpFile& v) { vs(v).bindings.push_back({}); });
       for (size_t r = 0; r < upto(b->bindings.size()); ++r) {
-        add(at + "binding offset " + std::to_string(r), [&, r](VfpFile& v) { vs(v).bindings[r].voxel_offset ^= 1; });
-        add(at + "binding joint " + std::to_string(r), [&, r](VfpFile& v) { vs(v).bindings[r].joint ^= 1; });
+        add(at + "binding offset " + std::to_string(r),
+            [&, r](VfpFile& v) { vs(v).bindings[r].voxel_offset ^= 1; });
+        add(at + "binding joint " + std::to_string(r),
+            [&, r](VfpFile& v) { vs(v).bindings[r].joint ^= 1; });
       }
     } else if (const auto* a = std::get_if<Anim>(&body)) {
       auto an = [i](VfpFile& v) -> Anim& { return std::get<Anim>(v.sections[i].body); };
@@ -273,15 +291,19 @@ std::vector<FieldVariant> field_variants(const VfpFile& base, size_t max_per_arr
         add(cl + "id", [&, c](VfpFile& v) { an(v).clips[c].id ^= 1; });
         add(cl + "duration", [&, c](VfpFile& v) { an(v).clips[c].duration_ms ^= 1; });
         add(cl + "name", [&, c](VfpFile& v) { an(v).clips[c].name += "x"; });
-        add(cl + "track added", [&, c](VfpFile& v) { an(v).clips[c].tracks.push_back(AnimTrack{}); });
+        add(cl + "track added",
+            [&, c](VfpFile& v) { an(v).clips[c].tracks.push_back(AnimTrack{}); });
         for (size_t t = 0; t < upto(a->clips[c].tracks.size()); ++t) {
           const std::string tr = cl + "track[" + std::to_string(t) + "] ";
           add(tr + "joint", [&, c, t](VfpFile& v) { an(v).clips[c].tracks[t].joint ^= 1; });
-          add(tr + "key added", [&, c, t](VfpFile& v) { an(v).clips[c].tracks[t].keys.push_back({}); });
+          add(tr + "key added",
+              [&, c, t](VfpFile& v) { an(v).clips[c].tracks[t].keys.push_back({}); });
           for (size_t q = 0; q < upto(a->clips[c].tracks[t].keys.size()); ++q) {
             const std::string ky = tr + "key[" + std::to_string(q) + "] ";
-            add(ky + "time", [&, c, t, q](VfpFile& v) { an(v).clips[c].tracks[t].keys[q].time_ms ^= 1; });
-            trs(ky, [&, c, t, q](VfpFile& v) -> Trs& { return an(v).clips[c].tracks[t].keys[q].trs; });
+            add(ky + "time",
+                [&, c, t, q](VfpFile& v) { an(v).clips[c].tracks[t].keys[q].time_ms ^= 1; });
+            trs(ky,
+                [&, c, t, q](VfpFile& v) -> Trs& { return an(v).clips[c].tracks[t].keys[q].trs; });
           }
         }
       }

@@ -34,9 +34,12 @@ bool is_rig_tag(const SectionTag& t) {
 // What vfp-static decodes a model to: rig bodies become their payload bytes.
 VfpFile as_static(VfpFile f) {
   for (Section& s : f.sections) {
-    if (const auto* k = std::get_if<Skel>(&s.body)) s.body = RawPayload{encode_skel(*k).value()};
-    else if (const auto* v = std::get_if<Vskn>(&s.body)) s.body = RawPayload{encode_vskn(*v)};
-    else if (const auto* a = std::get_if<Anim>(&s.body)) s.body = RawPayload{encode_anim(*a).value()};
+    if (const auto* k = std::get_if<Skel>(&s.body))
+      s.body = RawPayload{encode_skel(*k).value()};
+    else if (const auto* v = std::get_if<Vskn>(&s.body))
+      s.body = RawPayload{encode_vskn(*v)};
+    else if (const auto* a = std::get_if<Anim>(&s.body))
+      s.body = RawPayload{encode_anim(*a).value()};
   }
   return f;
 }
@@ -57,7 +60,8 @@ VOXRIG_PROP(VfpRoundTrip, ByteExactUnderBothProfiles, 1500, ()) {
   const VfpFile f = *gen_vfp_file();
   const Bytes written = encode_ok(f);
   // Half of the inputs are spelled in ways the writer does not choose by itself.
-  const Bytes bytes = choose("respelled", [written] { return one_in(2) ? respell_vfp(written) : written; });
+  const Bytes bytes =
+      choose("respelled", [written] { return one_in(2) ? respell_vfp(written) : written; });
   record("vfp", bytes);
   for (Profile p : {Profile::VfpRig, Profile::VfpStatic}) {
     RC_LOG() << "profile " << to_string(p) << "\n";

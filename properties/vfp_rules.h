@@ -55,7 +55,8 @@ inline void check_rules(const std::vector<Rule>& rules, const VfpFile& valid) {
     std::vector<Broken> out;
     for (const Rule& rule : rules) {
       RuleCase c{valid, bytes, Limits{}, Profile::VfpRig};
-      if (std::optional<Bytes> b = rule.apply(c)) out.push_back({rule.code, *b, c.limits, c.profile});
+      if (std::optional<Bytes> b = rule.apply(c))
+        out.push_back({rule.code, *b, c.limits, c.profile});
     }
     return out;
   });
@@ -64,8 +65,8 @@ inline void check_rules(const std::vector<Rule>& rules, const VfpFile& valid) {
     auto r = decode_vfp(b.bytes, DecodeOptions{b.profile, b.limits});
     const std::string got = r.ok() ? std::string("ok") : r.error().to_text();
     if (code_of(r) != b.code)
-      RC_FAIL(std::string("rule ") + b.code + " (" + std::string(to_string(b.profile)) +
-              "): got " + got);
+      RC_FAIL(std::string("rule ") + b.code + " (" + std::string(to_string(b.profile)) + "): got " +
+              got);
   }
 }
 
@@ -81,7 +82,7 @@ inline std::optional<Bytes> model_edit(const RuleCase& c, const ModelEdit& edit,
 }
 
 inline std::optional<Bytes> payload_edit(const RuleCase& c, const char* tag,
-                                  const std::function<bool(Bytes&)>& edit) {
+                                         const std::function<bool(Bytes&)>& edit) {
   RawVfp r = c.raw();
   const int i = r.find(tag);
   if (i < 0 || !edit(r.sections[size_t(i)].payload)) return std::nullopt;
@@ -89,7 +90,9 @@ inline std::optional<Bytes> payload_edit(const RuleCase& c, const char* tag,
 }
 
 template <class T>
-T& any_of(std::vector<T>& v) { return v[uniform<size_t>(0, v.size())]; }
+T& any_of(std::vector<T>& v) {
+  return v[uniform<size_t>(0, v.size())];
+}
 
 inline bool has_id(const Skel& s, int64_t id) {
   for (const SkelJoint& j : s.joints)
@@ -124,6 +127,51 @@ inline size_t total_keys(const Anim& a) {
   for (const AnimClip& c : a.clips)
     for (const AnimTrack& t : c.tracks) n += t.keys.size();
   return n;
+}
+
+// Model edits that need an ANIM (with at least one clip / track).
+inline std::optional<Bytes> anim_edit(const RuleCase& c,
+                                      const std::function<bool(Anim&, const Skel&)>& edit,
+                                      bool bind = true) {
+  return model_edit(
+      c, [&](VfpFile& m) { return m.anim() != nullptr && edit(*m.anim(), *m.skel()); }, bind);
+}
+
+// Byte-level edits of the file the case was written to.
+using Edit = std::function<void(RawVfp&)>;
+
+inline std::optional<Bytes> raw_edit(const RuleCase& c, const Edit& edit) {
+  RawVfp r = c.raw();
+  edit(r);
+  return r.bytes();
+}
+
+inline RawSection& vox0_of(RawVfp& r) { return r.sections[size_t(r.find("VOX0"))]; }
+inline RawSection& any_section(RawVfp& r) {
+  return r.sections[uniform<size_t>(0, r.sections.size())];
+}
+
+inline void put_u16(Bytes& b, size_t at, uint16_t v) {
+  b[at] = uint8_t(v);
+  b[at + 1] = uint8_t(v >> 8);
+}
+
+inline RawSection extra(const char* tag_or_null, uint8_t codec, uint8_t flags) {
+  RawSection s;
+  const auto t = tag_or_null ? std::array<char, 4>{tag_or_null[0], tag_or_null[1], tag_or_null[2],
+                                                   tag_or_null[3]}
+                             : vfp_tag_except({"VOX0", "SKEL", "VSKN", "ANIM", "MSH0", "PMSH",
+                                               "RND0", "PRVW", "ANM0"});
+  std::copy(t.begin(), t.end(), s.tag.begin());
+  s.codec = codec;
+  s.flags = flags;
+  s.payload = some_bytes(8);
+  return s;
+}
+
+inline void insert_anywhere(RawVfp& r, RawSection s) {
+  r.sections.insert(r.sections.begin() + long(uniform<size_t>(0, r.sections.size() + 1)),
+                    std::move(s));
 }
 
 /// Offsets of things inside rig payloads of a model this suite wrote.

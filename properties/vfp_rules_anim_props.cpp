@@ -5,105 +5,183 @@
 namespace voxrig::props {
 namespace {
 
-// Model edits that need an ANIM (with at least one clip / track).
-std::optional<Bytes> anim_edit(const RuleCase& c, const std::function<bool(Anim&, const Skel&)>& edit,
-                               bool bind = true) {
-  return model_edit(c, [&](VfpFile& m) { return m.anim() != nullptr && edit(*m.anim(), *m.skel()); },
-                    bind);
-}
-
 std::vector<Rule> anim_rules() {
   return {
-      {"anim.truncated", [](RuleCase& c) { return payload_edit(c, "ANIM", [](Bytes& p) {
-         p.resize(uniform<size_t>(0, p.size())); return true; }); }},
-      {"anim.bad_version", [](RuleCase& c) { return payload_edit(c, "ANIM", [](Bytes& p) {
-         p[0] = uint8_t(1 + uniform<int>(1, 256)); return true; }); }},
-      {"anim.reserved", [](RuleCase& c) { return payload_edit(c, "ANIM", [&c](Bytes& p) {
-         const AnimOffsets o = anim_offsets(*c.model.anim());
-         std::vector<size_t> at{1};
-         for (size_t k = 0; k < o.clips.size(); ++k) {
-           for (size_t i = 9; i < 12; ++i) at.push_back(o.clips[k] + i);  // clip pad
-           for (size_t t : o.tracks[k]) at.insert(at.end(), {t + 2, t + 3});  // track reserved
-         }
-         p[any_of(at)] = uint8_t(uniform<int>(1, 256)); return true; }); }},
-      {"anim.limit.clips", [](RuleCase& c) -> std::optional<Bytes> {
+      {"anim.truncated",
+       [](RuleCase& c) {
+         return payload_edit(c, "ANIM", [](Bytes& p) {
+           p.resize(uniform<size_t>(0, p.size()));
+           return true;
+         });
+       }},
+      {"anim.bad_version",
+       [](RuleCase& c) {
+         return payload_edit(c, "ANIM", [](Bytes& p) {
+           p[0] = uint8_t(1 + uniform<int>(1, 256));
+           return true;
+         });
+       }},
+      {"anim.reserved",
+       [](RuleCase& c) {
+         return payload_edit(c, "ANIM", [&c](Bytes& p) {
+           const AnimOffsets o = anim_offsets(*c.model.anim());
+           std::vector<size_t> at{1};
+           for (size_t k = 0; k < o.clips.size(); ++k) {
+             for (size_t i = 9; i < 12; ++i) at.push_back(o.clips[k] + i);      // clip pad
+             for (size_t t : o.tracks[k]) at.insert(at.end(), {t + 2, t + 3});  // track reserved
+           }
+           p[any_of(at)] = uint8_t(uniform<int>(1, 256));
+           return true;
+         });
+       }},
+      {"anim.limit.clips",
+       [](RuleCase& c) -> std::optional<Bytes> {
          if (c.model.anim() == nullptr || c.model.anim()->clips.empty()) return std::nullopt;
          c.limits.anim_clips = c.model.anim()->clips.size() - 1;
-         return c.bytes; }},
-      {"anim.base_source_hash", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         a.base_source_hash[uniform<size_t>(0, 32)] ^= 4; return true; }, false); }},
-      {"anim.skeleton_hash", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         a.skeleton_hash[uniform<size_t>(0, 32)] ^= 4; return true; }, false); }},
-      {"anim.clip_order", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         if (a.clips.size() < 2) return false;
-         const size_t i = uniform<size_t>(1, a.clips.size());
-         a.clips[i].id = uint16_t(a.clips[i - 1].id - uniform<uint16_t>(0, a.clips[i - 1].id + 1));
-         return true; }); }},
-      {"anim.bad_utf8", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         if (a.clips.empty()) return false;
-         any_of(a.clips).name = bad_utf8_name(255); return true; }); }},
-      {"anim.track_order", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         if (a.clips.empty()) return false;
-         AnimClip& clip = any_of(a.clips);
-         if (clip.tracks.empty()) return false;
-         const size_t i = uniform<size_t>(0, clip.tracks.size());
-         clip.tracks.insert(clip.tracks.begin() + long(i) + 1, clip.tracks[i]); return true; }); }},
-      {"anim.joint_missing", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel& s) {
-         for (AnimClip& clip : a.clips) {
-           if (clip.tracks.empty()) continue;
-           const size_t n = clip.tracks.size();
-           uint32_t id = n >= 2 ? clip.tracks[n - 2].joint + 1u : 0u;
-           id += uniform<uint32_t>(0, 65536 - id);
-           while (id <= 65535 && has_id(s, id)) ++id;
-           if (id > 65535) return false;
-           clip.tracks[n - 1].joint = uint16_t(id);
+         return c.bytes;
+       }},
+      {"anim.base_source_hash",
+       [](RuleCase& c) {
+         return anim_edit(
+             c,
+             [](Anim& a, const Skel&) {
+               a.base_source_hash[uniform<size_t>(0, 32)] ^= 4;
+               return true;
+             },
+             false);
+       }},
+      {"anim.skeleton_hash",
+       [](RuleCase& c) {
+         return anim_edit(
+             c,
+             [](Anim& a, const Skel&) {
+               a.skeleton_hash[uniform<size_t>(0, 32)] ^= 4;
+               return true;
+             },
+             false);
+       }},
+      {"anim.clip_order",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           if (a.clips.size() < 2) return false;
+           const size_t i = uniform<size_t>(1, a.clips.size());
+           a.clips[i].id =
+               uint16_t(a.clips[i - 1].id - uniform<uint16_t>(0, a.clips[i - 1].id + 1));
            return true;
-         }
-         return false; }); }},
-      {"anim.no_keys", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         AnimTrack* t = any_track(a);
-         if (t == nullptr) return false;
-         t->keys.clear(); return true; }); }},
-      {"anim.limit.keys_per_track", [](RuleCase& c) -> std::optional<Bytes> {
+         });
+       }},
+      {"anim.bad_utf8",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           if (a.clips.empty()) return false;
+           any_of(a.clips).name = bad_utf8_name(255);
+           return true;
+         });
+       }},
+      {"anim.track_order",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           if (a.clips.empty()) return false;
+           AnimClip& clip = any_of(a.clips);
+           if (clip.tracks.empty()) return false;
+           const size_t i = uniform<size_t>(0, clip.tracks.size());
+           clip.tracks.insert(clip.tracks.begin() + long(i) + 1, clip.tracks[i]);
+           return true;
+         });
+       }},
+      {"anim.joint_missing",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel& s) {
+           for (AnimClip& clip : a.clips) {
+             if (clip.tracks.empty()) continue;
+             const size_t n = clip.tracks.size();
+             uint32_t id = n >= 2 ? clip.tracks[n - 2].joint + 1u : 0u;
+             id += uniform<uint32_t>(0, 65536 - id);
+             while (id <= 65535 && has_id(s, id)) ++id;
+             if (id > 65535) return false;
+             clip.tracks[n - 1].joint = uint16_t(id);
+             return true;
+           }
+           return false;
+         });
+       }},
+      {"anim.no_keys",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           AnimTrack* t = any_track(a);
+           if (t == nullptr) return false;
+           t->keys.clear();
+           return true;
+         });
+       }},
+      {"anim.limit.keys_per_track",
+       [](RuleCase& c) -> std::optional<Bytes> {
          const Anim* a = c.model.anim();
          size_t most = 0;
          for (const AnimClip& clip : a ? a->clips : std::vector<AnimClip>{})
            for (const AnimTrack& t : clip.tracks) most = std::max(most, t.keys.size());
          if (most == 0) return std::nullopt;
          c.limits.anim_keys_per_track = most - 1;
-         return c.bytes; }},
-      {"anim.limit.keys_total", [](RuleCase& c) -> std::optional<Bytes> {
+         return c.bytes;
+       }},
+      {"anim.limit.keys_total",
+       [](RuleCase& c) -> std::optional<Bytes> {
          const size_t total = c.model.anim() ? total_keys(*c.model.anim()) : 0;
          if (total == 0) return std::nullopt;
          c.limits.anim_keys_total = total - 1;
-         return c.bytes; }},
-      {"anim.key_time_order", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         AnimTrack* t = any_track(a);
-         if (t == nullptr || t->keys.size() < 2) return false;
-         const size_t i = uniform<size_t>(1, t->keys.size());
-         const uint32_t prev = t->keys[i - 1].time_ms;
-         t->keys[i].time_ms = prev - uint32_t(uniform<uint64_t>(0, uint64_t{prev} + 1));
-         return true; }); }},
-      {"anim.key_time_range", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         for (AnimClip& clip : a.clips) {
-           if (clip.tracks.empty() || clip.duration_ms == UINT32_MAX) continue;
-           any_of(clip.tracks).keys.back().time_ms =  // the boundary half of the time
-               one_in(2) ? clip.duration_ms + 1
-                         : uint32_t(uniform<uint64_t>(uint64_t{clip.duration_ms} + 1, 1ull << 32));
+         return c.bytes;
+       }},
+      {"anim.key_time_order",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           AnimTrack* t = any_track(a);
+           if (t == nullptr || t->keys.size() < 2) return false;
+           const size_t i = uniform<size_t>(1, t->keys.size());
+           const uint32_t prev = t->keys[i - 1].time_ms;
+           t->keys[i].time_ms = prev - uint32_t(uniform<uint64_t>(0, uint64_t{prev} + 1));
            return true;
-         }
-         return false; }); }},
-      {"anim.non_finite", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         AnimTrack* t = any_track(a);
-         if (t == nullptr) return false;
-         *any_float_of(any_of(t->keys).trs) = non_finite(); return true; }); }},
-      {"anim.non_unit_rotation", [](RuleCase& c) { return anim_edit(c, [](Anim& a, const Skel&) {
-         AnimTrack* t = any_track(a);
-         if (t == nullptr) return false;
-         make_non_unit(any_of(t->keys).trs.r); return true; }); }},
-      {"anim.trailing_bytes", [](RuleCase& c) { return payload_edit(c, "ANIM", [](Bytes& p) {
-         const Bytes junk = bytes_of(uniform<size_t>(1, 50)); p.insert(p.end(), junk.begin(), junk.end());
-         return true; }); }},
+         });
+       }},
+      {"anim.key_time_range",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           for (AnimClip& clip : a.clips) {
+             if (clip.tracks.empty() || clip.duration_ms == UINT32_MAX) continue;
+             any_of(clip.tracks).keys.back().time_ms =  // the boundary half of the time
+                 one_in(2)
+                     ? clip.duration_ms + 1
+                     : uint32_t(uniform<uint64_t>(uint64_t{clip.duration_ms} + 1, 1ull << 32));
+             return true;
+           }
+           return false;
+         });
+       }},
+      {"anim.non_finite",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           AnimTrack* t = any_track(a);
+           if (t == nullptr) return false;
+           *any_float_of(any_of(t->keys).trs) = non_finite();
+           return true;
+         });
+       }},
+      {"anim.non_unit_rotation",
+       [](RuleCase& c) {
+         return anim_edit(c, [](Anim& a, const Skel&) {
+           AnimTrack* t = any_track(a);
+           if (t == nullptr) return false;
+           make_non_unit(any_of(t->keys).trs.r);
+           return true;
+         });
+       }},
+      {"anim.trailing_bytes",
+       [](RuleCase& c) {
+         return payload_edit(c, "ANIM", [](Bytes& p) {
+           const Bytes junk = bytes_of(uniform<size_t>(1, 50));
+           p.insert(p.end(), junk.begin(), junk.end());
+           return true;
+         });
+       }},
   };
 }
 
