@@ -65,6 +65,14 @@ struct Options {
   bool level_all = false;
 };
 
+// The last value of a single-valued option (a later option overrides an earlier one).
+std::optional<std::string> last(const Args& args, std::string_view name) {
+  std::optional<std::string> v;
+  for (const auto& [k, value] : args.options)
+    if (k == name) v = value;
+  return v;
+}
+
 // Parses the options; returns kExitOk, kExitUsage, or -1 after printing help.
 int parse_options(int argc, char** argv, Options& o) {
   auto args = parse_args(argc, argv, 2,
@@ -101,13 +109,13 @@ int parse_options(int argc, char** argv, Options& o) {
   }
   if (o.profiles.empty())
     for (auto p : kAllProfiles) o.profiles.emplace_back(p);
-  o.reader = args->get("--reader");
+  o.reader = last(*args, "--reader");
   if (o.reader && o.reader->find_first_not_of(" \t") == std::string::npos) {
     std::cerr << "voxrig conform: --reader needs a command\n";
     return kExitUsage;
   }
-  o.golden = args->get("--golden");
-  if (auto j = args->get("--jobs")) {
+  o.golden = last(*args, "--golden");
+  if (auto j = last(*args, "--jobs")) {
     char* end = nullptr;
     const long n = std::strtol(j->c_str(), &end, 10);
     if (j->empty() || *end || n < 1 || n > 64) {
@@ -116,7 +124,7 @@ int parse_options(int argc, char** argv, Options& o) {
     }
     o.jobs = static_cast<unsigned>(n);
   }
-  if (auto t = args->get("--timeout")) {
+  if (auto t = last(*args, "--timeout")) {
     char* end = nullptr;
     const double v = std::strtod(t->c_str(), &end);
     if (t->empty() || *end || !(v > 0) || v > 86400) {
@@ -125,7 +133,7 @@ int parse_options(int argc, char** argv, Options& o) {
     }
     o.timeout = v;
   }
-  if (auto c = args->get("--codes")) {
+  if (auto c = last(*args, "--codes")) {
     if (*c == "strict") o.codes = CodeMode::Strict;
     else if (*c == "loose") o.codes = CodeMode::Loose;
     else {
@@ -133,23 +141,23 @@ int parse_options(int argc, char** argv, Options& o) {
       return kExitUsage;
     }
   }
-  if (auto l = args->get("--level")) {
+  if (auto l = last(*args, "--level")) {
     if (*l == "all") o.level_all = true;
     else if (*l != "required") {
       std::cerr << "voxrig conform: --level takes required or all\n";
       return kExitUsage;
     }
   }
-  o.expected_failures = args->get("--expected-failures");
+  o.expected_failures = last(*args, "--expected-failures");
   o.update_expected = args->has("--update-expected");
   if (o.update_expected && !o.expected_failures) {
     std::cerr << "voxrig conform: --update-expected needs --expected-failures FILE\n";
     return kExitUsage;
   }
   o.writer = args->has("--writer");
-  o.junit = args->get("--junit");
-  o.report = args->get("--report");
-  o.filter = args->get("--filter").value_or("");
+  o.junit = last(*args, "--junit");
+  o.report = last(*args, "--report");
+  o.filter = last(*args, "--filter").value_or("");
   return kExitOk;
 }
 

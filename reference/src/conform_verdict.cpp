@@ -50,7 +50,13 @@ std::optional<Judgement> abnormal(const RunOutcome& run) {
     return Judgement{Verdict::Crash, "killed by signal " + std::to_string(run.signal) + " (" +
                                          signal_name(run.signal) + ")"};
   if (run.exit_code != 0 && run.exit_code != 1) {
-    std::string r = "exit code " + std::to_string(run.exit_code) + " (the protocol allows 0 and 1)";
+    std::string r = "exit code " + std::to_string(run.exit_code);
+    // A reader started through `sh -c` that dies by a signal shows up as 128 + signal.
+    if (run.exit_code > 128 && run.exit_code <= 128 + 64)
+      r += " (a shell's report of signal " + std::to_string(run.exit_code - 128) + ", " +
+           signal_name(run.exit_code - 128) + ")";
+    else
+      r += " (the protocol allows 0 and 1)";
     if (!run.err.empty()) r += "; stderr: " + snippet(run.err);
     return Judgement{Verdict::Crash, r};
   }
