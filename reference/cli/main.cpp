@@ -22,6 +22,7 @@ constexpr Command kCommands[] = {
     {"canonicalize", voxrig::cli::cmd_canonicalize, "decode and write the canonical form"},
     {"limits", voxrig::cli::cmd_limits, "print the default decoding limits as JSON"},
     {"errors", voxrig::cli::cmd_errors, "print the error-code list (JSON or --markdown)"},
+    {"conform", voxrig::cli::cmd_conform, "run a reader over the golden corpus (conformance)"},
 };
 
 void usage(std::ostream& out) {
