@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "voxrig/any_format.h"
 #include "voxrig/error.h"
+#include "voxrig/json_out.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
 
