@@ -22,6 +22,7 @@ constexpr Command kCommands[] = {
     {"canonicalize", voxrig::cli::cmd_canonicalize, "decode and write the canonical form"},
     {"limits", voxrig::cli::cmd_limits, "print the default decoding limits as JSON"},
     {"errors", voxrig::cli::cmd_errors, "print the error-code list (JSON or --markdown)"},
+    {"golden", voxrig::cli::cmd_golden, "regenerate (regen) or verify (check) the golden corpus"},
 };
 
 void usage(std::ostream& out) {
