@@ -1,0 +1,72 @@
+// Internals shared by the VFP codec files (not installed; voxrig::detail only).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "voxrig/byte_reader.h"
+#include "voxrig/vfp_model.h"
+
+namespace voxrig::detail {
+
+inline constexpr SectionTag kTagVox0 = make_tag("VOX0");
+inline constexpr SectionTag kTagSkel = make_tag("SKEL");
+inline constexpr SectionTag kTagVskn = make_tag("VSKN");
+inline constexpr SectionTag kTagAnim = make_tag("ANIM");
+
+/// Largest name a u8 nameLen can describe.
+inline constexpr size_t kMaxNameBytes = 255;
+
+/// Finite test on the bit pattern: exponent all ones = Inf or NaN. Bit-exact and branch-cheap.
+inline bool is_finite_bits(float f) {
+  return (std::bit_cast<uint32_t>(f) & 0x7F800000u) != 0x7F800000u;
+}
+
+/// The set of SKEL joint ids as a 65536-bit table: O(1) "joint exists" in the VSKN and ANIM hot
+/// loops (a binary search per record would cost more than the rest of the record's checks).
+/// 8 KiB, built once per decode; lives on the caller's stack.
+class JointSet {
+ public:
+  explicit JointSet(const Skel& skel) {
+    for (const SkelJoint& j : skel.joints) bits_[j.id >> 6] |= uint64_t{1} << (j.id & 63);
+  }
+  bool contains(uint16_t id) const { return (bits_[id >> 6] >> (id & 63)) & 1u; }
+
+ private:
+  std::array<uint64_t, 1024> bits_{};
+};
+
+/// A count check with the limit error placed at the count field (`count_at`) and the
+/// bytes-present error at the start of the table it sizes (the read that would fail).
+inline Status check_count(const ByteReader& r, uint64_t count, uint64_t elem_size, uint64_t limit,
+                          ErrorCode limit_code, const Path& p, uint64_t count_at) {
+  Status s = r.checked_count(count, elem_size, limit, limit_code, p);
+  if (s.ok() || s.error().code != limit_code) return s;
+  Error e = std::move(s).error();
+  e.offset = count_at;
+  return e;
+}
+
+/// "0x7FC00000": a float's bit pattern for error details.
+inline std::string hex32(float f) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  const uint32_t u = std::bit_cast<uint32_t>(f);
+  std::string out = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) out += kDigits[(u >> shift) & 15];
+  return out;
+}
+
+/// Reads one binary32 and rejects Inf/NaN where it sits (D13: a field's checks as it is read).
+inline Result<float> finite_f32(ByteReader& r, const Path& p, ErrorCode code) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const float v, r.f32(p));
+  if (!is_finite_bits(v)) return ByteReader::fail_at(code, at, p, "non-finite float " + hex32(v));
+  return v;
+}
+
+/// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
+inline std::string num(uint64_t v) { return std::to_string(v); }
+
+}  // namespace voxrig::detail
