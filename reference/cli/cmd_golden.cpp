@@ -16,6 +16,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "golden_layout.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
 #include "voxrig/sha256.h"
@@ -330,16 +331,29 @@ int cmd_golden(int argc, char** argv) {
   static constexpr std::string_view kUsage =
       "usage: voxrig golden regen [--golden DIR] [--out DIR] [--force]\n"
       "       voxrig golden check [--golden DIR] [--keep]\n"
+      "       voxrig golden fields FILE\n"
       "regen: builds every case of DIR/sources (default DIR: ./golden), checks that the\n"
       "  reference's verdict and error code equal the declared ones under every profile, and\n"
       "  writes files/, dumps/, expected/ and manifest.json under --out (default DIR).\n"
       "  Any disagreement is listed and fails with exit 4 (nothing written without --force).\n"
       "check: verifies the manifest hashes, regenerates into a temporary directory and fails\n"
-      "  (exit 4) on any byte difference from the committed tree (--keep keeps the temp dir).\n";
+      "  (exit 4) on any byte difference from the committed tree (--keep keeps the temp dir).\n"
+      "fields FILE: prints every field path the mutation locator knows in FILE (offset, size),\n"
+      "  for writing case sources.\n";
   auto args = parse_args(argc, argv, 2, {"--golden", "--out"}, {"--force", "--keep"});
   if (!args) return kExitUsage;
   if (args->help) {
     print_text(kUsage);
+    return kExitOk;
+  }
+  if (args->positional.size() == 2 && args->positional[0] == "fields") {
+    auto bytes = read_file(args->positional[1]);
+    if (!bytes) return kExitIo;
+    const golden::Layout l = golden::layout_of(*bytes);
+    for (const auto& f : l.fields) std::cout << f.offset << "\t" << f.size << "\t" << f.path << "\n";
+    for (const auto& r : l.regions)
+      std::cout << "region " << r.length_path << " @" << r.length_offset << " counts ["
+                << r.content_start << ", " << r.content_end << ")\n";
     return kExitOk;
   }
   if (args->positional.size() != 1 ||
