@@ -393,7 +393,17 @@ bool Mutator::apply(const json& m, std::string& err) {
   if (op == "delete") {
     Target t;
     if (!target(m, "field", "offset", t, err)) return false;
-    const uint64_t n = m.contains("length") ? m["length"].get<uint64_t>() : t.size;
+    uint64_t n = m.contains("length") ? m["length"].get<uint64_t>() : t.size;
+    if (m.contains("until")) {  // delete [field, until): e.g. everything up to "SKEL/end"
+      Target u;
+      json uj = {{"field", m["until"]}};
+      if (!target(uj, "field", "offset", u, err)) return false;
+      if (u.offset < t.offset) {
+        err = "'until' lies before 'field'";
+        return false;
+      }
+      n = u.offset - t.offset;
+    }
     return erase(t, n, err);
   }
   if (op == "fix_lengths") {
