@@ -27,6 +27,7 @@ std::string Limits::to_json() const {
   j.field_u64("rvc_inflated_total", rvc_inflated_total);
   j.field_u64("rvc_dim", rvc_dim);
   j.field_u64("rvc_working_set", rvc_working_set);
+  j.field_u64("rvc_frames", rvc_frames);
   j.field_u64("kfa_hinges", kfa_hinges);
   j.field_u64("kfa_frame_cells", kfa_frame_cells);
   j.field_u64("kfa_seq", kfa_seq);

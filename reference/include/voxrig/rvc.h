@@ -1,0 +1,198 @@
+// voxrig/rvc.h — the RVC animated voxel clip (`.rvc`, rkc-family.md §4): model, codec, frame
+// decode, playback and dump.
+//
+// The model is the list of chunks exactly as stored (formats.md D3): tag, flags byte, payload
+// bytes as on disk (for a deflated chunk: raw_len u32 + raw DEFLATE stream, junk after the final
+// block included) plus the inflated payload. META / FRMS / TIME are decoded *views* of the last
+// chunk of each tag. encode_rvc writes the chunks as stored, so decode -> encode is byte-identical
+// for every valid file (D1). Editing a view goes through rvc_update_*(), which re-encodes that
+// chunk per D4 and drops earlier duplicates of it.
+//
+// Memory: decode_rvc holds the stored bytes, the inflated payloads (<= Limits::
+// rvc_inflated_total) and the frame views (array data <= the inflated FRMS size, plus one
+// sizeof(RvcEncodedFrame) per frame, frame_count <= Limits::rvc_frames). Nothing is ever sized
+// from META dims at parse time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "voxrig/decode_options.h"
+#include "voxrig/json_out.h"
+#include "voxrig/limits.h"
+#include "voxrig/result.h"
+
+namespace voxrig {
+
+/// META loop_mode byte (§4.2); any other value is rvc.bad_loop_mode.
+enum class RvcLoopMode : uint8_t { Loop = 0, Once = 1, PingPong = 2 };
+
+/// One chunk as stored. For version 1 files `flags` is always 0 (v1 chunks have no flags byte).
+struct RvcChunk {
+  std::array<char, 4> tag{};
+  uint8_t flags = 0;              ///< the stored flags byte, every bit kept (bit 0 = deflated)
+  std::vector<uint8_t> stored;    ///< payload bytes exactly as stored on disk (for deflated:
+                                  ///< raw_len u32 + deflate stream, trailing junk included)
+  std::vector<uint8_t> inflated;  ///< the decoded payload (== stored when not deflated)
+  bool deflated() const { return (flags & 0x01) != 0; }
+  /// Bytes-equal semantics (D3): tag, flags and stored bytes (inflated derives from them).
+  bool operator==(const RvcChunk& o) const;
+};
+
+/// The META view (§4.2, 37 bytes; bytes after 37 are kept in the chunk, not here).
+struct RvcMeta {
+  std::array<uint32_t, 3> dims{};  ///< x, y, z; each 1..Limits::rvc_dim after decode_rvc
+  std::array<float, 3> pivot{};
+  float voxel_world_size = 0;
+  RvcLoopMode loop_mode = RvcLoopMode::Loop;
+  uint32_t default_frame_ms = 0;  ///< used when TIME is absent
+  uint32_t frame_count = 0;
+  /// Floats compared by bit pattern (D5).
+  bool operator==(const RvcMeta& o) const;
+};
+
+/// A full voxel frame in the dense-column layout (§4), also the payload of a Key frame.
+/// cols = dims[0]*dims[1]; valid when occupancy.size() == cols*owpc,
+/// color_offsets.size() == cols+1, color_offsets is a prefix sum from 0 to colors.size() and each
+/// column's popcount equals its colour-run length. Nothing here is checked at parse time.
+struct RvcVoxelFrame {
+  std::vector<uint32_t> occupancy;      ///< cols*owpc words; bit z&31 of word col*owpc+(z>>5)
+  std::vector<uint32_t> color_offsets;  ///< cols+1 prefix sums into colors
+  std::vector<uint32_t> colors;         ///< 0x80RRGGBB, ascending z per column, columns in order
+  bool operator==(const RvcVoxelFrame& o) const = default;
+};
+
+/// A Delta frame (§4.3), flattened so its memory is bounded by its stored bytes: listed column i
+/// is cols[i], its owpc occupancy words are occupancy[i*owpc .. (i+1)*owpc), its colour run is the
+/// next color_counts[i] entries of colors. Columns are kept in stored order (duplicates kept).
+struct RvcDeltaFrame {
+  std::vector<uint32_t> cols;
+  std::vector<uint32_t> occupancy;     ///< cols.size()*owpc words (owpc from META dims)
+  std::vector<uint32_t> color_counts;  ///< one per listed column
+  std::vector<uint32_t> colors;        ///< sum(color_counts) colours, concatenated
+  bool operator==(const RvcDeltaFrame& o) const = default;
+};
+
+/// A frame as stored in FRMS: index 0 = Key (kind byte 0), index 1 = Delta (kind byte 1).
+using RvcEncodedFrame = std::variant<RvcVoxelFrame, RvcDeltaFrame>;
+
+/// A parsed or built clip: the chunks as stored plus views of the last META / FRMS / TIME.
+struct RvcClip {
+  uint16_t version = 2;          ///< 1 or 2 as stored (the writer keeps it)
+  std::vector<RvcChunk> chunks;  ///< every chunk in file order as stored (D3), duplicates kept
+  // ---- views of the last META / FRMS / TIME chunk ----
+  RvcMeta meta;
+  std::vector<RvcEncodedFrame> frames;  ///< meta.frame_count frames as stored
+  bool has_time = false;                ///< a TIME chunk is present
+  std::vector<uint32_t> durations;      ///< TIME values (meta.frame_count of them) or empty
+  /// Where the views came from, so later frame errors carry file offsets (not part of equality).
+  struct Source {
+    uint64_t meta_offset = 0;         ///< absolute offset of the last META chunk's stored payload
+    bool meta_deflated = false;       ///< that chunk was deflated (errors then add @inflated+N)
+    uint64_t frms_offset = 0;         ///< same for the last FRMS chunk
+    bool frms_deflated = false;
+    std::vector<uint32_t> frame_pos;  ///< each frame's position in the FRMS (inflated) payload
+  } source;
+  /// Bytes-equal semantics (D3/D5): equal iff version and chunks (tag, flags, stored) are equal,
+  /// i.e. iff encode_rvc would write the same bytes.
+  bool operator==(const RvcClip& o) const;
+};
+
+/// The decoded animation (seed VoxelClip::decode, §4.6): one full frame per stored frame, and
+/// durations = TIME values or default_frame_ms repeated. Per-voxel dirs are not computed (D8).
+struct RvcDecoded {
+  std::array<uint32_t, 3> dims{};
+  std::vector<RvcVoxelFrame> frames;
+  std::vector<uint32_t> durations;
+  bool operator==(const RvcDecoded& o) const = default;
+};
+
+/// owpc = max(1, ceil(dim_z / 32)): occupancy words per column.
+uint32_t rvc_owpc(uint32_t dim_z);
+
+/// Parses an RVC blob whose first byte is at absolute file offset `base_offset` (0 for a
+/// standalone file; the blob's position when embedded in RKCH VCLP). Follows the seed's parse
+/// (§4.1-4.5, every chunk inflated during the scan, last META/FRMS/TIME wins) plus the QE.6b
+/// dims checks and Limits. Under Profile::RkcStrict it also runs validate_rvc_frames (D8) and
+/// returns its error; every other profile gets the seed's parse-only verdict.
+/// Errors: rvc.bad_magic, rvc.unsupported_version, rvc.truncated, rvc.bad_deflate,
+/// rvc.limit.inflated_total, rvc.missing_chunk.meta, rvc.missing_chunk.frms, rvc.bad_loop_mode,
+/// rvc.zero_dims, rvc.limit.dims, rvc.limit.frames, rvc.bad_frame_kind (+ under rkc-strict the
+/// validate_rvc_frames codes). Offsets are absolute; inside inflated data the path ends with
+/// "@inflated+N" and the offset is the chunk's stored payload offset (D12).
+/// Safe on untrusted input; allocates at most what is described at the top of this file.
+Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
+                           const DecodeOptions& options);
+
+/// Writes the clip: "RVCL", version, then every chunk as stored (v2: tag, flags, len, stored;
+/// v1: tag, len, stored). A parsed clip gives back its input bytes exactly (D1).
+/// Errors (hand-built models only): rvc.unsupported_version (version not 1 or 2),
+/// rvc.write.unrepresentable (a v1 chunk with flags != 0, or a payload over u32).
+/// Allocates the output only.
+Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip);
+
+/// The seed's VoxelClip::decode (§4.6): rebuilds every frame, validating in the seed's order
+/// (key frames: occupancy_len, offsets_len, offsets_bounds, then per column offsets_monotonic and
+/// occupancy_color_mismatch; deltas: delta_before_key, column_out_of_range; then every rebuilt
+/// frame again). Bounded: the per-frame state (4*cols*(owpc+1) bytes) is checked against
+/// Limits::rvc_working_set before anything is allocated, and every materialized frame counts
+/// against it too (rvc.limit.working_set), so many cheap deltas hit the limit instead of memory.
+/// Errors: rvc.limit.working_set, rvc.frame.*, rvc.delta_before_key, rvc.column_out_of_range.
+/// Safe on any clip (also hand-built views with inconsistent delta shapes).
+Result<RvcDecoded> decode_rvc_frames(const RvcClip& clip, const Limits& limits);
+
+/// The same verdict as decode_rvc_frames without materializing frames: one rebuilt state
+/// (occupancy + per-column run lengths, checked against rvc_working_set first), so its cost is
+/// linear in the stored bytes. This is what rkc-strict runs (D8). A clip whose state fits but
+/// whose full decode would not still passes here.
+Status validate_rvc_frames(const RvcClip& clip, const Limits& limits);
+
+/// The seed's VoxelClip::from_frames (D24): frame i is a Key when i == 0 or
+/// (keyframe_interval != 0 && i % keyframe_interval == 0), otherwise a Delta listing, in
+/// ascending column order, every column whose occupancy words or colour run differ from frame
+/// i-1. A frame whose shape does not fit dims (so it cannot be diffed) is stored as a Key.
+/// Chunks: META, FRMS, TIME only if durations is non-empty, each deflated per D4 (zlib raw
+/// DEFLATE, level 8, kept only when deflated_len + 4 < raw_len). Version 2. Never fails; inputs
+/// are written as given (durations.size() != frames.size() gives a clip that does not re-parse,
+/// as in the seed).
+RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot,
+                        float voxel_world_size, RvcLoopMode loop_mode,
+                        std::span<const RvcVoxelFrame> frames,
+                        std::span<const uint32_t> durations, uint32_t default_frame_ms,
+                        uint32_t keyframe_interval);
+
+/// A chunk built in memory from its raw payload: deflated per D4 when that saves more than the
+/// 4-byte raw_len, otherwise stored raw (flags 0).
+RvcChunk rvc_make_chunk(std::array<char, 4> tag, std::vector<uint8_t> raw);
+
+/// Puts `chunk` in place of the last chunk with its tag and drops the earlier ones with that tag
+/// (D3); appends it when there is none. Views are not touched.
+void rvc_put_chunk(RvcClip& clip, RvcChunk chunk);
+
+/// Re-encode one view into its chunk (D3/D4) after editing clip.meta / clip.frames /
+/// clip.durations. rvc_update_frames also sets meta.frame_count = frames.size() and re-encodes
+/// META when that changed. rvc_update_time writes TIME when has_time or durations is non-empty
+/// (and sets has_time), and removes every TIME chunk otherwise.
+/// Errors: rvc.write.unrepresentable (a delta whose arrays disagree with owpc / its counts).
+Status rvc_update_meta(RvcClip& clip);
+Status rvc_update_frames(RvcClip& clip);
+Status rvc_update_time(RvcClip& clip);
+
+/// §6.5 playback: which frame shows at elapsed_ms. n <= 1 or total 0 -> 0. Never fails.
+uint32_t rvc_frame_at(std::span<const uint32_t> durations, RvcLoopMode mode, uint64_t elapsed_ms);
+
+/// TIME values when present, else default_frame_ms repeated frame_count times (§4.6 step 5).
+std::vector<uint32_t> rvc_effective_durations(const RvcClip& clip);
+
+/// Writes the clip's canonical dump object (docs/dump-schema-rvc.md) into `out` as one value
+/// (used standalone and embedded by RKCH).
+void dump_rvc_into(JsonOut& out, const RvcClip& clip);
+
+/// The whole dump document {"schema": "voxrig-dump/1", "format": "rvc", ...}.
+std::string dump_rvc(const RvcClip& clip);
+
+}  // namespace voxrig

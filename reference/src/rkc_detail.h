@@ -1,0 +1,147 @@
+// Internals shared by the RKCH-family codecs (RKCH, KV6, KFA): fixed-size records, bounded
+// table reads, the warning sink, the parent-cycle search and dump helpers. Not installed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "voxrig/byte_reader.h"
+#include "voxrig/byte_writer.h"
+#include "voxrig/decode_options.h"
+#include "voxrig/error.h"
+#include "voxrig/json_out.h"
+#include "voxrig/kfa.h"
+#include "voxrig/kv6.h"
+#include "voxrig/path.h"
+#include "voxrig/result.h"
+#include "voxrig/rkc_model.h"
+
+namespace voxrig::detail {
+
+inline constexpr size_t kHingeSize = 64;
+inline constexpr size_t kBoneXformSize = 40;
+inline constexpr size_t kAttachmentSize = 54;
+inline constexpr size_t kSeqSize = 8;
+
+/// Everything but rkc-compat gets the strict rules (D7: the rkc-* profiles are the real choice;
+/// a VFP profile passed by mistake must not weaken anything).
+inline bool is_strict(const DecodeOptions& o) { return o.profile != Profile::RkcCompat; }
+
+/// Where a decoder puts warnings; a null sink (decode_*) drops them without allocating.
+/// A sink may carry a path prefix naming the blob being decoded ("MSHS/mesh[1]", D12).
+class WarningSink {
+ public:
+  WarningSink() = default;
+  explicit WarningSink(std::vector<Warning>* out, std::string prefix = {})
+      : out_(out), prefix_(std::move(prefix)) {}
+  bool enabled() const { return out_ != nullptr; }
+  /// A sink writing to the same list with `prefix` prepended to every path (only call when
+  /// enabled(), so the decode path never builds the string).
+  WarningSink nested(const std::string& prefix) const {
+    return WarningSink(out_, prefix_.empty() ? prefix : prefix_ + "/" + prefix);
+  }
+  void add(WarningCode code, uint64_t offset, const Path& path, std::string detail) {
+    if (out_) add_rendered(code, offset, path.str(), std::move(detail));
+  }
+  void add_rendered(WarningCode code, uint64_t offset, const std::string& path,
+                    std::string detail) {
+    if (!out_) return;
+    std::string full = prefix_;
+    if (!path.empty()) full = full.empty() ? path : full + "/" + path;
+    out_->push_back(Warning{code, offset, std::move(full), std::move(detail)});
+  }
+
+ private:
+  std::vector<Warning>* out_ = nullptr;
+  std::string prefix_;
+};
+
+/// How many elements to reserve for a declared count whose records take at least `min_elem`
+/// bytes each: never more than the bytes that remain could hold (QE.6b's clamp), and never a
+/// division by zero (hazard H5). Reserving is an optimisation only; it never reports an error.
+inline size_t clamp_reserve(uint64_t count, size_t min_elem, size_t remaining) {
+  if (min_elem == 0) return 0;
+  const uint64_t fit = remaining / min_elem;
+  return static_cast<size_t>(count < fit ? count : fit);
+}
+
+/// Reads a table of `count` records of `elem` bytes in one bounds check. When it is short, the
+/// error is the reader's truncation code at the first incomplete record — the same code and
+/// record the seed's element-by-element loop stops at — with path `p/<elem_name>[i]`.
+/// `elem` 0 or `count` 0 gives an empty span (no loop, hazards H2/H3).
+inline Result<std::span<const uint8_t>> read_table(ByteReader& r, uint64_t count, size_t elem,
+                                                   const Path& p, const char* elem_name) {
+  if (count == 0 || elem == 0) return std::span<const uint8_t>{};
+  const uint64_t whole = r.remaining() / elem;
+  if (count > whole) {
+    return ByteReader::fail_at(r.truncated_code(), r.offset() + whole * elem,
+                               p.child(elem_name, static_cast<int64_t>(whole)),
+                               "table of " + std::to_string(count) + " x " +
+                                   std::to_string(elem) + " byte(s) needs more than the " +
+                                   std::to_string(r.remaining()) + " remaining");
+  }
+  return r.bytes(static_cast<size_t>(count * elem), p);
+}
+
+// ---- fixed-size records (little-endian, pre-checked pointers) ----
+BoneXform load_bone_xform(const uint8_t* p);
+Hinge load_hinge(const uint8_t* p);
+void write_bone_xform(ByteWriter& w, const BoneXform& x);
+void write_hinge(ByteWriter& w, const Hinge& h);
+
+/// The first index, in order, whose parent chain never reaches a root (-1), or nullopt.
+/// `parents` must already be in range (-1 or an index). O(n) time and memory, with the same
+/// answer as the seed's "more than n hops from each bone" walk (which is O(n²)).
+std::optional<size_t> first_cycle_start(std::span<const int32_t> parents);
+
+/// KV6 decode with a warning sink (decode_kv6 passes a null sink; validate_* a real one).
+Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
+                            const DecodeOptions& options, WarningSink& sink);
+
+// ---- RKCH internals (rkc_container.cpp, rkc_chunks.cpp, rkc_validate.cpp) ----
+
+/// One chunk as found by the scan: where its header and payload sit in the file.
+struct ChunkRef {
+  uint64_t header_at = 0;
+  uint64_t payload_at = 0;
+  std::span<const uint8_t> payload;
+};
+
+/// File offsets remembered while decoding BONS, for the QE.6b errors raised after all payloads
+/// are decoded: one entry per attachment (its index field, flat in file order) and per bone
+/// (its hinge).
+struct CrossRefOffsets {
+  std::vector<uint64_t> attachment_index_at;
+  std::vector<uint64_t> hinge_at;
+};
+
+Status decode_meta(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out);
+Status decode_mshs(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out);
+Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out, CrossRefOffsets& refs);
+Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out);
+Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out);
+/// QE.6b (§2.5): per bone in order its attachment indices then its parent range; then cycles.
+Status check_cross_references(const Character& c, const CrossRefOffsets& refs);
+
+/// Payload writers of the canonical writer (rkc_chunks.cpp).
+Status write_meta(ByteWriter& w, const Character& c);
+Status write_mshs(ByteWriter& w, const Character& c);
+Status write_bons(ByteWriter& w, const Character& c);
+Status write_clps(ByteWriter& w, const Character& c);
+Status write_vclp(ByteWriter& w, const Character& c);
+
+// ---- dump pieces shared by the RKCH, KV6 and KFA dumps (docs/dump-schema-rkc.md) ----
+void dump_kv6_fields(JsonOut& out, const Kv6& kv6);
+void dump_hinge(JsonOut& out, const Hinge& h);
+void dump_bone_xform(JsonOut& out, const BoneXform& x);
+void dump_seq(JsonOut& out, std::span<const Seq> seq);
+
+}  // namespace voxrig::detail
