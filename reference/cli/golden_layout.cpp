@@ -422,8 +422,11 @@ void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag, Walker
       auto sub = w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc"));
       if (mesh) walk_kv6_at(b, bstart, bend, out, sub);
       else walk_rvc_at(b, bstart, bend, out, sub);
+      w.emit(rec + "/blob/end", bend, 0);
       add_region(out, w.sub_prefixes(rec + "/blob_len")[0], start, bstart, bend,
                  w.sub_prefixes(rec + "/blob"));
+      for (const auto& p : w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc")))
+        out.regions.back().end_paths.push_back(p + "/end");
     }
     return;
   }
