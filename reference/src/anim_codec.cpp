@@ -1,32 +1,35 @@
 // ANIM v1 payload: skeletal keyframes (seed chapter 6B; layout fixed by formats.md "ANIM").
 //
 // Header <BBH32s32s>, 68 B:
-// | off | size | type  | field                                | check, in this order             |
-// |-----|------|-------|--------------------------------------|----------------------------------|
-// | 0   | 1    | u8    | version = 1                          | anim.bad_version (unsupported)   |
-// | 1   | 1    | u8    | reserved = 0                         | anim.reserved                    |
-// | 2   | 2    | u16   | clipCount (0 is valid)               | anim.limit.clips                 |
-// | 4   | 32   | bytes | baseSourceHash = header sourceHash   | anim.base_source_hash            |
-// | 36  | 32   | bytes | skeletonHash = SHA-256(SKEL payload) | anim.skeleton_hash               |
+// | off | size | type  | field                                | check, in this order          |
+// |-----|------|-------|--------------------------------------|-------------------------------|
+// | 0   | 1    | u8    | version = 1                          | anim.bad_version (unsupp.)    |
+// | 1   | 1    | u8    | reserved = 0                         | anim.reserved                 |
+// | 2   | 2    | u16   | clipCount (0 is valid)               | anim.limit.clips              |
+// | 4   | 32   | bytes | baseSourceHash = header sourceHash   | anim.base_source_hash         |
+// | 36  | 32   | bytes | skeletonHash = SHA-256(SKEL payload) | anim.skeleton_hash            |
 // Clip, prefix <HHIB3x> = 12 B, then name, then trackCount tracks:
-// | +0  | 2    | u16   | clipId, strictly increasing          | anim.clip_order                  |
-// | +2  | 2    | u16   | trackCount (0 is valid)              |                                  |
-// | +4  | 4    | u32   | durationMs (0 is valid)              |                                  |
-// | +8  | 1    | u8    | nameLen                              |                                  |
-// | +9  | 3    | pad   | = 0 (one 3-byte field)               | anim.reserved                    |
-// | +12 | n    | UTF-8 | name                                 | anim.bad_utf8                    |
+// | +0  | 2    | u16   | clipId, > previous clipId            | anim.clip_order               |
+// | +2  | 2    | u16   | trackCount (0 is valid)              |                               |
+// | +4  | 4    | u32   | durationMs (0 is valid)              |                               |
+// | +8  | 1    | u8    | nameLen                              |                               |
+// | +9  | 3    | pad   | = 0 (one 3-byte field)               | anim.reserved                 |
+// | +12 | n    | UTF-8 | name                                 | anim.bad_utf8                 |
 // Track, prefix <HHI> = 8 B, then keyCount keys:
-// | +0  | 2    | u16   | jointId, strictly increasing in the clip, a SKEL joint | anim.track_order, anim.joint_missing |
-// | +2  | 2    | u16   | reserved = 0                         | anim.reserved                    |
-// | +4  | 4    | u32   | keyCount >= 1                        | anim.no_keys, anim.limit.keys_per_track, |
-// |     |      |       |                                      | anim.limit.keys_total, then the whole |
-// |     |      |       |                                      | key table present (anim.truncated) |
+// | +0  | 2    | u16   | jointId, > previous in this clip,    | anim.track_order,             |
+// |     |      |       |   a SKEL joint                       | anim.joint_missing            |
+// | +2  | 2    | u16   | reserved = 0                         | anim.reserved                 |
+// | +4  | 4    | u32   | keyCount >= 1,                       | anim.no_keys,                 |
+// |     |      |       |   <= per-track limit,                | anim.limit.keys_per_track,    |
+// |     |      |       |   running total <= total limit,      | anim.limit.keys_total,        |
+// |     |      |       |   keyCount*44 bytes present          | anim.truncated                |
 // Key <I3f4f3f> = 44 B (absolute local TRS):
-// | +0  | 4    | u32   | timeMs                               | anim.key_time_order (strictly increasing), |
-// |     |      |       |                                      | anim.key_time_range (<= durationMs) |
-// | +4  | 12   | 3f32  | translation xyz                      | anim.non_finite (each float)     |
-// | +16 | 16   | 4f32  | rotation xyzw                        | anim.non_finite, then anim.non_unit_rotation |
-// | +32 | 12   | 3f32  | scale xyz                            | anim.non_finite                  |
+// | +0  | 4    | u32   | timeMs, > previous, <= durationMs    | anim.key_time_order,          |
+// |     |      |       |                                      | anim.key_time_range           |
+// | +4  | 12   | 3f32  | translation xyz, each finite         | anim.non_finite               |
+// | +16 | 16   | 4f32  | rotation xyzw, finite, then unit     | anim.non_finite,              |
+// |     |      |       |                                      | anim.non_unit_rotation        |
+// | +32 | 12   | 3f32  | scale xyz, each finite               | anim.non_finite               |
 // After the last clip: no byte left (anim.trailing_bytes). Other reads that run past the payload
 // are anim.truncated, field by field.
 #include <algorithm>

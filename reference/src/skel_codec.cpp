@@ -11,7 +11,8 @@
 // | +0  | 2    | u16   | jointId, strictly increasing        | skel.joint_order              |
 // | +2  | 2    | i16   | parentId (-1 = root)                | after the payload, see below  |
 // | +4  | 12   | 3f32  | translation xyz                     | skel.non_finite (each float)  |
-// | +16 | 16   | 4f32  | rotation xyzw                       | skel.non_finite, then skel.non_unit_rotation |
+// | +16 | 16   | 4f32  | rotation xyzw: finite, then unit    | skel.non_finite,              |
+// |     |      |       |                                     | skel.non_unit_rotation        |
 // | +32 | 12   | 3f32  | scale xyz (any finite value)        | skel.non_finite               |
 // | +44 | 1    | u8    | nameLen                             |                               |
 // | +45 | 3    | pad   | = 0 (one 3-byte field)              | skel.reserved                 |

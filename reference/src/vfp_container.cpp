@@ -51,7 +51,9 @@ TagClass classify(const SectionTag& tag) {
   return TagClass::Other;
 }
 
-bool is_rig(TagClass c) { return c == TagClass::Skel || c == TagClass::Vskn || c == TagClass::Anim; }
+bool is_rig(TagClass c) {
+  return c == TagClass::Skel || c == TagClass::Vskn || c == TagClass::Anim;
+}
 
 bool is_tag_char(uint8_t c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 

@@ -1,20 +1,21 @@
 // VSKN v1 payload: sparse rigid voxel binding (seed chapter 6B; formats.md "VSKN").
 //
 // Header <BBHHI32s32s>, 74 B:
-// | off | size | type  | field                                 | check, in this order             |
-// |-----|------|-------|---------------------------------------|----------------------------------|
-// | 0   | 1    | u8    | version = 1                           | vskn.bad_version (unsupported)   |
-// | 1   | 1    | u8    | encoding = 1 (SPARSE_INDEX_U16)       | vskn.bad_encoding (unsupported)  |
-// | 2   | 2    | u16   | defaultJointId, a SKEL joint          | vskn.default_joint_missing       |
-// | 4   | 2    | u16   | reserved = 0                          | vskn.reserved                    |
-// | 6   | 4    | u32   | bindingCount                          | vskn.length (payload = 74 + 6n)  |
-// | 10  | 32   | bytes | baseSourceHash = header sourceHash    | vskn.base_source_hash            |
-// | 42  | 32   | bytes | skeletonHash = SHA-256(SKEL payload)  | vskn.skeleton_hash               |
+// | off | size | type  | field                                 | check, in this order         |
+// |-----|------|-------|---------------------------------------|------------------------------|
+// | 0   | 1    | u8    | version = 1                           | vskn.bad_version (unsupp.)   |
+// | 1   | 1    | u8    | encoding = 1 (SPARSE_INDEX_U16)       | vskn.bad_encoding (unsupp.)  |
+// | 2   | 2    | u16   | defaultJointId, a SKEL joint          | vskn.default_joint_missing   |
+// | 4   | 2    | u16   | reserved = 0                          | vskn.reserved                |
+// | 6   | 4    | u32   | bindingCount; payload = 74 + 6n       | vskn.length                  |
+// | 10  | 32   | bytes | baseSourceHash = header sourceHash    | vskn.base_source_hash        |
+// | 42  | 32   | bytes | skeletonHash = SHA-256(SKEL payload)  | vskn.skeleton_hash           |
 // Record <IH>, 6 B, bindingCount times:
-// | +0  | 4    | u32   | voxelOffset (x-fastest VOX0 index)    | vskn.offset_order (strictly increasing), |
-// |     |      |       |                                       | vskn.offset_range (< voxel count), |
-// |     |      |       |                                       | vskn.empty_voxel (voxel != 0)    |
-// | +4  | 2    | u16   | jointId                               | vskn.joint_missing, vskn.redundant_binding (!= default) |
+// | +0  | 4    | u32   | voxelOffset (x-fastest VOX0 index):   | vskn.offset_order,           |
+// |     |      |       |   > previous, < voxel count,          | vskn.offset_range,           |
+// |     |      |       |   on a non-empty voxel                | vskn.empty_voxel             |
+// | +4  | 2    | u16   | jointId: a SKEL joint, != default     | vskn.joint_missing,          |
+// |     |      |       |                                       | vskn.redundant_binding       |
 // A read that runs out before offset 10 is vskn.truncated; after the exact-length rule nothing
 // can run out.
 #include <algorithm>
@@ -64,7 +65,8 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   (void)limits;  // no VSKN limit: the exact-length rule bounds bindingCount by the payload
   const Path root("VSKN");
   if (ctx.skel == nullptr || ctx.vox0 == nullptr)
-    return ByteReader::fail_at(ErrorCode::InternalBug, base, root, "decode_vskn needs SKEL and VOX0");
+    return ByteReader::fail_at(ErrorCode::InternalBug, base, root,
+                               "decode_vskn needs SKEL and VOX0");
   ByteReader r(payload, base, ErrorCode::VsknTruncated);
   const detail::JointSet joints(*ctx.skel);
 

@@ -177,7 +177,9 @@ struct SectionSpec {
     return w.raw(payload).b;
   }
 };
-inline SectionSpec vox0_section(Bytes payload) { return {"VOX0", -1, 0, 1, 0, {}, std::move(payload)}; }
+inline SectionSpec vox0_section(Bytes payload) {
+  return {"VOX0", -1, 0, 1, 0, {}, std::move(payload)};
+}
 inline SectionSpec opt_section(std::string tag, Bytes payload) {
   return {std::move(tag), -1, 0, 0, 0, {}, std::move(payload)};
 }
@@ -280,7 +282,8 @@ template <class T>
 }
 
 /// Passes when decoding under `profile` succeeds and encode_vfp gives the input back.
-inline ::testing::AssertionResult round_trips(const Bytes& bytes, Profile profile = Profile::VfpRig) {
+inline ::testing::AssertionResult round_trips(const Bytes& bytes,
+                                              Profile profile = Profile::VfpRig) {
   auto r = decode(bytes, profile);
   if (!r.ok()) return ::testing::AssertionFailure() << "decode failed: " << r.error().to_text();
   auto e = encode_vfp(r.value());

@@ -20,14 +20,16 @@ namespace voxrig {
 
 /// Decodes a whole VFP file. Under vfp-static, rig sections stay RawPayload; under vfp-rig they
 /// are decoded and checked (hash bindings included). Any other profile is treated as vfp-rig.
-/// Errors: every vfp.*, vox0.*, rig.*, skel.*, vskn.*, anim.* code.
+/// Errors: every vfp.*, vox0.*, rig.*, skel.*, vskn.*, anim.* code; which one a file with
+/// several broken rules gives is fixed step by step in docs/vfp-check-order.md.
 Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options);
 
 /// Serializes the model: sections in model order, lengths and the header sourceHash computed
 /// from content, stored baseSourceHash/skeletonHash written as stored (D2). For a model from
 /// decode_vfp the output equals the input bytes. Errors (a hand-built model the format cannot
 /// hold): no decoded VOX0 (vfp.vox0.missing), a name over 255 bytes or a count over its field
-/// (the matching *.limit / bad code).
+/// (the matching *.limit / bad code; the list is in docs/vfp-check-order.md). Semantic rules are
+/// not checked: a representable but invalid model is written as it is.
 Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file);
 
 /// Reorders sections by tag class (D1): VOX0; MSH0 PMSH RND0 PRVW ANM0 in input order; every
@@ -36,7 +38,9 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file);
 VfpFile canonicalized(VfpFile file);
 
 /// Recomputes every stored baseSourceHash (from the VOX0 payload) and skeletonHash (from the
-/// SKEL payload) so the rig is bound to this model. No-op for parts that are absent.
+/// SKEL payload) so the rig is bound to this model. No-op for parts that are absent. Only decoded
+/// bodies change (RawPayload rig sections stay as they are); the first decoded VOX0 / SKEL
+/// count; baseSourceHash is set first because it is part of the SKEL payload.
 void rebind(VfpFile& file);
 
 // ---- per-section entry points (fuzz targets and tests call these directly) ----
@@ -51,22 +55,30 @@ struct RigContext {
 
 /// Decodes a VOX0 payload that starts at absolute file offset `base`.
 Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const Limits& limits);
-/// Encodes a VOX0 payload (exact inverse of decode_vox0 for valid input).
+/// Encodes a VOX0 payload (exact inverse of decode_vox0 for valid input). Precondition (checked
+/// by encode_vfp): voxels.size() == size_x * size_y * size_z and at most 65535 palette entries.
 std::vector<uint8_t> encode_vox0(const Vox0& vox0);
 
 /// Decodes and validates a SKEL payload (baseSourceHash against ctx.source_hash).
 Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
                          const Limits& limits);
+/// Encodes a SKEL payload; baseSourceHash as stored. Errors: skel.limit.joints (> 65535 joints),
+/// skel.bad_utf8 (a name over 255 bytes).
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel);
 
-/// Decodes and validates a VSKN payload against ctx (skel and vox0 required).
+/// Decodes and validates a VSKN payload against ctx (skel and vox0 required; a null one is
+/// internal.bug).
 Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
                          const Limits& limits);
+/// Encodes a VSKN payload; hashes as stored. Never fails (encode_vfp checks the 4 GiB bound).
 std::vector<uint8_t> encode_vskn(const Vskn& vskn);
 
-/// Decodes and validates an ANIM payload against ctx (skel required).
+/// Decodes and validates an ANIM payload against ctx (skel required; null is internal.bug).
 Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
                          const Limits& limits);
+/// Encodes an ANIM payload; hashes as stored. Errors: anim.limit.clips (> 65535 clips, or tracks
+/// in a clip), anim.limit.keys_per_track (> 2^32-1 keys), anim.bad_utf8 (a name over 255
+/// bytes), anim.limit.keys_total (a payload over 4 GiB).
 Result<std::vector<uint8_t>> encode_anim(const Anim& anim);
 
 /// True when | sqrt(((x*x + y*y) + z*z) + w*w) - 1 | <= 1e-3, computed in double without FMA
