@@ -78,25 +78,25 @@ class JsonDomBuilder {
     JsonNode& n = node(JsonKind::Integer);
     n.flag = v < 0;
     // Magnitude without overflow for INT64_MIN.
-    n.magnitude = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    n.set_payload(v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v));
     return link();
   }
   bool number_unsigned(json::number_unsigned_t v) {
     JsonNode& n = node(JsonKind::Integer);
-    n.magnitude = v;
+    n.set_payload(v);
     return link();
   }
   bool number_float(json::number_float_t v, const std::string& literal) {
     // nlohmann falls back to a float token for integer literals beyond 64 bits.
     const bool integer_literal = literal.find_first_of(".eE") == std::string::npos;
     JsonNode& n = node(integer_literal ? JsonKind::BigInteger : JsonKind::Float);
-    n.number = v;
+    n.set_payload(std::bit_cast<uint64_t>(v));
     return link();
   }
   bool string(std::string& s) {
     JsonNode& n = node(JsonKind::String);
-    n.str_start = static_cast<uint32_t>(doc_.pool_.size());
-    n.str_len = static_cast<uint32_t>(s.size());
+    n.a = static_cast<uint32_t>(doc_.pool_.size());
+    n.b = static_cast<uint32_t>(s.size());
     doc_.pool_ += s;
     return link();
   }
@@ -175,7 +175,7 @@ class JsonDomBuilder {
   }
   // Links the node just created into its parent.
   bool link() {
-    const auto index = static_cast<uint32_t>(doc_.nodes_.size() - 1);
+    const uint32_t index = doc_.nodes_.size() - 1;
     if (!stack_.empty()) {
       Open& o = stack_.back();
       JsonNode& parent = doc_.nodes_[o.node];
@@ -186,12 +186,12 @@ class JsonDomBuilder {
         n.key_offset = key_offset_;
       }
       if (o.last == kNoNode) {
-        parent.first = index;
+        parent.a = index;
       } else {
         doc_.nodes_[o.last].next = index;
       }
       o.last = index;
-      ++parent.count;
+      ++parent.b;
     }
     key_pending_ = false;
     mark();
@@ -206,7 +206,7 @@ class JsonDomBuilder {
     node(kind);
     link();
     stack_.emplace_back();
-    stack_.back().node = static_cast<uint32_t>(doc_.nodes_.size() - 1);
+    stack_.back().node = doc_.nodes_.size() - 1;
     return true;
   }
   bool close() {
@@ -223,7 +223,7 @@ class JsonDomBuilder {
       const Open& o = stack_.back();
       const JsonNode& parent = doc_.nodes_[o.node];
       if (parent.kind == JsonKind::Array) {
-        out += '[' + std::to_string(parent.count) + ']';
+        out += '[' + std::to_string(parent.count()) + ']';
       } else if (key_pending_) {
         append_json_key(out, std::string_view(doc_.pool_).substr(key_start_, key_len_));
       }
@@ -236,7 +236,7 @@ class JsonDomBuilder {
     if (parent.kind == JsonKind::Object) {
       append_json_key(out, std::string_view(doc_.pool_).substr(c.key_start, c.key_len));
     } else {
-      out += '[' + std::to_string(parent.count - 1) + ']';
+      out += '[' + std::to_string(parent.count() - 1) + ']';
     }
   }
 

@@ -22,9 +22,9 @@ Status JsonSchemaReader::expect(const JsonNode& n, JsonKind kind, const JsonPath
 
 Status JsonSchemaReader::expect_tuple(const JsonNode& n, uint32_t len,
                                       const JsonPath& path) const {
-  if (n.kind == JsonKind::Array && n.count == len) return {};
+  if (n.kind == JsonKind::Array && n.count() == len) return {};
   std::string got = n.kind == JsonKind::Array
-                        ? "an array of " + std::to_string(n.count)
+                        ? "an array of " + std::to_string(n.count())
                         : std::string(kind_name(n.kind));
   return error(ErrorCode::JsonType, n, path,
                "expected an array of " + std::to_string(len) + " elements, got " + got);
@@ -54,10 +54,8 @@ Status JsonSchemaReader::object(const JsonNode& n, const JsonPath& path,
 
 Result<int64_t> JsonSchemaReader::integer(const JsonNode& n, const JsonPath& path, int64_t lo,
                                           int64_t hi, ErrorCode range_code) const {
-  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
-  if (n.kind == JsonKind::BigInteger) {
-    return error(range_code, n, path, "integer out of range " + range);
-  }
+  auto range = [&] { return "integer out of range " + std::to_string(lo) + ".." + std::to_string(hi); };
+  if (n.kind == JsonKind::BigInteger) return error(range_code, n, path, range());
   if (n.kind != JsonKind::Integer) {
     return error(ErrorCode::JsonType, n, path,
                  "expected an integer literal, got " + std::string(kind_name(n.kind)));
@@ -66,15 +64,13 @@ Result<int64_t> JsonSchemaReader::integer(const JsonNode& n, const JsonPath& pat
   bool in_range;
   int64_t value = 0;
   if (n.flag) {
-    in_range = lo < 0 && n.magnitude <= uint64_t{0} - static_cast<uint64_t>(lo);
-    if (in_range) value = static_cast<int64_t>(uint64_t{0} - n.magnitude);
+    in_range = lo < 0 && n.magnitude() <= uint64_t{0} - static_cast<uint64_t>(lo);
+    if (in_range) value = static_cast<int64_t>(uint64_t{0} - n.magnitude());
   } else {
-    in_range = n.magnitude <= static_cast<uint64_t>(INT64_MAX);
-    if (in_range) value = static_cast<int64_t>(n.magnitude);
+    in_range = n.magnitude() <= static_cast<uint64_t>(INT64_MAX);
+    if (in_range) value = static_cast<int64_t>(n.magnitude());
   }
-  if (!in_range || value < lo || value > hi) {
-    return error(range_code, n, path, "integer out of range " + range);
-  }
+  if (!in_range || value < lo || value > hi) return error(range_code, n, path, range());
   return value;
 }
 
@@ -83,13 +79,13 @@ Result<float> JsonSchemaReader::f32(const JsonNode& n, const JsonPath& path) con
   switch (n.kind) {
     case JsonKind::Integer: {
       // uint64 -> double rounds to nearest: the same double the literal text denotes.
-      const double m = static_cast<double>(n.magnitude);
+      const double m = static_cast<double>(n.magnitude());
       d = n.flag ? -m : m;
       break;
     }
     case JsonKind::BigInteger:
     case JsonKind::Float:
-      d = n.number;
+      d = n.number();
       break;
     default:
       return error(ErrorCode::JsonType, n, path,

@@ -70,6 +70,9 @@ class Compiler {
                         "only \"1.3\" is supported");
       }
     }
+    if (limits_.vfp_sections < 1) {
+      return r_.error(ErrorCode::JsonLimit, top, root, "the section limit leaves no room for VOX0");
+    }
     VfpFile file;
     file.version_minor = 3;
     VOXRIG_ASSIGN_OR_RETURN(Vox0 vox0, compile_vox0(top, root));
@@ -87,9 +90,7 @@ class Compiler {
         return r_.error(ErrorCode::JsonLimit, *rig, root.child("rig"),
                         "the rig sections would exceed the section limit");
       }
-      const SectionHeader rig_header{{}, -1, 0, 0};
-      SectionHeader h = rig_header;
-      h.tag = make_tag("SKEL");
+      SectionHeader h{make_tag("SKEL"), -1, 0, 0};  // rig sections: global, RAW8, flags 0
       file.sections.push_back(Section{h, std::move(compiled.skel)});
       h.tag = make_tag("VSKN");
       file.sections.push_back(Section{h, std::move(compiled.vskn)});
@@ -128,10 +129,10 @@ class Compiler {
     const JsonNode& pal = *doc_.member(top, "palette");
     const JsonPath pp = root.child("palette");
     VOXRIG_TRY(r_.expect(pal, JsonKind::Array, pp));
-    if (pal.count < 1 || pal.count > 256) {
+    if (pal.count() < 1 || pal.count() > 256) {
       return r_.error(ErrorCode::JsonRange, pal, pp, "a palette has 1..256 entries");
     }
-    vox0.palette.reserve(pal.count);
+    vox0.palette.reserve(pal.count());
     i = 0;
     for (const JsonNode* e = doc_.first(pal); e; e = doc_.next(*e), ++i) {
       const JsonPath ep = pp.item(i);
@@ -149,7 +150,7 @@ class Compiler {
     const JsonPath vp = root.child("voxels");
     VOXRIG_TRY(r_.expect(vox, JsonKind::Array, vp));
     vox0.voxels.assign(count, 0);
-    const int64_t max_index = static_cast<int64_t>(pal.count) - 1;
+    const int64_t max_index = static_cast<int64_t>(pal.count()) - 1;
     i = 0;
     for (const JsonNode* e = doc_.first(vox); e; e = doc_.next(*e), ++i) {
       const JsonPath ep = vp.item(i);
@@ -179,7 +180,7 @@ class Compiler {
 
   Status extra_sections(const JsonNode& list, const JsonPath& path, VfpFile& file) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
-    if (uint64_t{list.count} + 1 > limits_.vfp_sections) {
+    if (uint64_t{list.count()} + 1 > limits_.vfp_sections) {
       return r_.error(ErrorCode::JsonLimit, list, path,
                       "over " + std::to_string(limits_.vfp_sections) + " sections");
     }

@@ -11,7 +11,7 @@
 // Check order (the first failure wins): in each object, unknown keys (JSON order), then missing
 // required keys, then the fields in the order listed above. Joints one by one in JSON order
 // (id uniqueness as each id is read), then parent existence in JSON order, then cycles (the
-// first joint in JSON order that lies on a cycle). Then default_joint, then bindings one by one
+// first joint in JSON order whose parent chain never reaches a root). Then default_joint, then bindings one by one
 // (position, joint, non-empty voxel, joint exists), then conflicting bindings (the first
 // binding in JSON order that disagrees with an earlier one for the same voxel), then clips.
 #include "vfp_json_rig.h"
@@ -61,14 +61,16 @@ class RigCompiler {
  private:
   Status joints(const JsonNode& list, const JsonPath& path) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
-    if (list.count == 0) return r_.error(ErrorCode::JsonRange, list, path, "a rig needs a joint");
-    if (list.count > limits_.skel_joints) {
+    if (list.count() == 0) return r_.error(ErrorCode::JsonRange, list, path, "a rig needs a joint");
+    // jointCount is a u16 whatever the configured limit.
+    const uint64_t max_joints = std::min<uint64_t>(limits_.skel_joints, kU16Max);
+    if (list.count() > max_joints) {
       return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count) + " joints (limit " +
-                          std::to_string(limits_.skel_joints) + ")");
+                      std::to_string(list.count()) + " joints (limit " +
+                          std::to_string(max_joints) + ")");
     }
     std::vector<JointIn> in;
-    in.reserve(list.count);
+    in.reserve(list.count());
     size_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
       const JsonPath jp = path.item(i);
@@ -113,39 +115,30 @@ class RigCompiler {
     return {};
   }
 
-  // Reports the first joint in JSON order that lies on a parent cycle (a self-parent included).
+  // Reports the first joint in JSON order whose parent chain never reaches a root (a
+  // self-parent included), the rule the SKEL decoder applies in file order.
   Status cycles(const std::vector<JointIn>& in, const JsonPath& path) {
-    enum : uint8_t { kNew, kOnWalk, kDone };
+    enum : uint8_t { kNew, kOnWalk, kGood, kBad };
     std::vector<uint8_t> state(in.size(), kNew);
-    std::vector<uint8_t> on_cycle(in.size(), 0);
     std::vector<size_t> walk;
-    auto parent_index = [&](size_t k) -> int32_t {
-      return in[k].parent_node ? index_of_id_[static_cast<uint16_t>(in[k].joint.parent)]
-                               : kNoJoint;
-    };
     for (size_t start = 0; start < in.size(); ++start) {
       walk.clear();
       int32_t cur = static_cast<int32_t>(start);
       while (cur != kNoJoint && state[cur] == kNew) {
         state[cur] = kOnWalk;
         walk.push_back(static_cast<size_t>(cur));
-        cur = parent_index(static_cast<size_t>(cur));
+        cur = in[cur].parent_node ? index_of_id_[static_cast<uint16_t>(in[cur].joint.parent)]
+                                  : kNoJoint;
       }
-      if (cur != kNoJoint && state[cur] == kOnWalk) {
-        // The walk re-entered itself: everything from `cur` on is the cycle.
-        bool in_cycle = false;
-        for (size_t k : walk) {
-          in_cycle = in_cycle || k == static_cast<size_t>(cur);
-          if (in_cycle) on_cycle[k] = 1;
-        }
-      }
-      for (size_t k : walk) state[k] = kDone;
-    }
-    for (size_t k = 0; k < in.size(); ++k) {
-      if (on_cycle[k]) {
-        return r_.error(ErrorCode::JsonParentCycle, *in[k].parent_node,
-                        path.item(k).child("parent"),
-                        "joint " + std::to_string(in[k].joint.id) + " is its own ancestor");
+      // Ended at a root, or at a joint already known good: the walk is good. Ended on the walk
+      // itself (a loop) or at a joint known bad: the walk is bad.
+      const bool good = cur == kNoJoint || state[cur] == kGood;
+      for (size_t k : walk) state[k] = good ? kGood : kBad;
+      if (state[start] == kBad) {
+        return r_.error(ErrorCode::JsonParentCycle, *in[start].parent_node,
+                        path.item(start).child("parent"),
+                        "joint " + std::to_string(in[start].joint.id) +
+                            "'s parent chain loops and never reaches a root");
       }
     }
     return {};
@@ -193,9 +186,9 @@ class RigCompiler {
       uint32_t index;
     };
     std::vector<In> in;
-    in.reserve(list.count);
+    in.reserve(list.count());
     std::vector<const JsonNode*> nodes;
-    nodes.reserve(list.count);
+    nodes.reserve(list.count());
     const int64_t size[3] = {vox0_.size_x, vox0_.size_y, vox0_.size_z};
     uint32_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
@@ -254,14 +247,14 @@ class RigCompiler {
   Status clips(const JsonNode& list, const JsonPath& path) {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
     const uint64_t max_clips = std::min<uint64_t>(limits_.anim_clips, kU16Max);
-    if (list.count > max_clips) {
+    if (list.count() > max_clips) {
       return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count) + " clips (limit " + std::to_string(max_clips) + ")");
+                      std::to_string(list.count()) + " clips (limit " + std::to_string(max_clips) + ")");
     }
     std::vector<uint8_t> clip_ids(kU16Max + 1, 0);
     // track_clip[joint] = 1 + index of the last clip with a track for that joint.
     std::vector<uint32_t> track_clip(kU16Max + 1, 0);
-    out_.anim.clips.reserve(list.count);
+    out_.anim.clips.reserve(list.count());
     uint64_t total_keys = 0;
     uint32_t c = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++c) {
@@ -286,10 +279,10 @@ class RigCompiler {
       if (const JsonNode* tl = doc_.member(*n, "tracks")) {
         const JsonPath tp = cp.child("tracks");
         VOXRIG_TRY(r_.expect(*tl, JsonKind::Array, tp));
-        if (tl->count > kU16Max) {
+        if (tl->count() > kU16Max) {
           return r_.error(ErrorCode::JsonLimit, *tl, tp, "more than 65535 tracks in a clip");
         }
-        clip.tracks.reserve(tl->count);
+        clip.tracks.reserve(tl->count());
         uint32_t t = 0;
         for (const JsonNode* tn = doc_.first(*tl); tn; tn = doc_.next(*tn), ++t) {
           AnimTrack track;
@@ -324,18 +317,18 @@ class RigCompiler {
     const JsonNode& keys = *doc_.member(n, "keys");
     const JsonPath kp = path.child("keys");
     VOXRIG_TRY(r_.expect(keys, JsonKind::Array, kp));
-    if (keys.count == 0) return r_.error(ErrorCode::JsonNoKeys, keys, kp, "a track needs a key");
-    if (keys.count > limits_.anim_keys_per_track) {
+    if (keys.count() == 0) return r_.error(ErrorCode::JsonNoKeys, keys, kp, "a track needs a key");
+    if (keys.count() > limits_.anim_keys_per_track) {
       return r_.error(ErrorCode::JsonLimit, keys, kp,
-                      std::to_string(keys.count) + " keys (limit " +
+                      std::to_string(keys.count()) + " keys (limit " +
                           std::to_string(limits_.anim_keys_per_track) + " per track)");
     }
-    total_keys += keys.count;
+    total_keys += keys.count();
     if (total_keys > limits_.anim_keys_total) {
       return r_.error(ErrorCode::JsonLimit, keys, kp,
                       "over " + std::to_string(limits_.anim_keys_total) + " keys in total");
     }
-    track.keys.reserve(keys.count);
+    track.keys.reserve(keys.count());
     uint32_t k = 0;
     for (const JsonNode* kn = doc_.first(keys); kn; kn = doc_.next(*kn), ++k) {
       const JsonPath p = kp.item(k);
