@@ -126,21 +126,39 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
   return m;
 }
 
-// Reads a u32 count and then that many u32s. The count is checked against the bytes that
-// remain before anything is reserved; any shortfall is rvc.truncated, as in the seed.
-Status read_u32s(ByteReader& r, uint64_t count, std::vector<uint32_t>& out, const Path& p) {
-  VOXRIG_TRY(r.checked_count(count, 4, UINT64_MAX, ErrorCode::RvcTruncated, p));
-  VOXRIG_ASSIGN_OR_RETURN(auto bytes, r.bytes(static_cast<size_t>(count) * 4, p));
-  const size_t old = out.size();
-  out.resize(old + static_cast<size_t>(count));
-  for (size_t i = 0; i < count; ++i) out[old + i] = load_u32(bytes.data() + 4 * i);
-  return {};
-}
+// FRMS is the hot loop (a million 5-byte frames is a legal file), so it reads with the
+// non-failing primitives and renders a Path only when an error is made.
+struct FrmsReader {
+  ByteReader& r;
+  size_t frame = 0;
+  int64_t column = -1;
 
-Status read_counted_u32s(ByteReader& r, std::vector<uint32_t>& out, const Path& p) {
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t n, r.u32(p));
-  return read_u32s(r, n, out, p);
-}
+  Error truncated(const char* field) const {
+    Path p = Path("FRMS").child("frame", static_cast<int64_t>(frame));
+    if (column >= 0) p = p.child("column", column);
+    return r.fail(ErrorCode::RvcTruncated, p.child(field), "short read");
+  }
+  Status u32(uint32_t& v, const char* field) {
+    if (!r.try_u32(v)) return truncated(field);
+    return {};
+  }
+  // Appends `count` u32s; the count is checked against the bytes that remain before anything
+  // is reserved, and any shortfall is rvc.truncated, as in the seed.
+  Status u32s(uint64_t count, std::vector<uint32_t>& out, const char* field) {
+    std::span<const uint8_t> bytes;
+    if (count > r.remaining() / 4 || !r.try_bytes(static_cast<size_t>(count) * 4, bytes))
+      return truncated(field);
+    const size_t old = out.size();
+    out.resize(old + static_cast<size_t>(count));
+    for (size_t i = 0; i < count; ++i) out[old + i] = load_u32(bytes.data() + 4 * i);
+    return {};
+  }
+  Status counted_u32s(std::vector<uint32_t>& out, const char* field) {
+    uint32_t n = 0;
+    VOXRIG_TRY(u32(n, field));
+    return u32s(n, out, field);
+  }
+};
 
 Status parse_frms(ByteReader& r, RvcClip& clip) {
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
@@ -148,39 +166,46 @@ Status parse_frms(ByteReader& r, RvcClip& clip) {
   // Clamped reservation (never an error of its own, D13): a frame takes at least 5 bytes.
   clip.frames.reserve(std::min<uint64_t>(n, r.remaining() / 5));
   clip.source.frame_pos.reserve(std::min<uint64_t>(n, r.remaining() / 5));
+  FrmsReader fr{r};
   for (uint32_t i = 0; i < n; ++i) {
-    const Path fp = Path("FRMS").child("frame", i);
+    fr.frame = i;
+    fr.column = -1;
     const size_t pos = r.pos();
-    const uint64_t kind_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const uint8_t kind, r.u8(fp.child("kind")));
+    uint8_t kind = 0;
+    if (!r.try_u8(kind)) return fr.truncated("kind");
     if (kind == 0) {
       RvcVoxelFrame key;
-      VOXRIG_TRY(read_counted_u32s(r, key.occupancy, fp.child("occupancy")));
-      VOXRIG_TRY(read_counted_u32s(r, key.color_offsets, fp.child("color_offsets")));
-      VOXRIG_TRY(read_counted_u32s(r, key.colors, fp.child("colors")));
+      VOXRIG_TRY(fr.counted_u32s(key.occupancy, "occupancy"));
+      VOXRIG_TRY(fr.counted_u32s(key.color_offsets, "color_offsets"));
+      VOXRIG_TRY(fr.counted_u32s(key.colors, "colors"));
       clip.frames.emplace_back(std::move(key));
     } else if (kind == 1) {
       RvcDeltaFrame d;
-      VOXRIG_ASSIGN_OR_RETURN(const uint32_t changed, r.u32(fp.child("changed_count")));
-      // A listed column takes at least 8 + 4*owpc bytes: clamp the reservations by that.
-      const uint64_t fit = r.remaining() / (8 + 4 * uint64_t{owpc});
-      const uint64_t reserve = std::min<uint64_t>(changed, fit);
-      d.cols.reserve(reserve);
-      d.color_counts.reserve(reserve);
-      d.occupancy.reserve(reserve * owpc);
+      uint32_t changed = 0;
+      VOXRIG_TRY(fr.u32(changed, "changed_count"));
+      if (changed != 0) {
+        // A listed column takes at least 8 + 4*owpc bytes: clamp the reservations by that.
+        const uint64_t fit = r.remaining() / (8 + 4 * uint64_t{owpc});
+        const uint64_t reserve = std::min<uint64_t>(changed, fit);
+        d.cols.reserve(reserve);
+        d.color_counts.reserve(reserve);
+        d.occupancy.reserve(reserve * owpc);
+      }
       for (uint32_t c = 0; c < changed; ++c) {
-        const Path cp = fp.child("column", c);
-        VOXRIG_ASSIGN_OR_RETURN(const uint32_t col, r.u32(cp.child("col")));
+        fr.column = c;
+        uint32_t col = 0, nc = 0;
+        VOXRIG_TRY(fr.u32(col, "col"));
         d.cols.push_back(col);
-        VOXRIG_TRY(read_u32s(r, owpc, d.occupancy, cp.child("occupancy")));
-        VOXRIG_ASSIGN_OR_RETURN(const uint32_t nc, r.u32(cp.child("colors")));
-        VOXRIG_TRY(read_u32s(r, nc, d.colors, cp.child("colors")));
+        VOXRIG_TRY(fr.u32s(owpc, d.occupancy, "occupancy"));
+        VOXRIG_TRY(fr.u32(nc, "colors"));
+        VOXRIG_TRY(fr.u32s(nc, d.colors, "colors"));
         d.color_counts.push_back(nc);
       }
       clip.frames.emplace_back(std::move(d));
     } else {
-      return ByteReader::fail_at(ErrorCode::RvcBadFrameKind, kind_at, fp.child("kind"),
-                                 "frame kind " + std::to_string(kind));
+      return r.fail_at(ErrorCode::RvcBadFrameKind, r.offset() - 1,
+                       Path("FRMS").child("frame", i).child("kind"),
+                       "frame kind " + std::to_string(kind));
     }
     clip.source.frame_pos.push_back(static_cast<uint32_t>(pos));
   }
@@ -190,7 +215,14 @@ Status parse_frms(ByteReader& r, RvcClip& clip) {
 Status parse_time(ByteReader& r, RvcClip& clip) {
   clip.has_time = true;
   clip.durations.clear();
-  return read_u32s(r, clip.meta.frame_count, clip.durations, Path("TIME").child("durations"));
+  const uint64_t n = clip.meta.frame_count;
+  if (n > r.remaining() / 4)
+    return r.fail(ErrorCode::RvcTruncated, Path("TIME").child("durations"),
+                  std::to_string(n) + " durations need more than " +
+                      std::to_string(r.remaining()) + " bytes");
+  clip.durations.resize(static_cast<size_t>(n));
+  for (auto& d : clip.durations) (void)r.try_u32(d);
+  return {};
 }
 
 }  // namespace
@@ -211,7 +243,9 @@ bool detail::deflate_d4(std::span<const uint8_t> raw, std::vector<uint8_t>& out)
   return ret == Z_STREAM_END;
 }
 
-uint32_t rvc_owpc(uint32_t dim_z) { return std::max<uint32_t>(1, (dim_z >> 5) + ((dim_z & 31) ? 1 : 0)); }
+uint32_t rvc_owpc(uint32_t dim_z) {
+  return std::max<uint32_t>(1, (dim_z >> 5) + ((dim_z & 31) ? 1 : 0));
+}
 
 bool RvcChunk::operator==(const RvcChunk& o) const {
   return tag == o.tag && flags == o.flags && stored == o.stored;
@@ -327,10 +361,12 @@ Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
   for (size_t i = 0; i < clip.chunks.size(); ++i) {
     const RvcChunk& c = clip.chunks[i];
     if (c.stored.size() > UINT32_MAX)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
+                                 Path().child("chunk", int64_t(i)),
                                  "payload longer than u32");
     if (clip.version == 1 && c.flags != 0)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
+                                 Path().child("chunk", int64_t(i)),
                                  "a version 1 chunk has no flags byte");
     total += (clip.version == 2 ? 9 : 8) + c.stored.size();
   }
@@ -377,8 +413,11 @@ void rvc_put_chunk(RvcClip& clip, RvcChunk chunk) {
     *last = std::move(chunk);
     const size_t keep = static_cast<size_t>(cs.rend() - last) - 1;  // index of the replaced one
     size_t out = 0;
-    for (size_t i = 0; i < cs.size(); ++i)
-      if (i == keep || cs[i].tag != tag) cs[out++] = std::move(cs[i]);
+    for (size_t i = 0; i < cs.size(); ++i) {
+      if (i != keep && cs[i].tag == tag) continue;
+      if (out != i) cs[out] = std::move(cs[i]);  // never self-move: that empties a vector
+      ++out;
+    }
     cs.resize(out);
     return;
   }
@@ -449,7 +488,8 @@ Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
     }
   }
   if (w.size() > UINT32_MAX)
-    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"), "FRMS over u32");
+    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"),
+                               "FRMS over u32");
   return w.take();
 }
 

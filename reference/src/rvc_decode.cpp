@@ -70,7 +70,8 @@ uint64_t popcount_words(const uint32_t* w, uint32_t n) {
 
 // Error for frame i (D12): the offset is the frame's kind byte in the file, or for a deflated
 // FRMS the chunk's payload offset with "@inflated+N" in the path.
-Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p, std::string detail) {
+Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p,
+                  std::string detail) {
   Error e{code, clip.source.frms_offset, p.str(), std::move(detail)};
   if (i < clip.source.frame_pos.size()) {
     const uint32_t pos = clip.source.frame_pos[i];
@@ -86,7 +87,8 @@ Status working_set_check(const RvcClip& clip, const Shape& s, const Limits& limi
   const uint64_t need = state_bytes(s);
   if (need <= limits.rvc_working_set) return {};
   Error e{ErrorCode::RvcLimitWorkingSet, clip.source.meta_offset, "META/dims",
-          "one decoded frame needs " + (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
+          "one decoded frame needs " +
+              (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
               " bytes, limit " + std::to_string(limits.rvc_working_set)};
   if (clip.source.meta_deflated) e.path += "@inflated+0";
   return e;
@@ -236,26 +238,38 @@ Result<RvcDecoded> decode_rvc_frames(const RvcClip& clip, const Limits& limits) 
       colors = colors - (prev.color_offsets[c + 1] - prev.color_offsets[c]) + d.color_counts[k];
     }
     VOXRIG_TRY(charge(i, colors));
+    // next = prev with the listed columns replaced; unchanged runs of columns are copied in
+    // blocks (an empty delta is three memcpys), so the cost is the frame size, not per column.
     RvcVoxelFrame next;
     next.occupancy = prev.occupancy;
     next.color_offsets.resize(s.cols + 1);
     next.colors.reserve(colors);
-    size_t li = 0;
-    for (uint64_t c = 0; c < s.cols; ++c) {
-      next.color_offsets[c] = static_cast<uint32_t>(next.colors.size());
-      if (li < listed.size() && d.cols[listed[li]] == c) {
-        const uint32_t k = listed[li++];
-        std::copy_n(d.occupancy.begin() + static_cast<std::ptrdiff_t>(k * s.owpc), s.owpc,
-                    next.occupancy.begin() + static_cast<std::ptrdiff_t>(c * s.owpc));
-        next.colors.insert(next.colors.end(),
-                           d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k]),
-                           d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k + 1]));
+    const uint32_t* poff = prev.color_offsets.data();
+    uint32_t* noff = next.color_offsets.data();
+    uint64_t c0 = 0;
+    auto copy_unchanged = [&](uint64_t c1) {  // columns [c0, c1) as in prev
+      const uint32_t lo = poff[c0], hi = poff[c1];
+      const auto base = static_cast<uint32_t>(next.colors.size());
+      if (base == lo) {
+        std::copy(poff + c0, poff + c1, noff + c0);
       } else {
-        next.colors.insert(next.colors.end(), prev.colors.begin() + prev.color_offsets[c],
-                           prev.colors.begin() + prev.color_offsets[c + 1]);
+        for (uint64_t c = c0; c < c1; ++c) noff[c] = poff[c] - lo + base;
       }
+      next.colors.insert(next.colors.end(), prev.colors.begin() + lo, prev.colors.begin() + hi);
+    };
+    for (uint32_t k : listed) {
+      const uint64_t c = d.cols[k];
+      copy_unchanged(c);
+      noff[c] = static_cast<uint32_t>(next.colors.size());
+      std::copy_n(d.occupancy.begin() + static_cast<std::ptrdiff_t>(k * s.owpc), s.owpc,
+                  next.occupancy.begin() + static_cast<std::ptrdiff_t>(c * s.owpc));
+      next.colors.insert(next.colors.end(),
+                         d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k]),
+                         d.colors.begin() + static_cast<std::ptrdiff_t>(starts[k + 1]));
+      c0 = c + 1;
     }
-    next.color_offsets[s.cols] = static_cast<uint32_t>(next.colors.size());
+    copy_unchanged(s.cols);
+    noff[s.cols] = static_cast<uint32_t>(next.colors.size());
     out.frames.push_back(std::move(next));
   }
   for (size_t i = 0; i < out.frames.size(); ++i)
@@ -357,8 +371,9 @@ RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot
   clip.source.meta_deflated = clip.chunks.back().deflated();
   auto frms = detail::encode_frms(clip, &clip.source.frame_pos);
   // Unreachable for frames built above (every delta is consistent; sizes fit u32 in practice).
-  clip.chunks.push_back(rvc_make_chunk({'F', 'R', 'M', 'S'},
-                                       frms.ok() ? std::move(frms).value() : std::vector<uint8_t>{}));
+  std::vector<uint8_t> frms_raw;
+  if (frms.ok()) frms_raw = std::move(frms).value();
+  clip.chunks.push_back(rvc_make_chunk({'F', 'R', 'M', 'S'}, std::move(frms_raw)));
   clip.source.frms_deflated = clip.chunks.back().deflated();
   if (clip.has_time) {
     std::vector<uint8_t> raw;

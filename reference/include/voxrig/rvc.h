@@ -138,7 +138,7 @@ Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip);
 /// The seed's VoxelClip::decode (§4.6): rebuilds every frame, validating in the seed's order
 /// (key frames: occupancy_len, offsets_len, offsets_bounds, then per column offsets_monotonic and
 /// occupancy_color_mismatch; deltas: delta_before_key, column_out_of_range; then every rebuilt
-/// frame again). Bounded: the per-frame state (4*cols*(owpc+1) bytes) is checked against
+/// frame again). Bounded: the per-frame state (4*cols*owpc + 4*(cols+1) bytes) is checked against
 /// Limits::rvc_working_set before anything is allocated, and every materialized frame counts
 /// against it too (rvc.limit.working_set), so many cheap deltas hit the limit instead of memory.
 /// Errors: rvc.limit.working_set, rvc.frame.*, rvc.delta_before_key, rvc.column_out_of_range.
