@@ -45,7 +45,8 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
                                "numhin " + std::to_string(numhin) + " exceeds limit " +
                                    std::to_string(lim.kfa_hinges));
   const uint64_t hinges_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(auto hin, detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
+  VOXRIG_ASSIGN_OR_RETURN(auto hin,
+                          detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
   k.hinges.resize(numhin);
   for (size_t i = 0; i < numhin; ++i)
     k.hinges[i] = detail::load_hinge(hin.data() + detail::kHingeSize * i);

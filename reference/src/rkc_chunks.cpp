@@ -167,7 +167,8 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
   ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
   const uint64_t count_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
-  if (count > lim.rkc_bones) return over_limit(ErrorCode::RkcLimitBones, count_at, p, count, lim.rkc_bones);
+  if (count > lim.rkc_bones)
+    return over_limit(ErrorCode::RkcLimitBones, count_at, p, count, lim.rkc_bones);
   const size_t reserve = clamp_reserve(count, kMinBone, r.remaining());
   out.bones.reserve(reserve);
   refs.hinge_at.reserve(reserve);

@@ -57,10 +57,11 @@ Status check_cross_references(const Character& c, const CrossRefOffsets& refs) {
   }
   std::vector<int32_t> parents(c.bones.size());
   for (size_t i = 0; i < c.bones.size(); ++i) parents[i] = c.bones[i].hinge.parent;
-  if (auto start = first_cycle_start(parents))
+  if (auto start = first_cycle_start(parents)) {
+    const Path bp = Path("BONS").child("bone", static_cast<int64_t>(*start));
     return ByteReader::fail_at(ErrorCode::RkcParentCycle, refs.hinge_at[*start],
-                               Path("BONS").child("bone", static_cast<int64_t>(*start)).child("hinge"),
-                               "the parent chain never reaches a root");
+                               bp.child("hinge"), "the parent chain never reaches a root");
+  }
   return {};
 }
 

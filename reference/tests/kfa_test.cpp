@@ -14,7 +14,8 @@ Bytes synthetic_kfa_bytes() {
   b.raw({0x4B, 0x77, 0x6C, 0x6B}).u32(11).str("anasaur.kv6").u32(2);
   b.i32(-1).f32(0).f32(0).f32(0).f32(1).f32(0).f32(0).f32(0).f32(1).f32(0).f32(0).f32(0).f32(1);
   b.i16(-180).i16(180).u8(0).zeros(7);
-  b.i32(0).f32(0.5f).f32(0).f32(0).f32(0.5f).f32(1).f32(0).f32(1).f32(0).f32(0).f32(0).f32(1).f32(0);
+  b.i32(0).f32(0.5f).f32(0).f32(0).f32(0.5f).f32(1).f32(0);  // p[0], p[1]
+  b.f32(1).f32(0).f32(0).f32(0).f32(1).f32(0);                 // v[0], v[1]
   b.i16(-90).i16(90).u8(1).raw({0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xba});
   b.u32(4).i16(0).i16(0).i16(45).i16(-30).i16(90).i16(-60).i16(135).i16(-90);
   b.u32(3).i32(0).i32(0).i32(100).i32(1).i32(200).i32(-1);
@@ -42,7 +43,8 @@ TEST(Kfa, SyntheticFileRoundTripsAndKeepsFillerAndHtype) {
   EXPECT_EQ(std::string(k->kv6_name.begin(), k->kv6_name.end()), "anasaur.kv6");
   ASSERT_EQ(k->hinges.size(), 2u);
   EXPECT_EQ(k->hinges[1].htype, 1);
-  EXPECT_EQ(k->hinges[1].filler, (std::array<uint8_t, 7>{0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xba}));
+  const std::array<uint8_t, 7> filler{0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xba};
+  EXPECT_EQ(k->hinges[1].filler, filler);
   EXPECT_EQ(k->hinges[1].vmin, -90);
   EXPECT_EQ(k->frame_count, 4u);
   EXPECT_EQ(k->frames, (std::vector<int16_t>{0, 0, 45, -30, 90, -60, 135, -90}));

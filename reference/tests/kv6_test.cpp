@@ -30,7 +30,8 @@ Bytes two_slices(uint32_t zsiz = 4, uint32_t xlen0 = 2, uint16_t ylen1 = 1, uint
   return b;
 }
 
-Error err(const std::vector<uint8_t>& b, const DecodeOptions& o = test::strict(), uint64_t base = 0) {
+Error err(const std::vector<uint8_t>& b, const DecodeOptions& o = test::strict(),
+          uint64_t base = 0) {
   auto r = decode_kv6(b, base, o);
   EXPECT_FALSE(r.ok());
   return r.ok() ? Error{} : r.error();

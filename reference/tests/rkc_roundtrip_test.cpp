@@ -152,7 +152,8 @@ TEST(RkcRoundtrip, TrailingPayloadBytesAreDropped) {
   in.chunk("META", meta("n", 1, 2, 3).raw({9}));
   in.chunk("MSHS", count0().raw({9, 9}));
   in.chunk("BONS", one_bone({'b'}).raw({9, 9, 9}));
-  in.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body_plus.size())).raw(body_plus.b).raw({9}));
+  in.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body_plus.size()))
+                       .raw(body_plus.b).raw({9}));
   in.chunk("VCLP", count0().raw({9, 9, 9, 9, 9}));
   Bytes out = header();
   out.chunk("META", meta("n", 1, 2, 3));
@@ -313,7 +314,8 @@ TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   auto file = [&](const Bytes& a, const Bytes& b) {
     Bytes f = header();
     f.chunk("META", meta("k"));
-    f.chunk("MSHS", Bytes().u32(2).u32(uint32_t(a.size())).raw(a.b).u32(uint32_t(b.size())).raw(b.b));
+    f.chunk("MSHS", Bytes().u32(2).u32(uint32_t(a.size())).raw(a.b)
+                        .u32(uint32_t(b.size())).raw(b.b));
     f.chunk("BONS", count0()).chunk("CLPS", count0()).chunk("VCLP", count0());
     return f;
   };

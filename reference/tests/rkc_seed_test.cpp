@@ -216,8 +216,8 @@ TEST(RkcSeed, BadEmbeddedMeshErrors) {
 TEST(RkcSeed, ToKfaExportIsLossyButValid) {
   const Character c = test::synthetic_character();
   const std::string name = "coco.kv6";
-  auto kfa = character_to_kfa(c, 0, std::span<const uint8_t>(
-                                        reinterpret_cast<const uint8_t*>(name.data()), name.size()));
+  const auto* name_bytes = reinterpret_cast<const uint8_t*>(name.data());
+  auto kfa = character_to_kfa(c, 0, std::span<const uint8_t>(name_bytes, name.size()));
   ASSERT_TRUE(kfa.ok()) << kfa.error().to_text();
   EXPECT_EQ(std::string(kfa->kv6_name.begin(), kfa->kv6_name.end()), "coco.kv6");
   ASSERT_EQ(kfa->hinges.size(), 2u);

@@ -26,7 +26,7 @@ namespace voxrig {
 struct Kv6Voxel {
   uint32_t col = 0x80000000;  ///< voxlap-packed 0x80RRGGBB (high byte = brightness, not alpha)
   uint16_t z = 0;             ///< z-down: 0 is the top
-  uint8_t vis = 0;            ///< exposed-face bits (0x01 -x, 0x02 +x, 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z)
+  uint8_t vis = 0;            ///< exposed faces: 0x01 -x, 0x02 +x, 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z
   uint8_t dir = 0;            ///< index into voxlap's 256-entry normal table
   bool operator==(const Kv6Voxel& o) const = default;
 };
