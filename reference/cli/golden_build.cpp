@@ -7,6 +7,7 @@
 // The schema of each description is in golden/README.md ("Case sources").
 #include "golden_build.h"
 
+#include <algorithm>
 #include <bit>
 #include <set>
 #include <stdexcept>
@@ -126,8 +127,7 @@ Kv6 kv6_model(const json& j) {
     auto p = hex(j["palette"]);
     if (p.size() != 768) fail("a kv6 palette is 768 bytes");
     Kv6Palette pal{};
-    static_assert(sizeof(Kv6Palette) >= 768);
-    std::memcpy(&pal, p.data(), 768);
+    std::copy(p.begin(), p.end(), pal.begin());
     k.palette = pal;
   }
   return k;
