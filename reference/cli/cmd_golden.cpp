@@ -44,6 +44,7 @@ struct Generated {
   std::map<std::string, std::vector<uint8_t>> files;
   std::vector<std::string> mismatches;  // reference disagrees with a declaration
   std::vector<std::string> errors;      // a source could not be loaded or built
+  std::map<std::string, std::string> expected_by_content;  // case id + sha -> expected/ path
   std::map<std::string, std::map<std::string, std::pair<int, int>>> counts;  // format -> profile -> (accept, reject)
 };
 
@@ -90,9 +91,14 @@ ordered_json writer_check(const char* op, const CaseDef& d, const ProfileExpect&
       break;
   }
   if (same) return "same";
+  // One file per distinct output of a case: roundtrip and canonicalize (and the profiles) share it
+  // when their bytes agree.
+  const std::string key = d.id + "\n" + sha_hex(bytes);
+  if (auto it = g.expected_by_content.find(key); it != g.expected_by_content.end()) return it->second;
   const std::string path = "expected/" + d.id + "." + pe.profile + "." + op + "." +
                            golden::extension_of(d.format);
   g.files[path] = bytes;
+  g.expected_by_content[key] = path;
   return path;
 }
 

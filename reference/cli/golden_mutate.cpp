@@ -25,6 +25,38 @@ struct Tracked {
   bool dropped = false;
 };
 
+// The byte operand of set_bytes / insert / append: "bytes" (hex) or "ascii", optionally
+// "repeat": n (the unit written n times; recorded the same way to keep the manifest small).
+struct ByteOperand {
+  std::vector<uint8_t> unit;
+  uint64_t repeat = 1;
+  std::vector<uint8_t> expanded() const {
+    std::vector<uint8_t> r;
+    r.reserve(unit.size() * repeat);
+    for (uint64_t i = 0; i < repeat; ++i) r.insert(r.end(), unit.begin(), unit.end());
+    return r;
+  }
+  void record(ordered_json& r) const {
+    r["bytes"] = hex_of(unit);
+    if (repeat != 1) r["repeat"] = repeat;
+  }
+};
+
+bool byte_operand(const json& m, ByteOperand& b, std::string& err) {
+  if (m.contains("ascii")) {
+    const std::string s = m["ascii"].get<std::string>();
+    b.unit.assign(s.begin(), s.end());
+  } else if (!parse_hex(m.value("bytes", json()), b.unit, err)) {
+    return false;
+  }
+  b.repeat = m.value("repeat", uint64_t{1});
+  if (b.repeat > (uint64_t{1} << 24)) {
+    err = "repeat too large";
+    return false;
+  }
+  return true;
+}
+
 class Mutator {
  public:
   Mutator(std::vector<uint8_t>& b, ordered_json& rec) : b_(b), rec_(rec) {}
@@ -44,7 +76,8 @@ class Mutator {
     r["offset"] = t.offset;
   }
   bool set_int(const std::string& op, const json& m, std::string& err);
-  bool insert(const Target& t, const std::vector<uint8_t>& bytes, std::string& err);
+  bool insert(const Target& t, const std::vector<uint8_t>& bytes, std::string& err,
+              const ByteOperand* operand = nullptr);
   bool erase(const Target& t, uint64_t n, std::string& err);
   void fix_lengths();
   bool fix_hashes(bool rig, std::string& err);
@@ -181,7 +214,8 @@ std::vector<size_t> grown_by(const std::vector<Tracked>& ts, uint64_t o, uint64_
   return g;
 }
 
-bool Mutator::insert(const Target& t, const std::vector<uint8_t>& bytes, std::string& err) {
+bool Mutator::insert(const Target& t, const std::vector<uint8_t>& bytes, std::string& err,
+                     const ByteOperand* operand) {
   if (t.offset > b_.size()) {
     err = "insert offset past the end";
     return false;
@@ -205,7 +239,8 @@ bool Mutator::insert(const Target& t, const std::vector<uint8_t>& bytes, std::st
   ordered_json r;
   r["op"] = "insert";
   record_base(r, t);
-  r["bytes"] = hex_of(bytes);
+  if (operand) operand->record(r);
+  else r["bytes"] = hex_of(bytes);
   rec_.push_back(r);
   return true;
 }
@@ -319,14 +354,9 @@ bool Mutator::apply(const json& m, std::string& err) {
   if (op.rfind("set_", 0) == 0 && op != "set_bytes") return set_int(op, m, err);
   if (op == "set_bytes") {
     Target t;
-    std::vector<uint8_t> bytes;
-    if (!target(m, "field", "offset", t, err)) return false;
-    if (m.contains("ascii")) {
-      const std::string s = m["ascii"].get<std::string>();
-      bytes.assign(s.begin(), s.end());
-    } else if (!parse_hex(m.value("bytes", json()), bytes, err)) {
-      return false;
-    }
+    ByteOperand op_bytes;
+    if (!target(m, "field", "offset", t, err) || !byte_operand(m, op_bytes, err)) return false;
+    const std::vector<uint8_t> bytes = op_bytes.expanded();
     if (t.offset + bytes.size() > b_.size()) {
       err = "set_bytes past the end";
       return false;
@@ -335,7 +365,7 @@ bool Mutator::apply(const json& m, std::string& err) {
     ordered_json r;
     r["op"] = op;
     record_base(r, t);
-    r["bytes"] = hex_of(bytes);
+    op_bytes.record(r);
     rec_.push_back(r);
     return true;
   }
@@ -364,31 +394,21 @@ bool Mutator::apply(const json& m, std::string& err) {
     return true;
   }
   if (op == "append") {
-    std::vector<uint8_t> bytes;
-    if (m.contains("ascii")) {
-      const std::string s = m["ascii"].get<std::string>();
-      bytes.assign(s.begin(), s.end());
-    } else if (!parse_hex(m.value("bytes", json()), bytes, err)) {
-      return false;
-    }
+    ByteOperand op_bytes;
+    if (!byte_operand(m, op_bytes, err)) return false;
+    const std::vector<uint8_t> bytes = op_bytes.expanded();
     b_.insert(b_.end(), bytes.begin(), bytes.end());
     ordered_json r;
     r["op"] = op;
-    r["bytes"] = hex_of(bytes);
+    op_bytes.record(r);
     rec_.push_back(r);
     return true;
   }
   if (op == "insert") {
     Target t;
-    std::vector<uint8_t> bytes;
-    if (!target(m, "field", "offset", t, err)) return false;
-    if (m.contains("ascii")) {
-      const std::string s = m["ascii"].get<std::string>();
-      bytes.assign(s.begin(), s.end());
-    } else if (!parse_hex(m.value("bytes", json()), bytes, err)) {
-      return false;
-    }
-    return insert(t, bytes, err);
+    ByteOperand op_bytes;
+    if (!target(m, "field", "offset", t, err) || !byte_operand(m, op_bytes, err)) return false;
+    return insert(t, op_bytes.expanded(), err, &op_bytes);
   }
   if (op == "delete") {
     Target t;
