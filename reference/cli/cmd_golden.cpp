@@ -206,6 +206,27 @@ ordered_json run_compile_case(const CompileCase& c, Sources& s, Generated& g) {
   return e;
 }
 
+// Readable and compact: a value whose one-line form fits in 100 columns stays on one line,
+// everything else is broken into one member per line with two-space indentation.
+void pretty(const ordered_json& v, int indent, std::string& out) {
+  const std::string one = v.dump();
+  if ((!v.is_object() && !v.is_array()) || one.size() + size_t(indent) <= 100 || v.empty()) {
+    out += one;
+    return;
+  }
+  const std::string pad(size_t(indent) + 2, ' ');
+  out += v.is_object() ? "{\n" : "[\n";
+  bool first = true;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (!first) out += ",\n";
+    first = false;
+    out += pad;
+    if (v.is_object()) out += ordered_json(it.key()).dump() + ": ";
+    pretty(*it, indent + 2, out);
+  }
+  out += "\n" + std::string(size_t(indent), ' ') + (v.is_object() ? "}" : "]");
+}
+
 Generated generate(const std::string& golden_dir) {
   Generated g;
   Sources s = golden::load_sources(golden_dir, g.errors);
@@ -222,7 +243,9 @@ Generated generate(const std::string& golden_dir) {
   m["suite_version"] = VOXRIG_VERSION;
   m["cases"] = cases;
   m["compile_cases"] = compile;
-  g.files["manifest.json"] = as_bytes(m.dump(2) + "\n");
+  std::string text;
+  pretty(m, 0, text);
+  g.files["manifest.json"] = as_bytes(text + "\n");
   return g;
 }
 
