@@ -11,5 +11,6 @@ int cmd_canonicalize(int argc, char** argv);
 int cmd_limits(int argc, char** argv);
 int cmd_errors(int argc, char** argv);
 int cmd_conform(int argc, char** argv);
+int cmd_golden(int argc, char** argv);
 
 }  // namespace voxrig::cli

@@ -23,6 +23,7 @@ constexpr Command kCommands[] = {
     {"limits", voxrig::cli::cmd_limits, "print the default decoding limits as JSON"},
     {"errors", voxrig::cli::cmd_errors, "print the error-code list (JSON or --markdown)"},
     {"conform", voxrig::cli::cmd_conform, "run a reader over the golden corpus (conformance)"},
+    {"golden", voxrig::cli::cmd_golden, "regenerate (regen) or verify (check) the golden corpus"},
 };
 
 void usage(std::ostream& out) {
