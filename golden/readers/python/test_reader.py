@@ -378,6 +378,10 @@ class SkelRules(unittest.TestCase):
         self.check(payload=skel(b"\0" * 32, rig.joints), code="skel.base_source_hash")
         self.check(payload=rig.skel()[:20], code="skel.truncated")
         self.check(payload=rig.skel() + b"\0", code="skel.trailing_bytes")
+        # no bytes-present check on jointCount: a broken joint 1 is found before the missing
+        # joint 2 (docs/vfp-check-order.md)
+        self.check(payload=skel(rig.sh, [joint(0, -1), joint(0, -1)], count=3),
+                   code="skel.joint_order")
 
     def test_joints(self):
         self.check([joint(0, -1), joint(0, 0)], "skel.joint_order")
@@ -472,6 +476,14 @@ class AnimRules(unittest.TestCase):
         self.check(lambda sh, kh: anim(sh, kh, [])[:40], "anim.truncated")
         self.check(lambda sh, kh: anim(sh, kh, []) + b"\0", "anim.trailing_bytes")
         self.check(lambda sh, kh: anim(sh, kh, [], count=1), "anim.truncated")
+        # clips and tracks have no bytes-present check; keys do (keyCount * 44 right after the
+        # count, before the first key is read)
+        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [], name=b"\xff")], count=2),
+                   "anim.bad_utf8")
+        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 9, [track(1, [key(0)]), track(0, [])],
+                                                     count=3)]), "anim.track_order")
+        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 9, [track(1, [key(5), key(1)],
+                                                                count=3)])]), "anim.truncated")
 
     def test_clips_tracks_keys(self):
         k0, k8 = key(0), key(800)
@@ -520,6 +532,80 @@ class AnimRules(unittest.TestCase):
                        "accept")
         finally:
             vr.Limits.anim_keys_total = old
+
+
+def seed_rig_file():
+    """shared/design/examples/seed_rig.json (the chapter 6B example, D24) built by hand: an
+    8x8x8 grid, a 3x6x3 block of colour 1 at x 3..5, y 0..5, z 2..4, colour 2 at [4,6,3],
+    colour 3 at [4,7,3]; joints Root and Arm (translation [1,0,0]); the binding at [4,7,3]
+    (offset 4 + 8*(7 + 8*3) = 252) to joint 1; clip "wave" of 800 ms whose keys default to the
+    joint's bind pose (formats.md JSON defaults)."""
+    vox = bytearray(512)
+    for z in range(2, 5):
+        for y in range(0, 6):
+            for x in range(3, 6):
+                vox[x + 8 * (y + 8 * z)] = 1
+    vox[4 + 8 * (6 + 8 * 3)] = 2
+    vox[4 + 8 * (7 + 8 * 3)] = 3
+    v = vox0(size=(8, 8, 8), palette=((0, 0, 0, 0), (200, 60, 40, 255), (40, 120, 220, 255),
+                                       (240, 200, 60, 255)), voxels=bytes(vox))
+    sh = sha(v)
+    arm_t = (ONE, ZERO, ZERO)
+    sp = skel(sh, [joint(0, -1, name=b"Root"), joint(1, 0, t=arm_t, name=b"Arm")])
+    kh = sha(sp)
+    ap = anim(sh, kh, [clip(0, 800, [track(1, [
+        key(0, t=arm_t), key(800, t=arm_t, r=(ZERO, ZERO, f(0.7071), f(0.7071)))])],
+        name=b"wave")])
+    return vfp([section(b"VOX0", v, flags=1), section(b"SKEL", sp),
+                section(b"VSKN", vskn(sh, kh, 0, [(252, 1)])), section(b"ANIM", ap)], sh)
+
+
+class SeedDump(unittest.TestCase):
+    """The dump of the seed example against the values docs/dump-schema.md prints for it."""
+
+    def test_seed_rig_dump(self):
+        model = vr.decode(seed_rig_file(), "vfp-rig")
+        doc = json.loads(vr.to_json_text(vr.dump_model(model)))
+        sh = "49054c00518177f8a949fd8255b778df4bbb98d3021ea504605710f9931fe29b"
+        self.assertEqual(set(doc), {"schema", "format", "version_minor", "source_hash",
+                                    "sections"})
+        self.assertEqual((doc["schema"], doc["format"], doc["version_minor"], doc["source_hash"]),
+                         ("voxrig-dump/1", "vfp", 3, sh))
+        secs = doc["sections"]
+        self.assertEqual([(x["tag"], x["length"], x["flags"]) for x in secs],
+                         [("VOX0", 540, 1), ("SKEL", 139, 0), ("VSKN", 80, 0), ("ANIM", 180, 0)])
+        v = secs[0]["vox0"]
+        self.assertEqual(v["size"], [8, 8, 8])
+        self.assertEqual(v["palette"][3], [240, 200, 60, 255])
+        self.assertEqual(v["voxels"], {"count": 512, "sha256":
+                         "484d4e0fab82ecf4f468f294481a048e85008c8bf25334ce4c074315ab0a8d60"})
+        self.assertEqual(v["non_empty_voxels"], 56)
+        j = secs[1]["skel"]["joints"]
+        self.assertEqual(j[1], {"id": 1, "parent": 0, "name": "Arm", "translation": [1.0, 0, 0],
+                                "rotation": [0, 0, 0, 1.0], "scale": [1.0, 1.0, 1.0]})
+        k = secs[2]["vskn"]
+        self.assertEqual(k["bindings"], {"count": 1, "sha256": sha(bytes.fromhex(
+            "fc0000000100")).hex()})
+        self.assertEqual(k["bindings"]["sha256"],
+                         "79421df0b148664e02c1de5e6c70fdd3c7d5d087b62a82476c043e88437179d0")
+        self.assertEqual(k["base_source_hash"], sh)
+        key1 = secs[3]["anim"]["clips"][0]["tracks"][0]["keys"][1]
+        self.assertEqual(key1["time_ms"], 800)
+        text = vr.to_json_text(vr.dump_model(model))
+        self.assertIn('"rotation": [0.0, 0.0, 0.7071, 0.7071]', text)
+        # vfp-static: the rig sections are opaque digests of their payloads
+        st = json.loads(vr.to_json_text(vr.dump_model(vr.decode(seed_rig_file(), "vfp-static"))))
+        self.assertEqual(sorted(st["sections"][1]), ["chunk_id", "codec", "flags", "length",
+                                                     "opaque", "tag"])
+        self.assertEqual(st["sections"][2]["opaque"]["count"], 80)
+
+    def test_non_finite_and_negative_zero_in_dump(self):
+        rig = Rig()
+        rig.joints = [joint(0, -1, t=(0x80000000, ZERO, ZERO))]
+        sh, kh = rig.hashes()
+        data = rig.build(vskn_payload=vskn(sh, kh, 0, []), anim_payload=anim(sh, kh, []))
+        text = vr.to_json_text(vr.dump_model(vr.decode(data, "vfp-rig")))
+        self.assertIn('"translation": [-0.0, 0.0, 0.0]', text)
 
 
 class WriterAndCli(unittest.TestCase):

@@ -13,7 +13,7 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
 
-Check order (formats.md fine print 7, D11, D13; see decode() for the steps):
+Check order (formats.md fine print 7, D11, D13, refined by docs/vfp-check-order.md):
   1 file header, field by field       5 unknown REQUIRED sections, unsupported codecs
   2 each section header in file order 6 the VOX0 payload
   3 trailing bytes                    7 sourceHash
@@ -52,10 +52,6 @@ ANIM_CLIP_PREFIX = 12
 ANIM_TRACK_PREFIX = 8
 ANIM_KEY_SIZE = 44
 
-# A declared count is checked against the bytes that remain (count * minimum element size)
-# right after its limit check (D13: "a limit on a count when the count is read, before the
-# bytes-present check"). False = only the element-by-element reads detect truncation.
-UPFRONT_COUNT_CHECK = True
 
 
 class Limits:
@@ -144,11 +140,10 @@ class Reader:
         p = self._take(n, path)
         return bytes(self.data[p:p + n])
 
-    def check_count(self, count, elem_size, limit, limit_code, path, at):
-        """Limit first, then (optionally) count * elem_size against the bytes that remain."""
-        if limit is not None and count > limit:
-            raise Reject(limit_code, at, path, "count %d exceeds limit %d" % (count, limit))
-        if UPFRONT_COUNT_CHECK and elem_size and count * elem_size > self.remaining():
+    def check_table(self, count, elem_size, path, at):
+        """A fixed-size table checked as a whole right after its count (and the count's limit,
+        D13): count * elem_size must not exceed the bytes that remain."""
+        if count * elem_size > self.remaining():
             raise Reject(self.truncated, at, path,
                          "count %d needs more than the %d byte(s) remaining"
                          % (count, self.remaining()))
@@ -573,9 +568,9 @@ class _Sub:
     def fail(self, code, at, path, detail=""):
         raise Reject(code, at, self.root + "/" + path, detail)
 
-    def count(self, count, elem, limit, limit_code, path, at):
+    def table(self, count, elem, path, at):
         try:
-            self.r.check_count(count, elem, limit, limit_code, path, at)
+            self.r.check_table(count, elem, path, at)
         except Reject as e:
             e.path = self.root + "/" + path
             raise
@@ -616,7 +611,6 @@ def decode_skel(payload, base, source_hash, limits):
     bsh = sub.rd(None, "baseSourceHash", 32)
     if bsh != source_hash:
         sub.fail("skel.base_source_hash", at_hash, "baseSourceHash")
-    sub.count(n, SKEL_JOINT_PREFIX, None, None, "jointCount", at)
     joints = []
     joint_at = []
     prev = -1
@@ -724,7 +718,6 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
         sub.fail("anim.base_source_hash", base + 4, "baseSourceHash")
     if sub.rd(None, "skeletonHash", 32) != skeleton_hash:
         sub.fail("anim.skeleton_hash", base + 36, "skeletonHash")
-    sub.count(n, ANIM_CLIP_PREFIX, None, None, "clipCount", at)
     clips = []
     prev_clip = -1
     total_keys = 0
@@ -735,7 +728,6 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
         if cid <= prev_clip:
             sub.fail("anim.clip_order", cat, cpath + "/clipId")
         prev_clip = cid
-        tat = sub.at()
         track_count = sub.rd("u16", cpath + "/trackCount")
         duration = sub.rd("u32", cpath + "/durationMs")
         name_len = sub.rd("u8", cpath + "/nameLen")
@@ -746,7 +738,6 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
         name = sub.rd(None, cpath + "/name", name_len)
         if not is_valid_utf8(name):
             sub.fail("anim.bad_utf8", nat, cpath + "/name")
-        sub.count(track_count, ANIM_TRACK_PREFIX, None, None, cpath + "/trackCount", tat)
         tracks = []
         prev_joint = -1
         for ti in range(track_count):
@@ -770,7 +761,8 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
             total_keys += key_count
             if total_keys > limits.anim_keys_total:
                 sub.fail("anim.limit.keys_total", kat, tpath + "/keyCount")
-            sub.count(key_count, ANIM_KEY_SIZE, None, None, tpath + "/keyCount", kat)
+            # keys are the one variable table with a fixed element size: checked as a whole
+            sub.table(key_count, ANIM_KEY_SIZE, tpath + "/keyCount", kat)
             keys = []
             prev_time = -1
             for ki in range(key_count):
@@ -925,8 +917,14 @@ def name_text(b):
     return b.decode("utf-8")
 
 
+def _vec(bits):
+    return [F32(b) for b in bits]
+
+
 def dump_model(model):
-    """The dump object of a decoded file (provisional until docs/dump-schema.md exists)."""
+    """The dump object of a decoded file: docs/dump-schema.md, schema voxrig-dump/1, VFP.
+    Sections in file order; each has exactly one payload key (opaque / vox0 / skel / vskn /
+    anim)."""
     sections = []
     for s in model.sections:
         d = {"tag": s.tag, "chunk_id": s.chunk_id, "codec": s.codec, "flags": s.flags,
@@ -937,21 +935,22 @@ def dump_model(model):
                 "size": list(b.size),
                 "palette": [list(c) for c in b.palette],
                 "voxels": digest(len(b.voxels), b.voxels),
+                "non_empty_voxels": len(b.voxels) - b.voxels.count(0),
             }
         elif isinstance(b, Skel):
             d["skel"] = {
                 "base_source_hash": b.base_source_hash.hex(),
                 "joints": [{"id": j.id, "parent": j.parent, "name": name_text(j.name),
-                            "translation": [F32(x) for x in j.t],
-                            "rotation": [F32(x) for x in j.r],
-                            "scale": [F32(x) for x in j.s]} for j in b.joints],
+                            "translation": _vec(j.t), "rotation": _vec(j.r),
+                            "scale": _vec(j.s)} for j in b.joints],
             }
         elif isinstance(b, Vskn):
+            records = b"".join(struct.pack("<IH", o, j) for o, j in b.bindings)
             d["vskn"] = {
                 "default_joint": b.default_joint,
                 "base_source_hash": b.base_source_hash.hex(),
                 "skeleton_hash": b.skeleton_hash.hex(),
-                "bindings": [[o, j] for o, j in b.bindings],
+                "bindings": digest(len(b.bindings), records),
             }
         elif isinstance(b, Anim):
             d["anim"] = {
@@ -959,19 +958,16 @@ def dump_model(model):
                 "skeleton_hash": b.skeleton_hash.hex(),
                 "clips": [{"id": c.id, "name": name_text(c.name), "duration_ms": c.duration_ms,
                            "tracks": [{"joint": t.joint, "keys": [
-                               {"time_ms": k.time_ms,
-                                "translation": [F32(x) for x in k.t],
-                                "rotation": [F32(x) for x in k.r],
-                                "scale": [F32(x) for x in k.s]} for k in t.keys]}
+                               {"time_ms": k.time_ms, "translation": _vec(k.t),
+                                "rotation": _vec(k.r), "scale": _vec(k.s)} for k in t.keys]}
                                for t in c.tracks]} for c in b.clips],
             }
         else:
-            d["payload"] = digest(len(s.payload), s.payload)
+            d["opaque"] = digest(len(s.payload), s.payload)
         sections.append(d)
     return {
         "schema": "voxrig-dump/1",
         "format": "vfp",
-        "profile": model.profile,
         "version_minor": model.version_minor,
         "source_hash": model.source_hash.hex(),
         "sections": sections,
