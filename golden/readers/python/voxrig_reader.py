@@ -189,13 +189,15 @@ def f32_text(bits):
             break
     if text is None:  # unreachable: %.9g round-trips every finite binary32
         text = "%.9g" % v
-    return _spell_float(text)
+    return _spell_float(text, v)
 
 
-def _spell_float(text):
-    """Normalises %g output to the dump's spelling: mantissa digits, then fixed notation when it
-    is not longer than scientific (the std::to_chars shortest rule), exponent as e+NN / e-NN
-    (at least two digits), and a '.0' added to bare integers."""
+def _spell_float(text, v):
+    """Normalises %g output to the dump's spelling: fixed notation when it is not longer than
+    scientific (the std::to_chars shortest rule), else d.ddde±XX (two exponent digits at least);
+    '.0' added to bare integers. An integer in fixed notation is spelled with its exact digits
+    (167643632.0, not 167643630.0: same length, both read back to the same binary32; the
+    reference prints the exact value, so this keeps dumps textually equal too)."""
     neg = text.startswith("-")
     if neg:
         text = text[1:]
@@ -225,7 +227,7 @@ def _spell_float(text):
     if point <= 0:
         fixed = "0." + "0" * (-point) + digits
     elif point >= n:
-        fixed = digits + "0" * (point - n)
+        fixed = str(int(abs(v)))  # v is an integer here: as many digits as digits + zeros
     else:
         fixed = digits[:point] + "." + digits[point:]
     out = fixed if len(fixed) <= len(sci) else sci
