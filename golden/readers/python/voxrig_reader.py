@@ -272,7 +272,7 @@ class Section:
         self.flags = flags
         self.header_offset = header_offset
         self.payload_offset = payload_offset
-        self.payload = payload      # bytes, as stored
+        self.payload = payload      # memoryview into the file bytes, as stored (no copy)
         self.body = None            # Vox0 / Skel / Vskn / Anim when decoded
 
 
@@ -282,7 +282,7 @@ class Vox0:
     def __init__(self, size, palette, voxels):
         self.size = size            # (sx, sy, sz)
         self.palette = palette      # list of (r, g, b, a)
-        self.voxels = voxels        # bytes, x-fastest
+        self.voxels = voxels        # memoryview, x-fastest (no copy of a large grid)
 
 
 class Joint:
@@ -386,6 +386,8 @@ def decode(data, profile, limits=Limits):
     source_hash = r.raw(32, "header/sourceHash")
 
     # Step 2: each section header in file order (lazily: a short header is found where it sits).
+    # Payloads are zero-copy views: a 2^28-voxel VOX0 is held once, as the file.
+    view = memoryview(data)
     sections = []
     r.truncated = "vfp.section.truncated"
     for i in range(section_count):
@@ -411,7 +413,7 @@ def decode(data, profile, limits=Limits):
         if length > r.remaining():
             raise Reject("vfp.section.payload_truncated", h + 12, path + "/length")
         p = r.pos
-        payload = bytes(data[p:p + length])
+        payload = view[p:p + length]
         r.pos += length
         sections.append(Section(i, tag, chunk_id, codec, flags, h, p, payload))
 
@@ -501,12 +503,23 @@ def decode_vox0(payload, base, limits):
     palette = [tuple(pal[4 * i:4 * i + 4]) for i in range(pc)]
     voxels = payload[12 + 4 * pc:]
     if pc < 256:
-        # Map every index to 0 (valid) or 1 (>= paletteCount) and find the first bad one.
+        # Map every index to 0 (valid) or 1 (>= paletteCount) and find the first bad one, a
+        # bounded chunk at a time (C speed, bounded extra memory).
         table = bytes(0 if i < pc else 1 for i in range(256))
-        bad = voxels.translate(table).find(b"\x01")
-        if bad >= 0:
-            fail("vox0.palette_index", 12 + 4 * pc + bad, "voxel[%d]" % bad)
+        for start in range(0, len(voxels), _CHUNK):
+            bad = bytes(voxels[start:start + _CHUNK]).translate(table).find(b"\x01")
+            if bad >= 0:
+                bad += start
+                fail("vox0.palette_index", 12 + 4 * pc + bad, "voxel[%d]" % bad)
     return Vox0(tuple(size), palette, voxels)
+
+
+_CHUNK = 1 << 20
+
+
+def count_non_zero(view):
+    return len(view) - sum(bytes(view[i:i + _CHUNK]).count(0)
+                           for i in range(0, len(view), _CHUNK))
 
 
 def decode_rig(model, vox_section, limits):
@@ -937,7 +950,7 @@ def dump_model(model):
                 "size": list(b.size),
                 "palette": [list(c) for c in b.palette],
                 "voxels": digest(len(b.voxels), b.voxels),
-                "non_empty_voxels": len(b.voxels) - b.voxels.count(0),
+                "non_empty_voxels": count_non_zero(b.voxels),
             }
         elif isinstance(b, Skel):
             d["skel"] = {
