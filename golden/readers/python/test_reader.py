@@ -641,7 +641,8 @@ class WriterAndCli(unittest.TestCase):
     def test_model_reencodes_bit_exactly(self):
         # NaN payloads / -0.0 survive: a NaN in a key is invalid, so use -0.0 and denormals
         rig = Rig()
-        rig.joints = [joint(0, -1, t=(0x80000000, 0x00000001, 0x807FFFFF), name=b"\x00\xef\xbf\xbf")]
+        rig.joints = [joint(0, -1, t=(0x80000000, 0x00000001, 0x807FFFFF),
+                            name=b"\x00\xef\xbf\xbf")]
         sh, kh = rig.hashes()
         data = rig.build(vskn_payload=vskn(sh, kh, 0, []), anim_payload=anim(sh, kh, []))
         model = vr.decode(data, "vfp-rig")
@@ -708,7 +709,8 @@ class Hostile(unittest.TestCase):
             for _ in range(rnd.randint(1, 3)):
                 op = rnd.random()
                 if op < 0.6:
-                    d[rnd.randrange(len(d))] = rnd.choice([0, 1, 0x7F, 0x80, 0xFF, rnd.randrange(256)])
+                    d[rnd.randrange(len(d))] = rnd.choice([0, 1, 0x7F, 0x80, 0xFF,
+                                                           rnd.randrange(256)])
                 elif op < 0.8:
                     del d[rnd.randrange(len(d)):][:rnd.randint(1, 6)]
                 else:

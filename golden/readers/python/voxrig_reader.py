@@ -34,7 +34,6 @@ import sys
 # Constants from formats.md
 
 MAGIC = b"VFP\x00"
-FILE_HEADER_SIZE = 44
 SECTION_HEADER_SIZE = 16
 REQUIRED = 0x01
 TAG_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -43,15 +42,19 @@ RIG_TAGS = ("SKEL", "VSKN", "ANIM")
 PROFILES = ("vfp-static", "vfp-rig")
 OTHER_PROFILES = ("rkc-strict", "rkc-compat")  # valid names, but not this reader's family
 
-SKEL_HEADER_SIZE = 36
-SKEL_JOINT_PREFIX = 48
+# Byte layouts (formats.md), little-endian, packed:
+#   file header 44 B   magic[4] versionMajor:u8 versionMinor:u8 headerFlags:u16
+#                      sectionCount:u32 sourceHash[32]
+#   section header 16 B tag[4] chunkId:i32 codec:u8 flags:u8 reserved:u16 length:u32
+#   VOX0  12 B + 4*paletteCount + sx*sy*sz   <BBHHHHH> version reserved paletteCount sx sy sz
+#                                            reserved, then RGBA8 palette, then voxels
+#   SKEL  36 B <BBH32s>, joints <Hh3f4f3fB3x> = 48 B + name
+#   VSKN  74 B <BBHHI32s32s>, records <IH> = 6 B
+#   ANIM  68 B <BBH32s32s>, clips <HHIB3x> = 12 B + name, tracks <HHI> = 8 B,
+#         keys <I3f4f3f> = 44 B
 VSKN_HEADER_SIZE = 74
 VSKN_RECORD_SIZE = 6
-ANIM_HEADER_SIZE = 68
-ANIM_CLIP_PREFIX = 12
-ANIM_TRACK_PREFIX = 8
 ANIM_KEY_SIZE = 44
-
 
 
 class Limits:
