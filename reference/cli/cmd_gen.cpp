@@ -314,6 +314,10 @@ int cmd_gen(int argc, char** argv) {
     o.negative_every = static_cast<uint32_t>(k);
   }
   std::error_code ec;
+  if (fs::exists(fs::path(*out) / "sources", ec)) {  // never overwrite the golden corpus itself
+    std::cerr << "voxrig gen: " << *out << " holds golden case sources; choose another --out\n";
+    return kExitUsage;
+  }
   fs::create_directories(*out, ec);
   if (fs::exists(fs::path(*out) / "manifest.json", ec))
     for (const char* sub : {"files/gen", "dumps/gen", "expected/gen"}) fs::remove_all(fs::path(*out) / sub, ec);

@@ -97,6 +97,9 @@ TEST_F(GenCli, UsageErrors) {
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--format", "obj", "--out", dir_}), kExitUsage);
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--seed", "-1", "--out", dir_}), kExitUsage);
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--negative", "--mix-negative", "2", "--out", dir_}), kExitUsage);
+  fs::create_directories(dir_ + "/golden/sources");
+  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--out", dir_ + "/golden"}), kExitUsage);
+  EXPECT_FALSE(fs::exists(dir_ + "/golden/manifest.json"));
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--list-mutations"}), kExitOk);
   EXPECT_NE(out_.find("rkc\trkc.attachment_index\trkc-strict=rkc.attachment_index\t"
                       "rkc-compat=rkc.attachment_index"), std::string::npos) << out_;
