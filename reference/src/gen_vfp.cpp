@@ -145,6 +145,12 @@ Skel random_skel(GenRng& rng, GenSize size) {
     j.name = detail::random_name(rng, 0, 10);
     s.joints.push_back(std::move(j));
   }
+  // Fine print 6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
+  // the last joint can take one (ids strictly increasing), and only if it is nobody's parent.
+  const bool last_is_leaf = std::none_of(parent.begin(), parent.end(),
+                                         [&](int32_t p) { return p == static_cast<int32_t>(n - 1); });
+  if (last_is_leaf && rng.chance(1, 8))
+    s.joints.back().id = static_cast<uint16_t>(32768 + rng.below(32768));
   return s;
 }
 
