@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "conform_corpus.h"
 #include "conform_exec.h"
+#include "gen_corpus.h"
 #include "voxrig/conform.h"
 
 namespace voxrig::cli {
@@ -44,6 +45,12 @@ constexpr std::string_view kUsage =
     "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, timing\n"
     "  --filter SUBSTR     only cases whose id contains SUBSTR\n"
     "  --level all         recommended cases count too (default: reported, not counted)\n"
+    "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
+    "                      1 in 4 negative) into a temporary corpus and run on that; the seed is\n"
+    "                      printed, and on a failure the corpus is kept and the first failing case\n"
+    "                      is named with the command that regenerates it\n"
+    "  --seed S            generator seed (default 1); --format F: vfp|rkc|kv6|rvc|kfa|all (all)\n"
+    "  --size small|medium generated file size (default small)\n"
     "The summary on stdout ends with `N passed, N failed`.\n"
     "Exit: 0 nothing failed, 4 a case failed, crashed or timed out (or the corpus does not match\n"
     "its manifest), 2 usage, 3 I/O.\n";
@@ -63,6 +70,8 @@ struct Options {
   std::optional<std::string> junit, report;
   std::string filter;
   bool level_all = false;
+  std::optional<uint64_t> generated;  // --generated N
+  GenCorpusOptions gen;
 };
 
 // The last value of a single-valued option (a later option overrides an earlier one).
@@ -77,7 +86,8 @@ std::optional<std::string> last(const Args& args, std::string_view name) {
 int parse_options(int argc, char** argv, Options& o) {
   auto args = parse_args(argc, argv, 2,
                          {"--reader", "--profile", "--golden", "--jobs", "--timeout", "--codes",
-                          "--expected-failures", "--junit", "--report", "--filter", "--level"},
+                          "--expected-failures", "--junit", "--report", "--filter", "--level",
+                          "--generated", "--seed", "--format", "--size"},
                          {"--update-expected", "--writer"});
   if (!args) return kExitUsage;
   if (args->help) {
@@ -158,6 +168,26 @@ int parse_options(int argc, char** argv, Options& o) {
   o.junit = last(*args, "--junit");
   o.report = last(*args, "--report");
   o.filter = last(*args, "--filter").value_or("");
+  if (auto g = last(*args, "--generated")) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(g->c_str(), &end, 10);
+    if (g->empty() || *end || (*g)[0] == '-' || n < 1 || n > 10000000) {
+      std::cerr << "voxrig conform: --generated takes a number of cases (1 to 10000000)\n";
+      return kExitUsage;
+    }
+    if (o.golden) {
+      std::cerr << "voxrig conform: --generated and --golden exclude each other\n";
+      return kExitUsage;
+    }
+    o.generated = n;
+    if (int rc = parse_generated_options(*args, o.gen); rc != kExitOk) return rc;
+    o.gen.count = n;
+    o.gen.negative_every = 4;
+    o.gen.progress = n >= 1000;
+  } else if (args->has("--seed") || args->has("--format") || args->has("--size")) {
+    std::cerr << "voxrig conform: --seed, --format and --size go with --generated N\n";
+    return kExitUsage;
+  }
   return kExitOk;
 }
 
@@ -243,9 +273,9 @@ Judgement judge(const Corpus& corpus, const Planned& p, const RunOutcome& run, C
   return judge_writer(we, run, produced, codes);
 }
 
-std::string make_temp_dir() {
+std::string make_temp_dir(const char* prefix = "voxrig-conform") {
   const char* base = std::getenv("TMPDIR");
-  std::string templ = std::string(base && *base ? base : "/tmp") + "/voxrig-conform-XXXXXX";
+  std::string templ = std::string(base && *base ? base : "/tmp") + "/" + prefix + "-XXXXXX";
   if (!::mkdtemp(templ.data())) return "";
   return templ;
 }
@@ -256,6 +286,26 @@ int cmd_conform(int argc, char** argv) {
   Options o;
   if (int rc = parse_options(argc, argv, o); rc != kExitOk) return rc == -1 ? kExitOk : rc;
   const auto t0 = std::chrono::steady_clock::now();
+
+  // --generated: write a temporary corpus with `voxrig gen`'s code, then run the normal path.
+  std::string gen_dir;
+  std::vector<std::string> gen_ids;
+  if (o.generated) {
+    gen_dir = make_temp_dir("voxrig-generated");
+    if (gen_dir.empty()) {
+      std::cerr << "voxrig conform: cannot create a temporary directory\n";
+      return kExitIo;
+    }
+    const int rc = write_generated_corpus(gen_dir, o.gen, gen_ids);
+    if (rc == kExitIo) return rc;
+    std::cout << "voxrig conform: generated " << *o.generated << " case(s), seed " << o.gen.seed
+              << ", format " << (o.gen.all_formats ? std::string("all") : std::string(gen::to_string(o.gen.formats[0])))
+              << ", 1 in 4 negative, in " << gen_dir << "\n";
+    if (rc != kExitOk)
+      std::cout << "voxrig conform: the generator and the reference disagree (see stderr); "
+                   "conform will report those cases\n";
+    o.golden = gen_dir;
+  }
 
   std::vector<std::string> tried;
   auto dir = locate_golden(o.golden, tried);
@@ -406,6 +456,26 @@ int cmd_conform(int argc, char** argv) {
   std::cout << summary_text(info, results, summary) << std::flush;
 
   int exit = summary.counted.failed() ? kExitFailed : kExitOk;
+  if (!gen_dir.empty()) {
+    std::error_code ec;
+    if (exit == kExitOk) {
+      fs::remove_all(gen_dir, ec);
+    } else {
+      for (const auto& r : results) {  // results are in plan order = case index order
+        if (r.verdict == Verdict::Pass || r.verdict == Verdict::Loose || r.verdict == Verdict::Xfail || !r.counted)
+          continue;
+        uint64_t index = 0;
+        for (size_t i = 0; i < gen_ids.size(); ++i)
+          if (gen_ids[i] == r.id) index = i;
+        std::cout << "first failing generated case: " << r.id << " (" << r.profile << ", "
+                  << to_string(r.check) << "): " << r.reason << "\n"
+                  << "  regenerate it: " << gen_regen_command(o.gen, index, "DIR") << "\n";
+        break;
+      }
+      std::cout << "generated corpus kept in " << gen_dir << " (seed " << o.gen.seed
+                << "; rerun: voxrig conform --golden " << gen_dir << ")\n";
+    }
+  }
   auto write_text = [&](const std::string& path, const std::string& text) {
     if (!write_file(path, std::vector<uint8_t>(text.begin(), text.end()))) exit = kExitIo;
   };

@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"errors", voxrig::cli::cmd_errors, "print the error-code list (JSON or --markdown)"},
     {"conform", voxrig::cli::cmd_conform, "run a reader over the golden corpus (conformance)"},
     {"golden", voxrig::cli::cmd_golden, "regenerate (regen) or verify (check) the golden corpus"},
+    {"gen", voxrig::cli::cmd_gen, "write seeded generated cases (valid + negative) as a corpus"},
 };
 
 void usage(std::ostream& out) {
