@@ -101,14 +101,17 @@ Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
   }
   MeshScratch::Impl& s = scratch.impl();
   s.ensure();
-  out.clear();
   // One joint over every solid voxel: exactly plain greedy with that joint (and no grouping).
   const size_t first = detail::first_solid(g.vox, g.count);
-  if (first == g.count) return ok_status();
+  if (first == g.count) {
+    out.clear();
+    return ok_status();
+  }
   const uint16_t j0 = g.joints[first];
   if (!detail::mixed_joints(g.vox, g.joints, first, g.count, j0)) {
     detail::Grid plain = g;
     plain.joints = nullptr;
+    out.clear();
     detail::mesh_binary(plain, j0, s, out);
     return ok_status();
   }

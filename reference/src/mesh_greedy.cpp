@@ -91,8 +91,8 @@ inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V, uint3
     while (f != 0) {
       const uint32_t b = static_cast<uint32_t>(std::countr_zero(f));
       uint32_t len = static_cast<uint32_t>(std::countr_one(f >> b));
-      const uint64_t cm = C[r] >> b;
-      if (cm != 0) len = std::min(len, static_cast<uint32_t>(std::countr_zero(cm)) + 1);
+      // The first material change at or after b ends the run (countr_zero(0) = 64: none).
+      len = std::min(len, static_cast<uint32_t>(std::countr_zero(C[r] >> b)) + 1);
       const uint64_t mask = low_bits(len) << b;
       f &= ~mask;
       uint32_t h = 1;
@@ -113,21 +113,20 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   const uint16_t* joints = g.joints;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i) {
-    Quad q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
-    q.h = h;
-    q.axis = axis;
-    q.positive = positive;
-    q.material = vox[i];
     if constexpr (kJoints) {
-      q.joint = joints[i];
-      s.emit_grouped(q);
+      s.emit_packed(joints[i], MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis,
+                                                       positive, vox[i]));
     } else {
+      Quad& q = out.emplace_back();
+      q.x = x;
+      q.y = y;
+      q.z = z;
+      q.w = w;
+      q.h = h;
+      q.axis = axis;
+      q.positive = positive;
       q.joint = joint0;
-      out.push_back(q);
+      q.material = vox[i];
     }
   };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
@@ -139,6 +138,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     }
   };
   uint64_t F[kTile], C[kTile], V[kTile];
+  const size_t slab = size_t{g.sx} * g.sy;  // index step of z + 1
 
   // ---- axis 0 (x faces): per-x planes, rows z, bits y ----
   uint64_t* xface = s.xface.data();
@@ -205,10 +205,11 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     for (uint32_t x = 0; x < t.cx; ++x) {
       const size_t base = dir * kPlanes + size_t{x} * kTile;
       const uint32_t gx = t.x0 + x;
+      const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
       merge_plane(xface + base, xchange + base, xdown + base, t.cz,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
-                         g.index(gx, t.y0 + b, t.z0 + r));
+                         origin + r * slab + b * size_t{g.sx});
                   });
       std::fill(xchange + base, xchange + base + t.cz, uint64_t{0});
       std::fill(xdown + base, xdown + base + t.cz, uint64_t{0});
@@ -236,8 +237,9 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       }
       if (any == 0) continue;
       const uint32_t gy = t.y0 + yy;
+      const size_t origin = g.index(t.x0, gy, t.z0);
       merge_plane(F, C, V, t.cz, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, g.index(t.x0 + b, gy, t.z0 + r));
+        push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
       });
     }
   }
@@ -263,8 +265,9 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       }
       if (any == 0) continue;
       const uint32_t gz = t.z0 + zz;
+      const size_t origin = g.index(t.x0, t.y0, gz);
       merge_plane(F, C, V, t.cy, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, g.index(t.x0 + b, t.y0 + r, gz));
+        push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, origin + r * size_t{g.sx} + b);
       });
     }
   }
@@ -279,6 +282,10 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
       for (uint32_t x0 = 0; x0 < g.sx; x0 += kTile) {
         const Tile t{x0, y0, z0, std::min(kTile, g.sx - x0), std::min(kTile, g.sy - y0),
                      std::min(kTile, g.sz - z0)};
+        s.tile_x0 = x0;
+        s.tile_y0 = y0;
+        s.tile_z0 = z0;
+        ++s.tile_seq;  // blocks never mix tiles (wraps only after 2^32 tiles: far past limits)
         build_palette_rows(g, t, s);
         if (g.joints != nullptr) {
           build_joint_rows(g, t, s);

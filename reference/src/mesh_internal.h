@@ -36,14 +36,18 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> xface;
   std::vector<uint64_t> xchange;
   std::vector<uint64_t> xdown;
-  // Grouping by joint: each joint's quads go to a chain of fixed-size blocks (emission order),
-  // and the chains are concatenated in joint order at the end. Blocks come from a pool that
-  // only grows; chains and the used-joint list are reset by flush_grouped().
-  static constexpr uint32_t kBlockQuads = 256;
+  // Grouping by joint (binary mesher): each joint's quads go, packed into 8 bytes relative to
+  // their tile, to a chain of fixed-size blocks (emission order; one tile per block), and the
+  // chains are expanded into `out` in joint order at the end. Packing keeps the hot loop's
+  // stores and the final pass's reads small (a quad is 28 bytes unpacked). Blocks come from a
+  // pool that only grows; chains and the used-joint list are reset by flush_grouped().
+  static constexpr uint32_t kBlockQuads = 512;
   struct QuadBlock {
     QuadBlock* next;
     uint32_t count;
-    Quad q[kBlockQuads];
+    uint32_t tile;          // tile sequence number of every quad in the block
+    uint32_t x0, y0, z0;    // that tile's origin
+    uint64_t q[kBlockQuads];
   };
   struct Chain {
     QuadBlock* head;
@@ -53,6 +57,32 @@ struct MeshScratch::Impl {
   size_t pool_used = 0;
   std::vector<Chain> chains;  // 65536 entries, all empty between calls
   std::vector<uint16_t> joints_used;
+  // The tile being meshed (set by the binary mesher before emitting).
+  uint32_t tile_seq = 0, tile_x0 = 0, tile_y0 = 0, tile_z0 = 0;
+
+  // Naive grouping: quads staged in voxel order, then a stable counting sort by joint.
+  std::vector<Quad> staged;
+  std::vector<uint32_t> joint_start;  // 65536 entries, all zero between calls
+
+  /// Packs a quad of the current tile: local x, y, z (0..64, 7 bits each), w-1, h-1 (6 bits
+  /// each), axis (2), positive (1), palette index (8).
+  static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h,
+                       uint32_t axis, uint32_t positive, uint32_t material) {
+    return uint64_t{lx} | uint64_t{ly} << 7 | uint64_t{lz} << 14 | uint64_t{w - 1} << 21 |
+           uint64_t{h - 1} << 27 | uint64_t{axis} << 33 | uint64_t{positive} << 35 |
+           uint64_t{material & 0xFF} << 36;
+  }
+  /// Appends a packed quad of the current tile to `joint`'s chain.
+  void emit_packed(uint16_t joint, uint64_t packed) {
+    Chain& c = chains[joint];
+    QuadBlock* b = c.tail;
+    if (b == nullptr || b->count == kBlockQuads || b->tile != tile_seq) b = append_block(c, joint);
+    b->q[b->count++] = packed;
+  }
+  /// Writes every chain into out (resized), joints ascending; resets the chains.
+  void flush_grouped(std::vector<Quad>& out);
+
+  void ensure();  // sizes every buffer once (allocates on the first call only)
 
   // KV6 meshing: every vis face as a sortable record, and the rows' runs.
   struct Kv6Face {
@@ -74,18 +104,6 @@ struct MeshScratch::Impl {
   };
   std::vector<Kv6Face> kv6_faces;
   std::vector<Kv6Run> kv6_open, kv6_row;
-
-  void ensure();  // sizes every buffer once (allocates on the first call only)
-
-  /// Appends q to its joint's chain.
-  void emit_grouped(const Quad& q) {
-    Chain& c = chains[q.joint];
-    QuadBlock* b = c.tail;
-    if (b == nullptr || b->count == kBlockQuads) b = append_block(c, q.joint);
-    b->q[b->count++] = q;
-  }
-  /// Clears out and writes every chain into it, joints ascending; resets the chains.
-  void flush_grouped(std::vector<Quad>& out);
 
  private:
   QuadBlock* append_block(Chain& c, uint16_t joint);
@@ -116,6 +134,9 @@ inline size_t row_index(int zz, int yy) {
 
 /// Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set).
 void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s);
+
+/// Stable counting sort of `in` by joint id into `out` (resized).
+void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s);
 
 /// Checks the grid shape; eval.buffer_size when voxels (or a non-empty joint map) do not hold
 /// exactly sx * sy * sz entries.

@@ -1,6 +1,7 @@
 // Naive meshing (the oracle: one quad per exposed face, written to be obviously right), the joint
 // map from VSKN, and the scratch object shared by every mesher.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "mesh_internal.h"
@@ -36,6 +37,7 @@ void MeshScratch::Impl::ensure() {
   xdown.assign(2 * size_t{kTile} * kTile, 0);
   chains.assign(65536, Chain{nullptr, nullptr});
   joints_used.reserve(1024);
+  joint_start.assign(65536, 0);
 }
 
 MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
@@ -43,6 +45,10 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t
   QuadBlock* b = pool[pool_used++].get();
   b->next = nullptr;
   b->count = 0;
+  b->tile = tile_seq;
+  b->x0 = tile_x0;
+  b->y0 = tile_y0;
+  b->z0 = tile_z0;
   if (c.tail == nullptr) {
     c.head = b;
     joints_used.push_back(joint);
@@ -57,11 +63,24 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
   size_t total = 0;
   for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
-  out.clear();
-  out.reserve(total);
+  // resize() without clear(): a buffer reused for the same grid keeps its elements and is only
+  // overwritten below (no value-initialisation pass).
+  out.resize(total);
+  Quad* dst = out.data();
   for (uint16_t j : joints_used) {
     for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
-      out.insert(out.end(), b->q, b->q + b->count);
+      for (uint32_t k = 0; k < b->count; ++k, ++dst) {
+        const uint64_t p = b->q[k];
+        dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
+        dst->y = b->y0 + static_cast<uint32_t>(p >> 7 & 0x7F);
+        dst->z = b->z0 + static_cast<uint32_t>(p >> 14 & 0x7F);
+        dst->w = static_cast<uint32_t>(p >> 21 & 0x3F) + 1;
+        dst->h = static_cast<uint32_t>(p >> 27 & 0x3F) + 1;
+        dst->axis = static_cast<uint8_t>(p >> 33 & 3);
+        dst->positive = static_cast<uint8_t>(p >> 35 & 1);
+        dst->joint = j;
+        dst->material = static_cast<uint32_t>(p >> 36 & 0xFF);
+      }
     }
     chains[j] = Chain{nullptr, nullptr};
   }
@@ -88,6 +107,25 @@ Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid)
   return ok_status();
 }
 
+void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s) {
+  uint32_t* start = s.joint_start.data();  // all zero on entry and on exit
+  s.joints_used.clear();
+  for (const Quad& q : in) {
+    if (start[q.joint]++ == 0) s.joints_used.push_back(q.joint);
+  }
+  std::sort(s.joints_used.begin(), s.joints_used.end());
+  uint32_t offset = 0;
+  for (uint16_t j : s.joints_used) {
+    const uint32_t count = start[j];
+    start[j] = offset;
+    offset += count;
+  }
+  out.resize(in.size());
+  for (const Quad& q : in) out[start[q.joint]++] = q;
+  for (uint16_t j : s.joints_used) start[j] = 0;
+  s.joints_used.clear();
+}
+
 }  // namespace detail
 
 Result<std::vector<uint16_t>> joint_map(const Vox0& vox0, const Vskn& vskn) {
@@ -112,7 +150,8 @@ Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vecto
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
   MeshScratch::Impl& s = scratch.impl();
   s.ensure();
-  out.clear();
+  std::vector<Quad>& dst = g.joints != nullptr ? s.staged : out;
+  dst.clear();
   const uint32_t size[3] = {g.sx, g.sy, g.sz};
   for (uint32_t z = 0; z < g.sz; ++z) {
     for (uint32_t y = 0; y < g.sy; ++y) {
@@ -146,17 +185,13 @@ Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vecto
             q.positive = positive;
             q.joint = joint;
             q.material = g.vox[i];
-            if (g.joints != nullptr) {
-              s.emit_grouped(q);
-            } else {
-              out.push_back(q);
-            }
+            dst.push_back(q);
           }
         }
       }
     }
   }
-  if (g.joints != nullptr) s.flush_grouped(out);
+  if (g.joints != nullptr) detail::group_by_joint(s.staged, out, s);
   return ok_status();
 }
 
