@@ -79,19 +79,11 @@ void report_failure(benchmark::State& state, const std::string& why) {
 
 bool any_failure() { return g_failed; }
 
-void Measured::pad() {
-  // Busy-wait (not sleep): the injected time must show in CPU time as well as real time.
-  const auto spent = Clock::now() - start_;
-  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                        spent * (slowdown_ - 1));
-  while (Clock::now() < until) {
-  }
-}
-
 void Measured::finish(uint64_t allocs_now) {
   const uint64_t allocs = allocs_now - start_allocs_;
   state_.counters["allocs/iter"] =
       benchmark::Counter(static_cast<double>(allocs), benchmark::Counter::kAvgIterations);
+  if (role_ == Role::Baseline) state_.counters["baseline"] = 1;
   if (alloc_ == Alloc::None && allocs != 0)
     report_failure(state_, std::to_string(allocs) + " heap allocation(s) in a loop that must "
                                                     "not allocate");
@@ -102,7 +94,7 @@ void register_memcpy(const std::string& name, std::function<size_t()> size) {
     const size_t bytes = size();
     std::vector<uint8_t> src(bytes, 0x5A), dst(bytes, 0);
     for (size_t i = 0; i < bytes; i += 4096) src[i] = static_cast<uint8_t>(i >> 12);
-    for (auto _ : measure(state, Alloc::None)) {
+    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
       std::memcpy(dst.data(), src.data(), bytes);
       benchmark::DoNotOptimize(dst.data());
       benchmark::ClobberMemory();

@@ -100,7 +100,7 @@ void register_plain(bool forward, uint32_t joints) {
     const PlainSampler sampler(in.skel, in.anim);
     std::vector<Trs> locals(joints);
     Clock clock{forward, TimeMode::Clamp, &in.random_times};
-    for (auto _ : measure(state, Alloc::None)) {
+    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
       sampler.sample(static_cast<float>(clock.next()), locals);
       benchmark::ClobberMemory();
     }
