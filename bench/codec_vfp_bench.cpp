@@ -128,6 +128,10 @@ void register_vskn() {
     const auto prepare = [=, kind = kind, n = n] {
       if (!*rig) *rig = make_rig(kind, n, 64);
     };
+    register_memcpy("vskn_" + std::string(grid_name(kind)) + "_j64_" + std::to_string(n), [=] {
+      prepare();
+      return (*rig)->vskn_bytes.size();
+    });
     benchmark::RegisterBenchmark(("VSKN/decode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
       const RigInput& in = **rig;
@@ -212,6 +216,10 @@ void register_vfp() {
       *file = rig_file(kind, n, 64);
       *bytes = must(encode_vfp(**file), "VFP encode");
     };
+    register_memcpy("vfp_" + std::string(grid_name(kind)) + "_j64_" + std::to_string(n), [=] {
+      prepare();
+      return (*bytes)->size();
+    });
     for (Profile profile : {Profile::VfpRig, Profile::VfpStatic}) {
       const std::string op = profile == Profile::VfpRig ? "decode_rig/" : "decode_static/";
       benchmark::RegisterBenchmark(("VFP/" + op + tag).c_str(), [=](benchmark::State& state) {

@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <new>
 #include <string>
 #include <vector>
@@ -106,8 +109,19 @@ void register_memcpy(const std::string& name, std::function<size_t()> size) {
 }  // namespace voxrig::bench
 
 int main(int argc, char** argv) {
+#if defined(__GLIBC__)
+  // Keep freed memory in the heap (no mmap per large allocation, no trimming): a decoder that
+  // returns a fresh 256 KiB vector then costs the same on every call instead of paying page
+  // faults whenever glibc's adaptive mmap threshold happens to sit below the size, which made
+  // one benchmark 10x slower depending on what ran before it. 32 MiB is glibc's maximum.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+#if defined(__GLIBC__)
+  benchmark::AddCustomContext("voxrig_malloc", "mmap_threshold=32MiB trim_threshold=512MiB");
+#endif
   benchmark::AddCustomContext("voxrig_inject_slowdown",
                               std::to_string(voxrig::bench::injected_slowdown()));
 #ifdef VOXRIG_BENCH_BUILD_TYPE

