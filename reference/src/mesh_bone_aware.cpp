@@ -2,8 +2,8 @@
 // joint, and the public entry point.
 //
 // A face is exposed when its neighbour is empty or bound to a different joint; runs split where
-// the joint changes; the quads are then grouped by joint id (per-joint block chains, emission order kept), so a
-// renderer can draw each joint's quads with that joint's skinning matrix.
+// the joint changes; the quads are then grouped by joint id (per-joint block chains, emission
+// order kept), so a renderer can draw each joint's quads with that joint's skinning matrix.
 #include <algorithm>
 
 #include "mesh_internal.h"

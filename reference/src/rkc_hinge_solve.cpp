@@ -6,8 +6,8 @@
 // Per child bone, with X = kfaval (identity when htype != 0):
 //   Q frame: anchor p[0] + X.t, axes (v[0], genperp(v[0])) each rotated by X.r;
 //   P frame: anchor p[1], axes (v[1], genperp(v[1]));
-//   R = Q·Pᵀ (linear), R_o = qp - R·pp; child = parent ∘ R; then the child's basis columns are
-//   scaled by X.s (descendants inherit the scale through their parent's basis).
+//   R = Q·Pᵀ (linear), R_o = qp - R·pp; child = parent ∘ R; then the child's basis columns
+//   are scaled by X.s (descendants inherit the scale through their parent's basis).
 // Roots: basis = the placement's s, h, f; origin = p - (p0.x·s + p0.y·h + p0.z·f).
 #include <algorithm>
 #include <cmath>
@@ -180,10 +180,15 @@ Status RkcHingeJob::run() const {
     const F3& pp = hg.p[1];
     // R = Q·Pᵀ, R_o = qp - R·pp.
     float rl[3][3];  // rl[row][col]
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) rl[r][c] = q[0][r] * p[0][c] + q[1][r] * p[1][c] + q[2][r] * p[2][c];
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) {
+        rl[r][c] = q[0][r] * p[0][c] + q[1][r] * p[1][c] + q[2][r] * p[2][c];
+      }
+    }
     F3 ro;
-    for (int r = 0; r < 3; ++r) ro[r] = qp[r] - (rl[r][0] * pp[0] + rl[r][1] * pp[1] + rl[r][2] * pp[2]);
+    for (int r = 0; r < 3; ++r) {
+      ro[r] = qp[r] - (rl[r][0] * pp[0] + rl[r][1] * pp[1] + rl[r][2] * pp[2]);
+    }
     // child = parent ∘ R, then scale the child's basis.
     const Frame par = from_mat4(world[static_cast<size_t>(hg.parent)]);
     for (int c = 0; c < 3; ++c) {

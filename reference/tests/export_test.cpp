@@ -190,7 +190,8 @@ TEST(ExportGltf, StaticModelAndColours) {
   // COLOR_0 is linear: sRGB 255 -> 1.0, 0 -> 0.0 (red).
   const int colour = doc["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"];
   const int view = doc["accessors"][colour]["bufferView"];
-  const size_t off = 20 + u32_at(*glb, 12) + 8 + doc["bufferViews"][view]["byteOffset"].get<size_t>();
+  const size_t off =
+      20 + u32_at(*glb, 12) + 8 + doc["bufferViews"][view]["byteOffset"].get<size_t>();
   float c[4];
   std::memcpy(c, glb->data() + off, sizeof c);
   EXPECT_EQ(c[0], 1.0f);
@@ -262,7 +263,8 @@ TEST(ExportGltf, LargerRandomRig) {
         key.time_ms = k * 500;
         key.trs.t = {j == 0 ? 0.0f : 2.0f, 0, 0};
         const float a = 0.2f * float(k) * (c == 0 ? 1.0f : -1.0f);
-        key.trs.r = c == 0 ? Quat{0, std::sin(a), 0, std::cos(a)} : Quat{std::sin(a), 0, 0, std::cos(a)};
+        key.trs.r = c == 0 ? Quat{0, std::sin(a), 0, std::cos(a)}
+                           : Quat{std::sin(a), 0, 0, std::cos(a)};
         tr.keys.push_back(key);
       }
       clip.tracks.push_back(tr);

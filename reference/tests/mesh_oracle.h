@@ -14,8 +14,8 @@
 namespace voxrig {
 /// Readable gtest output for quads.
 inline void PrintTo(const Quad& q, std::ostream* os) {
-  *os << "{" << q.x << "," << q.y << "," << q.z << " " << q.w << "x" << q.h << " axis" << int(q.axis)
-      << (q.positive ? "+" : "-") << " j" << q.joint << " m" << q.material << "}";
+  *os << "{" << q.x << "," << q.y << "," << q.z << " " << q.w << "x" << q.h << " axis"
+      << int(q.axis) << (q.positive ? "+" : "-") << " j" << q.joint << " m" << q.material << "}";
 }
 }  // namespace voxrig
 

@@ -243,7 +243,8 @@ Kv6 kv6_from(uint32_t sx, uint32_t sy, uint32_t sz, const std::vector<uint32_t>&
       for (uint32_t z = 0; z < sz; ++z) {
         if (at(x, y, z) == 0) continue;
         uint8_t vis = 0;
-        const int64_t d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+        const int64_t d[6][3] = {{-1, 0, 0}, {1, 0, 0},  {0, -1, 0},
+                                 {0, 1, 0},  {0, 0, -1}, {0, 0, 1}};
         for (int b = 0; b < 6; ++b)
           if (at(x + d[b][0], y + d[b][1], z + d[b][2]) == 0) vis |= uint8_t(1 << b);
         if (vis == 0) continue;  // KV6 keeps surface voxels only

@@ -201,11 +201,13 @@ TEST(Sampling, LoopIsPeriodicAndClampHoldsTheEnds) {
     for (double t : {0.0, 37.5, 150.0, 212.25, 299.0}) {
       Trs base = sample(*rt, t, p, TimeMode::Loop);
       for (int k : {-3, -1, 1, 2, 10}) {
-        EXPECT_TRUE(same_bits(base, sample(*rt, t + 300.0 * k, p, TimeMode::Loop))) << t << " " << k;
+        EXPECT_TRUE(same_bits(base, sample(*rt, t + 300.0 * k, p, TimeMode::Loop)))
+            << t << " " << k;
       }
     }
     EXPECT_TRUE(same_bits(sample(*rt, 300, p, TimeMode::Loop), sample(*rt, 0, p, TimeMode::Loop)));
-    EXPECT_TRUE(same_bits(sample(*rt, -50, p, TimeMode::Clamp), sample(*rt, 0, p, TimeMode::Clamp)));
+    EXPECT_TRUE(
+        same_bits(sample(*rt, -50, p, TimeMode::Clamp), sample(*rt, 0, p, TimeMode::Clamp)));
     EXPECT_TRUE(
         same_bits(sample(*rt, 1e7, p, TimeMode::Clamp), sample(*rt, 300, p, TimeMode::Clamp)));
   }
