@@ -61,7 +61,8 @@ void per_voxel_greedy(const Vox0& g, std::span<const uint16_t> joints, std::vect
             uint32_t h = 1;
             for (; iv + h < dv; ++h) {
               bool row = true;
-              for (uint32_t k = 0; k < w && row; ++k) row = mask[size_t{iv + h} * du + iu + k] == key;
+              for (uint32_t k = 0; k < w && row; ++k)
+                row = mask[size_t{iv + h} * du + iu + k] == key;
               if (!row) break;
             }
             for (uint32_t r = 0; r < h; ++r)

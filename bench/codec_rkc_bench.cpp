@@ -76,7 +76,8 @@ void register_rkch() {
     for (bool clips : {false, true}) {
       register_codec<Character>(
           "RKCH", std::string(clips ? "vclp/" : "skel/") + std::to_string(bones),
-          [=] { return character(bones, clips); }, [](const Character& c) { return c.bones.size(); },
+          [=] { return character(bones, clips); },
+          [](const Character& c) { return c.bones.size(); },
           [](const std::vector<uint8_t>& b) { return decode_rkc(b, strict()); },
           [](const Character& c) { return encode_rkc(c); });
     }

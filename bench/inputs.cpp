@@ -74,15 +74,16 @@ Vox0 make_grid(GridKind kind, uint32_t n) {
             break;
           }
           case GridKind::Terrain:
-            if (z < height[x + size_t{n} * y]) v = static_cast<uint8_t>(1 + std::min(3u, 4 * z / n));
+            if (z < height[x + size_t{n} * y])
+              v = static_cast<uint8_t>(1 + std::min(3u, 4 * z / n));
             break;
         }
         g.voxels[g.index(x, y, z)] = v;
       }
   const uint32_t colours = kind == GridKind::Random50 ? 9 : kind == GridKind::Sphere ? 2 : 5;
-  for (uint32_t i = 0; i < colours; ++i)
-    g.palette.push_back(i == 0 ? Rgba{0, 0, 0, 0}
-                               : Rgba{uint8_t(40 * i), uint8_t(255 - 30 * i), uint8_t(17 * i), 255});
+  g.palette.push_back(Rgba{0, 0, 0, 0});
+  for (uint32_t i = 1; i < colours; ++i)
+    g.palette.push_back(Rgba{uint8_t(40 * i), uint8_t(255 - 30 * i), uint8_t(17 * i), 255});
   return g;
 }
 

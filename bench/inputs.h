@@ -63,9 +63,10 @@ Kv6 kv6_from_grid(const Vox0& vox0);
 /// every 8 frames (rvc_from_frames, so deflated per D4).
 RvcClip moving_ball_clip(uint32_t d, uint32_t frames);
 
-/// A character with `bones` bones in a random tree, one KV6 mesh per bone (a 16^3 sphere
-/// shell, as stored per bone), one skeletal clip (30 frames, seq looping back to 0), and, when `voxel_clips`, one
-/// 16^3 x 8-frame RVC clip per 10 bones (at least one) attached to every tenth bone.
+/// A character with `bones` bones in a random tree, one KV6 mesh per bone (its own copy of a
+/// 16^3 sphere shell), one skeletal clip (30 frames, seq looping back to 0), and, when
+/// `voxel_clips`, one 16^3 x 8-frame RVC clip per 10 bones (at least one) attached to every
+/// tenth bone.
 Character character(uint32_t bones, bool voxel_clips);
 
 /// Aborts with `what` unless the condition holds (input generation must not fail silently).

@@ -85,8 +85,8 @@ void register_grid(GridKind kind, uint32_t n) {
     benchmark::RegisterBenchmark(
         name("pvgreedy", joints, kind, n).c_str(), [=](benchmark::State& state) {
           const Vox0& g = grid(kind, n);
-          const std::span<const uint16_t> jm = joints ? std::span<const uint16_t>(joint_map(joints, n))
-                                                      : std::span<const uint16_t>();
+          std::span<const uint16_t> jm;
+          if (joints) jm = joint_map(joints, n);
           std::vector<Quad> out;
           std::vector<uint32_t> mask;
           for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {

@@ -59,7 +59,7 @@ set +e
   --benchmark_color=false \
   "${extra[@]}" |
   awk -v total="$total" '
-    / *_median / || /_median  / { done++; printf("[%d/%d] %s\n", done, total, $0) > "/dev/stderr"; next }
+    /_median / { done++; printf("[%d/%d] %s\n", done, total, $0) > "/dev/stderr"; next }
     /^Benchmark|^---|_mean|_stddev|_cv/ { next }
     { print > "/dev/stderr" }'
 status=${PIPESTATUS[0]}
