@@ -24,8 +24,12 @@ UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
 def load(path, field):
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print("gate: cannot read %s: %s (an unfinished run?)" % (path, e), file=sys.stderr)
+        sys.exit(2)
     reps, medians, errors, baseline = {}, {}, set(), set()
     for b in doc.get("benchmarks", []):
         name = b.get("run_name", b["name"])

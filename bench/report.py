@@ -75,7 +75,11 @@ def codec_tables(r):
     r.out()
     rows = []
     pat = re.compile(r"^(VOX0|SKEL|VSKN|ANIM|VFP)/(decode|decode_rig|decode_static|encode)/(.+)$")
-    for name in sorted(r.med, key=lambda n: (n.split("/")[0], n.split("/")[2:], n)):
+    def order(n):
+        parts = n.split("/")
+        size = int(parts[-1]) if parts[-1].isdigit() else 0
+        return (parts[0], "/".join(parts[2:-1]), size, parts[1])
+    for name in sorted(r.med, key=order):
         m = pat.match(name)
         if not m:
             continue
@@ -90,14 +94,16 @@ def codec_tables(r):
             base = "memcpy/vfp_" + inp.replace("/", "_")
         mb = r.get(base, "bytes_per_second") if base else None
         ratio = "%.2f" % (bps / mb) if bps and mb else ""
-        rows.append([sec, op, inp, gbs(bps) if bps else "", si(r.get(name, "items_per_second") or 0, "/s"),
-                     ratio, "%g" % r.get(name, "allocs/iter")])
+        items = "" if sec == "VFP" else si(r.get(name, "items_per_second") or 0, "/s")
+        rows.append([sec, op, inp, gbs(bps) if bps else "", items, ratio,
+                     "%g" % r.get(name, "allocs/iter")])
     r.table(["section", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
 
     r.out("### SHA-256 (OpenSSL EVP, CPU-dependent code path)")
     r.out()
     rows = []
-    for n in sorted((k for k in r.med if k.startswith("SHA256/")), key=lambda k: int(k.split("/")[1])):
+    shas = [k for k in r.med if k.startswith("SHA256/")]
+    for n in sorted(shas, key=lambda k: int(k.split("/")[1])):
         rows.append([n.split("/")[1] + " B", gbs(r.get(n, "bytes_per_second"))])
     r.table(["input", "throughput"], rows)
 
@@ -108,7 +114,11 @@ def codec_tables(r):
     r.out()
     rows = []
     pat = re.compile(r"^(RKCH|KV6|RVC|KFA)/(decode|encode|decode_frames)/(.+)$")
-    for name in sorted(r.med):
+    def order2(n):
+        parts = n.split("/")
+        num = int(re.sub(r"\D", "", parts[-1]) or 0)
+        return (parts[0], "/".join(parts[2:-1]), num, parts[-1], parts[1])
+    for name in sorted(r.med, key=order2):
         m = pat.match(name)
         if not m:
             continue
@@ -175,12 +185,13 @@ def mesh_tables(r):
                 x, y = r.get(a + suffix, "items_per_second"), r.get(b + suffix, "items_per_second")
                 return "%.1fx" % (x / y) if x and y else ""
             rows.append(["%s %d^3" % (kind, n), cell("MESH/scan"), cell("MESH/naive"),
-                         cell("MESH/greedy"), cell("MESH/bone_aware_j1"), cell("MESH/bone_aware_j8"),
+                         cell("MESH/greedy"), cell("MESH/bone_aware_j1"),
+                         cell("MESH/bone_aware_j8"),
                          cell("MESH/bone_aware_j64"), cell("MESH/pvgreedy_j64"),
                          ratio("MESH/bone_aware_j64", "MESH/pvgreedy_j64"),
                          ratio("MESH/bone_aware_j8", "MESH/pvgreedy_j8")])
-    r.table(["grid", "scan", "naive", "greedy", "bone-aware 1 j", "bone-aware 8 j", "bone-aware 64 j",
-             "pv greedy 64 j", "x pv (64 j)", "x pv (8 j)"], rows)
+    r.table(["grid", "scan", "naive", "greedy", "bone-aware 1 j", "bone-aware 8 j",
+             "bone-aware 64 j", "pv greedy 64 j", "x pv (64 j)", "x pv (8 j)"], rows)
     rows = []
     for n in sorted(k for k in r.med if k.startswith("MESH/kv6_")):
         rows.append([n, si(r.get(n, "items_per_second")) + " stored voxels/s",
@@ -267,7 +278,8 @@ def alloc_target(r):
     zero = [n for n in r.med if re.match(r"^(MESH/(naive|greedy|bone_aware|kv6)|POSE/|RKC/)", n)]
     bad = [n for n in zero if (r.get(n, "allocs/iter") or 0) != 0]
     r.target("zero heap allocations: per-frame evaluation, meshing into reused buffers",
-             "%d benchmarks, %d allocate" % (len(zero), len(bad)) + (": " + ", ".join(bad) if bad else ""),
+             "%d benchmarks, %d allocate" % (len(zero), len(bad)) +
+             (": " + ", ".join(bad) if bad else ""),
              not bad and bool(zero))
 
 

@@ -8,6 +8,8 @@
 #   -r          repetitions (default 9; compare.py's U-test needs >= 9)
 #   --filter    passed to --benchmark_filter (a regex over names such as VOX0/decode/sphere/64)
 #   --min-time  seconds per repetition (default 0.1)
+#   --compact   rewrite the JSON with one benchmark entry per line (the checked-in baseline's
+#               format: ~30 % smaller, readable diffs; every reader takes either form)
 # Repetitions are randomly interleaved (--benchmark_enable_random_interleaving) so a slow phase
 # of the shared machine hits every benchmark rather than a few. Progress goes to stderr as
 # "[done/total] name  median ..." lines. The JSON records the CPU model and git commit.
@@ -18,6 +20,7 @@ reps=9
 filter=""
 min_time=0.1
 build=1
+compact=0
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -26,8 +29,9 @@ while [ $# -gt 0 ]; do
     --filter) filter="$2"; shift ;;
     --min-time) min_time="$2"; shift ;;
     --no-build) build=0 ;;
+    --compact) compact=1 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -64,5 +68,16 @@ set +e
     { print > "/dev/stderr" }'
 status=${PIPESTATUS[0]}
 set -e
+if [ "$compact" -eq 1 ] && [ -f "$out" ]; then
+  python3 - "$out" <<'EOF'
+import json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+with open(path, "w") as f:
+    f.write('{"context": %s,\n"benchmarks": [\n' % json.dumps(doc["context"], sort_keys=True))
+    f.write(",\n".join(json.dumps(b, separators=(",", ":")) for b in doc["benchmarks"]))
+    f.write("\n]}\n")
+EOF
+fi
 echo "run.sh: wrote $out (exit $status)" >&2
 exit "$status"
