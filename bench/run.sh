@@ -37,6 +37,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+if [ "$reps" -lt 9 ]; then
+  echo "run.sh: note: $reps repetition(s); compare.py's U-test needs >= 9" >&2
+fi
 cd "$root"
 if [ "$build" -eq 1 ]; then
   cmake --preset bench > /dev/null
