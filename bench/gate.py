@@ -101,8 +101,8 @@ def main():
     only_base = sorted(n for n in base if n not in new and n not in new_err and pattern.search(n))
     only_new = sorted(n for n in new if n not in base and pattern.search(n))
     if only_base:
-        print("gate: %d benchmark(s) only in BASE (removed?): %s" % (len(only_base),
-              ", ".join(only_base[:5]) + (" ..." if len(only_base) > 5 else "")))
+        print("gate: %d benchmark(s) only in BASE (filtered out of NEW, or removed): %s"
+              % (len(only_base), ", ".join(only_base[:5]) + (" ..." if len(only_base) > 5 else "")))
     if only_new:
         print("gate: %d benchmark(s) only in NEW (not gated)" % len(only_new))
     low_reps = [n for n in common if min(base_n.get(n, 1), new_n.get(n, 1)) < 9]
