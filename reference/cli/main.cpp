@@ -20,8 +20,14 @@ constexpr Command kCommands[] = {
     {"validate", voxrig::cli::cmd_validate, "check files under a profile, human-readable"},
     {"roundtrip", voxrig::cli::cmd_roundtrip, "decode and re-write a file with the writer"},
     {"canonicalize", voxrig::cli::cmd_canonicalize, "decode and write the canonical form"},
+    {"mesh", voxrig::cli::cmd_mesh, "mesh a model (bone-aware for rigs) to OBJ or glTF"},
+    {"pose", voxrig::cli::cmd_pose, "sample a clip at a time and write the posed mesh (OBJ)"},
+    {"export-gltf", voxrig::cli::cmd_export_gltf, "write a rig and its clips as glTF 2.0 (.glb)"},
     {"limits", voxrig::cli::cmd_limits, "print the default decoding limits as JSON"},
     {"errors", voxrig::cli::cmd_errors, "print the error-code list (JSON or --markdown)"},
+    {"conform", voxrig::cli::cmd_conform, "run a reader over the golden corpus (conformance)"},
+    {"golden", voxrig::cli::cmd_golden, "regenerate (regen) or verify (check) the golden corpus"},
+    {"gen", voxrig::cli::cmd_gen, "write seeded generated cases (valid + negative) as a corpus"},
 };
 
 void usage(std::ostream& out) {

@@ -4,6 +4,10 @@
 #include <cstring>
 
 #include "voxrig/dump.h"
+#include "voxrig/kfa.h"
+#include "voxrig/kv6.h"
+#include "voxrig/rkc.h"
+#include "voxrig/rvc.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig {
@@ -50,6 +54,22 @@ Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile, co
       VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
       return dump_vfp(f);
     }
+    case Format::Rkc: {
+      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, options_for(profile, limits)));
+      return dump_rkc(c);
+    }
+    case Format::Kv6: {
+      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, options_for(profile, limits)));
+      return dump_kv6(k);
+    }
+    case Format::Rvc: {
+      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, options_for(profile, limits)));
+      return dump_rvc(r);
+    }
+    case Format::Kfa: {
+      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, options_for(profile, limits)));
+      return dump_kfa(k);
+    }
     default:
       return unknown_format(bytes);
   }
@@ -61,6 +81,22 @@ Result<std::vector<uint8_t>> roundtrip_any(std::span<const uint8_t> bytes, Profi
     case Format::Vfp: {
       VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
       return encode_vfp(f);
+    }
+    case Format::Rkc: {
+      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, options_for(profile, limits)));
+      return encode_rkc(c);
+    }
+    case Format::Kv6: {
+      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, options_for(profile, limits)));
+      return encode_kv6(k);
+    }
+    case Format::Rvc: {
+      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, options_for(profile, limits)));
+      return encode_rvc(r);
+    }
+    case Format::Kfa: {
+      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, options_for(profile, limits)));
+      return encode_kfa(k);
     }
     default:
       return unknown_format(bytes);
@@ -74,8 +110,10 @@ Result<std::vector<uint8_t>> canonicalize_any(std::span<const uint8_t> bytes, Pr
       VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
       return encode_vfp(canonicalized(std::move(f)));
     }
-    default:
+    case Format::Unknown:
       return unknown_format(bytes);
+    default:
+      return roundtrip_any(bytes, profile, limits);  // D1: other formats canonicalize = roundtrip
   }
 }
 
@@ -87,6 +125,22 @@ ValidationReport validate_any(std::span<const uint8_t> bytes, Profile profile,
     case Format::Vfp: {
       auto f = decode_vfp(bytes, options_for(profile, limits));
       if (!f.ok()) r.error = f.error();
+      break;
+    }
+    case Format::Rkc:
+    case Format::Kv6:
+    case Format::Kfa: {
+      const DecodeOptions o = options_for(profile, limits);
+      auto w = r.format == Format::Rkc   ? validate_rkc(bytes, o)
+               : r.format == Format::Kv6 ? validate_kv6(bytes, o)
+                                         : validate_kfa(bytes, o);
+      if (!w.ok()) r.error = w.error();
+      else r.warnings = std::move(*w);
+      break;
+    }
+    case Format::Rvc: {
+      auto c = decode_rvc(bytes, 0, options_for(profile, limits));
+      if (!c.ok()) r.error = c.error();
       break;
     }
     default:

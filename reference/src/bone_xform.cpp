@@ -11,20 +11,12 @@
 #include <limits>
 
 #include "rkc_detail.h"
+#include "voxrig/float_text.h"
 #include "voxrig/rkc_model.h"
 
 namespace voxrig {
 
 namespace {
-
-bool same(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
-
-template <size_t N>
-bool same(const std::array<float, N>& a, const std::array<float, N>& b) {
-  for (size_t i = 0; i < N; ++i)
-    if (!same(a[i], b[i])) return false;
-  return true;
-}
 
 // 2π/65536 evaluated in binary32 the way the seed's constant expression `PI * 2.0 / 65536.0`
 // on f32 is: PI rounded to binary32, doubled (exact), divided by 2^16 (exact).
@@ -34,17 +26,17 @@ constexpr float kRadToQ15 = 65536.0f / (static_cast<float>(3.1415926535897932384
 }  // namespace
 
 bool BoneXform::operator==(const BoneXform& o) const {
-  return same(t, o.t) && same(r, o.r) && same(s, o.s);
+  return same_bits(t, o.t) && same_bits(r, o.r) && same_bits(s, o.s);
 }
 
 bool Hinge::operator==(const Hinge& o) const {
-  return parent == o.parent && same(p[0], o.p[0]) && same(p[1], o.p[1]) && same(v[0], o.v[0]) &&
-         same(v[1], o.v[1]) && vmin == o.vmin && vmax == o.vmax && htype == o.htype &&
+  return parent == o.parent && same_bits(p[0], o.p[0]) && same_bits(p[1], o.p[1]) && same_bits(v[0], o.v[0]) &&
+         same_bits(v[1], o.v[1]) && vmin == o.vmin && vmax == o.vmax && htype == o.htype &&
          filler == o.filler;
 }
 
 bool Character::operator==(const Character& o) const {
-  return name == o.name && same(root, o.root) && meshes == o.meshes && bones == o.bones &&
+  return name == o.name && same_bits(root, o.root) && meshes == o.meshes && bones == o.bones &&
          clips == o.clips && voxel_clips == o.voxel_clips && extra_chunks == o.extra_chunks;
 }
 

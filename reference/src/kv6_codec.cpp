@@ -18,6 +18,7 @@
 #include <string>
 
 #include "rkc_detail.h"
+#include "voxrig/float_text.h"
 #include "voxrig/kv6.h"
 
 namespace voxrig {
@@ -29,10 +30,6 @@ constexpr size_t kVoxelSize = 8;
 constexpr size_t kPaletteTrailer = 4 + 768;
 constexpr uint8_t kMagic[4] = {'K', 'v', 'x', 'l'};
 constexpr uint8_t kPalMagic[4] = {'S', 'P', 'a', 'l'};
-
-bool same_bits(float a, float b) {
-  return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
-}
 
 // D9's run-table rule, first failure only. Offsets point at the table (or voxel) concerned.
 std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t xlen_at,

@@ -2,7 +2,16 @@
 //
 // Matrices are column-major (m[c * 4 + r]). The hierarchy walk follows the runtime's
 // parent-first order, so a skeleton that lists a child before its parent composes correctly.
+//
+// With SSE (every x86-64) mat4_mul and the LocalToModelJob loop work on whole columns: the same
+// products and the same left-to-right sums per element as the scalar code (no FMA: the build
+// uses -ffp-contract=off), so the results are bit for bit those of the portable path; the local
+// matrix goes from trs_to_mat4's scalars straight into registers instead of through memory.
 #include <cmath>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "voxrig/pose.h"
 
@@ -16,6 +25,45 @@ Error job_error(ErrorCode code, const char* detail) {
   return e;
 }
 
+// The 12 non-constant elements of T * R * S (rows 0-2 of the four columns; row 3 is 0 0 0 1).
+struct Affine {
+  float m[12];  // column c, row r at c * 3 + r
+};
+
+inline Affine trs_affine(const Trs& trs) {
+  const float x = trs.r.x, y = trs.r.y, z = trs.r.z, w = trs.r.w;
+  const float xx = x * x, yy = y * y, zz = z * z;
+  const float xy = x * y, xz = x * z, yz = y * z;
+  const float wx = w * x, wy = w * y, wz = w * z;
+  // Column 0 = R * e_x * sx, column 1 = R * e_y * sy, column 2 = R * e_z * sz.
+  return Affine{{(1.0f - 2.0f * (yy + zz)) * trs.s.x, (2.0f * (xy + wz)) * trs.s.x,
+                 (2.0f * (xz - wy)) * trs.s.x, (2.0f * (xy - wz)) * trs.s.y,
+                 (1.0f - 2.0f * (xx + zz)) * trs.s.y, (2.0f * (yz + wx)) * trs.s.y,
+                 (2.0f * (xz + wy)) * trs.s.z, (2.0f * (yz - wx)) * trs.s.z,
+                 (1.0f - 2.0f * (xx + yy)) * trs.s.z, trs.t.x, trs.t.y, trs.t.z}};
+}
+
+#if defined(__SSE2__)
+// r = a * b for one column b = (b0, b1, b2, b3): ((a0*b0 + a1*b1) + a2*b2) + a3*b3 per lane,
+// the association of the scalar mat4_mul.
+inline __m128 mul_column(const __m128 a[4], __m128 b) {
+  const __m128 p0 = _mm_mul_ps(a[0], _mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 0, 0, 0)));
+  const __m128 p1 = _mm_mul_ps(a[1], _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 1, 1, 1)));
+  const __m128 p2 = _mm_mul_ps(a[2], _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 2, 2, 2)));
+  const __m128 p3 = _mm_mul_ps(a[3], _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 3, 3, 3)));
+  return _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3);
+}
+
+// The four columns of trs_to_mat4(trs) in registers.
+inline void trs_columns(const Trs& trs, __m128 col[4]) {
+  const Affine l = trs_affine(trs);
+  col[0] = _mm_setr_ps(l.m[0], l.m[1], l.m[2], 0.0f);
+  col[1] = _mm_setr_ps(l.m[3], l.m[4], l.m[5], 0.0f);
+  col[2] = _mm_setr_ps(l.m[6], l.m[7], l.m[8], 0.0f);
+  col[3] = _mm_setr_ps(l.m[9], l.m[10], l.m[11], 1.0f);
+}
+#endif
+
 }  // namespace
 
 Mat4 Mat4::identity() {
@@ -25,33 +73,24 @@ Mat4 Mat4::identity() {
 }
 
 Mat4 trs_to_mat4(const Trs& trs) {
-  const float x = trs.r.x, y = trs.r.y, z = trs.r.z, w = trs.r.w;
-  const float xx = x * x, yy = y * y, zz = z * z;
-  const float xy = x * y, xz = x * z, yz = y * z;
-  const float wx = w * x, wy = w * y, wz = w * z;
+  const Affine l = trs_affine(trs);
   Mat4 m;
-  // Column 0 = R * e_x * sx, column 1 = R * e_y * sy, column 2 = R * e_z * sz.
-  m.m[0] = (1.0f - 2.0f * (yy + zz)) * trs.s.x;
-  m.m[1] = (2.0f * (xy + wz)) * trs.s.x;
-  m.m[2] = (2.0f * (xz - wy)) * trs.s.x;
-  m.m[3] = 0.0f;
-  m.m[4] = (2.0f * (xy - wz)) * trs.s.y;
-  m.m[5] = (1.0f - 2.0f * (xx + zz)) * trs.s.y;
-  m.m[6] = (2.0f * (yz + wx)) * trs.s.y;
-  m.m[7] = 0.0f;
-  m.m[8] = (2.0f * (xz + wy)) * trs.s.z;
-  m.m[9] = (2.0f * (yz - wx)) * trs.s.z;
-  m.m[10] = (1.0f - 2.0f * (xx + yy)) * trs.s.z;
-  m.m[11] = 0.0f;
-  m.m[12] = trs.t.x;
-  m.m[13] = trs.t.y;
-  m.m[14] = trs.t.z;
-  m.m[15] = 1.0f;
+  for (int c = 0; c < 4; ++c) {
+    for (int row = 0; row < 3; ++row) m.m[c * 4 + row] = l.m[c * 3 + row];
+    m.m[c * 4 + 3] = c == 3 ? 1.0f : 0.0f;
+  }
   return m;
 }
 
 Mat4 mat4_mul(const Mat4& a, const Mat4& b) {
   Mat4 r;
+#if defined(__SSE2__)
+  const __m128 ac[4] = {_mm_loadu_ps(a.m), _mm_loadu_ps(a.m + 4), _mm_loadu_ps(a.m + 8),
+                        _mm_loadu_ps(a.m + 12)};
+  for (int c = 0; c < 4; ++c) {
+    _mm_storeu_ps(r.m + 4 * c, mul_column(ac, _mm_loadu_ps(b.m + 4 * c)));
+  }
+#else
   for (int c = 0; c < 4; ++c) {
     const float b0 = b.m[c * 4 + 0], b1 = b.m[c * 4 + 1], b2 = b.m[c * 4 + 2],
                 b3 = b.m[c * 4 + 3];
@@ -59,6 +98,7 @@ Mat4 mat4_mul(const Mat4& a, const Mat4& b) {
       r.m[c * 4 + row] = a.m[row] * b0 + a.m[4 + row] * b1 + a.m[8 + row] * b2 + a.m[12 + row] * b3;
     }
   }
+#endif
   return r;
 }
 
@@ -117,10 +157,26 @@ Status LocalToModelJob::validate() const {
 Status LocalToModelJob::run() const {
   VOXRIG_TRY(validate());
   const std::span<const int32_t> parents = runtime->parents();
+#if defined(__SSE2__)
+  for (uint32_t j : runtime->parent_first_order()) {
+    __m128 local[4];
+    trs_columns(locals[j], local);
+    float* out = models[j].m;
+    if (parents[j] < 0) {
+      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+      continue;
+    }
+    const float* p = models[parents[j]].m;
+    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
+                          _mm_loadu_ps(p + 12)};
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+  }
+#else
   for (uint32_t j : runtime->parent_first_order()) {
     const Mat4 local = trs_to_mat4(locals[j]);
     models[j] = parents[j] < 0 ? local : mat4_mul(models[parents[j]], local);
   }
+#endif
   return ok_status();
 }
 

@@ -183,8 +183,13 @@ Status RkcClipJob::run() const {
   z = kfatime2seq(seq, kfatim);
   const Bracket now = bracket(seq, z, kfatim);
   const int32_t z_frm = seq[z].frm;
-  int32_t trat2 = -1, z0_frm = 0, zz0_frm = 0;
-  if (z_frm < 0) {
+  // A blend marker (z_frm < 0) is tracked on its own, not as the seed's trat2 >= 0: with
+  // unsorted times or okfatim before the first key, trat2 comes out negative, and the seed then
+  // indexes frmval[z_frm] with the negative marker (an index panic, rkc-family.md §6.2). Here a
+  // negative trat2 means "no blend" (as a negative trat does), and frame z0 is used.
+  const bool blend_marker = z_frm < 0;
+  int32_t trat2 = 0, z0_frm = 0, zz0_frm = 0;
+  if (blend_marker) {
     const size_t z0 = kfatime2seq(seq, clock->okfatim);
     const Bracket then = bracket(seq, z0, clock->okfatim);
     z0_frm = seq[z0].frm;
@@ -206,7 +211,7 @@ Status RkcClipJob::run() const {
   for (size_t i = 0; i < hinges.size(); ++i) {
     if (hinges[i].parent < 0) continue;
     BoneXform x;
-    if (trat2 < 0) {
+    if (!blend_marker) {
       x = frame(z_frm, i);
     } else {
       x = frame(z0_frm, i);

@@ -2,19 +2,12 @@
 //
 // The accessors match tag AND body: a hand-built model could put a body under a foreign tag,
 // and the writer hashes what the file calls VOX0.
-#include <bit>
-#include <cstdint>
-
+#include "voxrig/float_text.h"  // same_bits: -0.0 != +0.0, NaN == NaN with the same payload
 #include "voxrig/vfp_model.h"
 
 namespace voxrig {
 
 namespace {
-
-// -0.0 != +0.0 and NaN == NaN (same payload): round-trip checks compare bytes, not values.
-bool same_bits(float a, float b) {
-  return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
-}
 
 // The first section whose tag is `tag` and whose body holds a decoded T.
 template <class T, class Sections>

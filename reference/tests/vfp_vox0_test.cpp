@@ -142,8 +142,9 @@ TEST(Vox0, PaletteIndex) {
 }
 
 TEST(Vox0, PaletteIndexFoundAnywhereInALargeGrid) {
-  // 10x10x3 = 300 voxels: past the 64-byte blocks of the fast scan, and in its tail.
-  for (size_t bad : {0u, 63u, 64u, 255u, 256u, 299u}) {
+  // 10x10x3 = 300 voxels: past the 64-byte blocks of the fast scan (in each of its four 16-byte
+  // accumulators, first and last lane), and in its tail.
+  for (size_t bad : {0u, 17u, 40u, 63u, 64u, 255u, 256u, 299u}) {
     Vox0Spec v;
     v.sx = 10;
     v.sy = 10;

@@ -1,6 +1,8 @@
 // voxrig/float_text.h — the dump's float spelling (formats.md D17).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -13,5 +15,13 @@ std::string f32_json(float v);
 
 /// True when a and b have the same bit pattern (NaN payloads and -0.0 distinguished; D5).
 bool same_bits(float a, float b);
+
+/// Element-wise same_bits over equally sized float arrays.
+template <size_t N>
+bool same_bits(const std::array<float, N>& a, const std::array<float, N>& b) {
+  for (size_t i = 0; i < N; ++i)
+    if (!same_bits(a[i], b[i])) return false;
+  return true;
+}
 
 }  // namespace voxrig

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/compare_selftest.sh BENCH_BINARY — proves the regression gate both ways (CTest
+# bench-compare, label bench-smoke). Takes a short real run of two benchmarks (9 repetitions)
+# and checks that bench/compare.sh
+#   - passes BASE against itself and against a copy with every time x1.05 (under 10 %);
+#   - fails against a copy with every library time doubled, and against a copy where a benchmark
+#     reports an error;
+#   - fails against a real run with VOXRIG_BENCH_INJECT_SLOWDOWN=2 (CPU time, so the verdict
+#     does not depend on the machine's load).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bin="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+filter='^(SKEL/decode/16|memcpy/skel_16)$'
+run() {
+  "$bin" --benchmark_filter="$filter" --benchmark_repetitions=9 --benchmark_min_time=0.002 \
+    --benchmark_out="$1" --benchmark_out_format=json > /dev/null
+}
+run "$work/base.json"
+VOXRIG_BENCH_INJECT_SLOWDOWN=2 run "$work/injected.json"
+
+python3 - "$work" <<'EOF'
+import json, sys
+work = sys.argv[1]
+base = json.load(open(work + "/base.json"))
+def doctored(factor, error=False):
+    doc = json.loads(json.dumps(base))
+    for b in doc["benchmarks"]:
+        if b.get("baseline", 0) != 1:
+            b["cpu_time"] *= factor
+            b["real_time"] *= factor
+            if error:
+                b["error_occurred"] = True
+                b["error_message"] = "doctored"
+    return doc
+for name, doc in (("x105", doctored(1.05)), ("x2", doctored(2.0)), ("error", doctored(1, True))):
+    json.dump(doc, open("%s/%s.json" % (work, name), "w"))
+EOF
+
+fails=0
+expect() {  # expect <exit code> <description> <compare.sh args...>
+  local want="$1" what="$2"
+  shift 2
+  set +e
+  "$here/compare.sh" "$@" --no-table --quiet > "$work/out.txt" 2>&1
+  local got=$?
+  set -e
+  if [ "$got" -eq "$want" ]; then
+    echo "ok:   $what (exit $got)"
+  else
+    echo "FAIL: $what: exit $got, expected $want"
+    cat "$work/out.txt"
+    fails=$((fails + 1))
+  fi
+}
+expect 0 "unchanged (BASE vs BASE) passes" "$work/base.json" "$work/base.json"
+expect 0 "x1.05 passes the 10 % threshold" "$work/base.json" "$work/x105.json"
+expect 1 "doctored x2 fails" "$work/base.json" "$work/x2.json"
+expect 1 "doctored x2 fails with --normalize" "$work/base.json" "$work/x2.json" --normalize
+expect 0 "doctored x2 passes --threshold 1.5" "$work/base.json" "$work/x2.json" --threshold 1.5
+expect 1 "an errored benchmark fails" "$work/base.json" "$work/error.json"
+expect 1 "injected 2x slowdown (real run) fails" "$work/base.json" "$work/injected.json"
+[ "$fails" -eq 0 ]

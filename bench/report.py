@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Turns a bench/run.sh JSON into the Markdown tables of docs/performance.md: medians over the
+repetitions, ratios to the in-run baselines measured in the same process, and the verdict for
+every performance target. Usage: bench/report.py RESULTS.json > tables.md
+
+Rates are computed from CPU time (Google Benchmark's bytes_per_second / items_per_second), the
+figure least disturbed by other processes on a shared 2-core VM.
+"""
+import json
+import re
+import statistics
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        doc = json.load(f)
+    runs = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+            continue
+        runs.setdefault(b.get("run_name", b["name"]), []).append(b)
+    med = {}
+    for name, rs in runs.items():
+        m = {"reps": len(rs)}
+        for key in ("bytes_per_second", "items_per_second", "cpu_time", "real_time", "quads",
+                    "allocs/iter", "solid"):
+            vals = [r[key] for r in rs if key in r]
+            if vals:
+                m[key] = statistics.median(vals)
+        med[name] = m
+    return doc["context"], med
+
+
+def si(v, unit=""):
+    for div, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if v >= div:
+            return "%.3g%s%s" % (v / div, suffix, unit)
+    return "%.3g %s" % (v, unit)
+
+
+def gbs(v):
+    return "%.2f GB/s" % (v / 1e9) if v >= 1e9 else "%.0f MB/s" % (v / 1e6)
+
+
+class Report:
+    def __init__(self, med):
+        self.med = med
+        self.targets = []
+        self.lines = []
+
+    def get(self, name, key):
+        return self.med.get(name, {}).get(key)
+
+    def out(self, line=""):
+        self.lines.append(line)
+
+    def table(self, header, rows):
+        self.out("| " + " | ".join(header) + " |")
+        self.out("|" + "---|" * len(header))
+        for r in rows:
+            self.out("| " + " | ".join(r) + " |")
+        self.out()
+
+    def target(self, what, measured, ok):
+        self.targets.append((what, measured, "met" if ok else "**not met**"))
+
+
+def codec_tables(r):
+    r.out("### VFP sections and files (decode + validate, encode)")
+    r.out()
+    r.out("Section decoders run without the container, so VOX0/decode has no SHA-256 in it; VFP "
+          "rows are whole files (framing, SHA-256 of VOX0 and SKEL, every section). "
+          "\"x memcpy\" = decode bytes/s / memcpy bytes/s of the same byte count, same run.")
+    r.out()
+    rows = []
+    pat = re.compile(r"^(VOX0|SKEL|VSKN|ANIM|VFP)/(decode|decode_rig|decode_static|encode)/(.+)$")
+    def order(n):
+        parts = n.split("/")
+        size = int(parts[-1]) if parts[-1].isdigit() else 0
+        return (parts[0], "/".join(parts[2:-1]), size, parts[1])
+    for name in sorted(r.med, key=order):
+        m = pat.match(name)
+        if not m:
+            continue
+        sec, op, inp = m.groups()
+        bps = r.get(name, "bytes_per_second")
+        size = inp.split("/")[-1]
+        base = {"VOX0": "memcpy/vox0_" + size, "SKEL": "memcpy/skel_" + size,
+                "ANIM": "memcpy/anim_" + size}.get(sec)
+        if sec == "VSKN":
+            base = "memcpy/vskn_" + inp.replace("/", "_")
+        if sec == "VFP":
+            base = "memcpy/vfp_" + inp.replace("/", "_")
+        mb = r.get(base, "bytes_per_second") if base else None
+        ratio = "%.2f" % (bps / mb) if bps and mb else ""
+        items = "" if sec == "VFP" else si(r.get(name, "items_per_second") or 0, "/s")
+        rows.append([sec, op, inp, gbs(bps) if bps else "", items, ratio,
+                     "%g" % r.get(name, "allocs/iter")])
+    r.table(["section", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
+
+    r.out("### SHA-256 (OpenSSL EVP, CPU-dependent code path)")
+    r.out()
+    rows = []
+    shas = [k for k in r.med if k.startswith("SHA256/")]
+    for n in sorted(shas, key=lambda k: int(k.split("/")[1])):
+        rows.append([n.split("/")[1] + " B", gbs(r.get(n, "bytes_per_second"))])
+    r.table(["input", "throughput"], rows)
+
+    r.out("### RKCH family (rkc-strict)")
+    r.out()
+    r.out("`skel/N` = N bones, one KV6 mesh per bone, a 30-frame skeletal clip, no VCLP; `vclp/N` "
+          "adds one deflated 16^3 x 8-frame RVC clip per 10 bones.")
+    r.out()
+    rows = []
+    pat = re.compile(r"^(RKCH|KV6|RVC|KFA)/(decode|encode|decode_frames)/(.+)$")
+    def order2(n):
+        parts = n.split("/")
+        num = int(re.sub(r"\D", "", parts[-1]) or 0)
+        return (parts[0], "/".join(parts[2:-1]), num, parts[-1], parts[1])
+    for name in sorted(r.med, key=order2):
+        m = pat.match(name)
+        if not m:
+            continue
+        fmt, op, inp = m.groups()
+        bps = r.get(name, "bytes_per_second")
+        base = "memcpy/%s_%s" % (fmt.lower(), inp)
+        mb = r.get(base, "bytes_per_second")
+        rows.append([fmt, op, inp, gbs(bps) if bps else "",
+                     si(r.get(name, "items_per_second") or 0, "/s"),
+                     "%.3f" % (bps / mb) if bps and mb else "", "%g" % r.get(name, "allocs/iter")])
+    r.table(["format", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
+
+
+def codec_targets(r):
+    worst = None
+    for n in sorted(r.med):
+        m = re.match(r"^VOX0/decode/(\w+)/(\d+)$", n)
+        if not m:
+            continue
+        mb = r.get("memcpy/vox0_" + m.group(2), "bytes_per_second")
+        ratio = r.get(n, "bytes_per_second") / mb
+        if worst is None or ratio < worst[0]:
+            worst = (ratio, n)
+    if worst:
+        r.target("VOX0 decode+validate (no SHA-256) >= 0.5x memcpy (every grid, 32^3-256^3)",
+                 "worst %.2fx (%s)" % worst, worst[0] >= 0.5)
+    for sec, floor in (("VSKN", 0), ("ANIM", 1000)):
+        vals = []
+        for n in r.med:
+            m = re.match(r"^%s/decode/(.+)$" % sec, n)
+            if not m:
+                continue
+            if sec == "ANIM" and int(m.group(1)) < floor:
+                continue
+            vals.append((r.get(n, "bytes_per_second"), n))
+        if vals:
+            v = min(vals)
+            r.target("%s decode+validate >= 1 GB/s%s" % (sec, " (>= 1000 keys)" if floor else ""),
+                     "worst %s (%s)" % (gbs(v[0]), v[1]), v[0] >= 1e9)
+    vals = [(r.get(n, "bytes_per_second"), n) for n in r.med if n.startswith("RKCH/decode/skel/")]
+    if vals:
+        v = min(vals)
+        r.target("RKCH decode without voxel clips >= 500 MB/s", "worst %s (%s)" % (gbs(v[0]), v[1]),
+                 v[0] >= 500e6)
+
+
+def mesh_tables(r):
+    r.out("### Meshing (voxels/s = grid voxels N^3 per second, CPU time)")
+    r.out()
+    r.out("`pv` = the per-voxel greedy baseline (bench/baselines.cpp) with the same joint map; "
+          "`scan` = a plain pass over the grid. Quads in parentheses.")
+    r.out()
+    rows = []
+    for kind in ("random50", "sphere", "terrain"):
+        for n in (32, 64, 128, 256):
+            suffix = "/%s/%d" % (kind, n)
+            if "MESH/greedy" + suffix not in r.med:
+                continue
+            def cell(name):
+                v = r.get(name + suffix, "items_per_second")
+                q = r.get(name + suffix, "quads")
+                return "" if v is None else "%s (%s)" % (si(v), si(q)) if q else si(v)
+            def ratio(a, b):
+                x, y = r.get(a + suffix, "items_per_second"), r.get(b + suffix, "items_per_second")
+                return "%.1fx" % (x / y) if x and y else ""
+            rows.append(["%s %d^3" % (kind, n), cell("MESH/scan"), cell("MESH/naive"),
+                         cell("MESH/greedy"), cell("MESH/bone_aware_j1"),
+                         cell("MESH/bone_aware_j8"),
+                         cell("MESH/bone_aware_j64"), cell("MESH/pvgreedy_j64"),
+                         ratio("MESH/bone_aware_j64", "MESH/pvgreedy_j64"),
+                         ratio("MESH/bone_aware_j8", "MESH/pvgreedy_j8")])
+    r.table(["grid", "scan", "naive", "greedy", "bone-aware 1 j", "bone-aware 8 j",
+             "bone-aware 64 j", "pv greedy 64 j", "x pv (64 j)", "x pv (8 j)"], rows)
+    rows = []
+    for n in sorted(k for k in r.med if k.startswith("MESH/kv6_")):
+        rows.append([n, si(r.get(n, "items_per_second")) + " stored voxels/s",
+                     si(r.get(n, "quads"))])
+    if rows:
+        r.table(["KV6 mesher", "rate", "quads"], rows)
+
+
+def mesh_targets(r):
+    for kind, floor in (("random50", 50e6), ("sphere", 500e6), ("terrain", 450e6)):
+        vals = [(r.get("MESH/bone_aware_j%d/%s/64" % (j, kind), "items_per_second"), j)
+                for j in (1, 8, 64)]
+        vals = [v for v in vals if v[0]]
+        if not vals:
+            continue
+        v = min(vals)
+        r.target("bone-aware greedy %s 64^3 >= %s voxels/s (1/8/64 joints)" % (kind, si(floor)),
+                 "worst %s (%d joints); %s" % (si(v[0]), v[1],
+                                               ", ".join("%d j %s" % (j, si(x)) for x, j in vals)),
+                 v[0] >= floor)
+    for kind in ("sphere", "terrain"):
+        ratios = []
+        for j in (1, 8, 64):
+            a = r.get("MESH/bone_aware_j%d/%s/64" % (j, kind), "items_per_second")
+            b = r.get("MESH/pvgreedy_j%d/%s/64" % (j, kind), "items_per_second")
+            if a and b:
+                ratios.append((a / b, j))
+        if ratios:
+            v = min(ratios)
+            r.target("bone-aware greedy >= 10x per-voxel greedy, %s 64^3" % kind,
+                     "worst %.1fx (%d joints)" % v, v[0] >= 10)
+
+
+def pose_tables(r):
+    r.out("### Pose evaluation (joint-samples/s, CPU time)")
+    r.out()
+    rows = []
+    for p in ("step", "linear", "slerp"):
+        for mode in ("clamp", "loop"):
+            row = [p, mode]
+            for access in ("forward", "random"):
+                v = r.get("POSE/sample/%s/%s/%s/256" % (p, mode, access), "items_per_second")
+                row.append(si(v) if v else "")
+            rows.append(row)
+    r.out("Sampling alone, 256 joints, 30 keys/track (T, R, S), 1 s clip:")
+    r.out()
+    r.table(["policy", "mode", "forward 60 Hz (cache)", "random times"], rows)
+    rows = []
+    for j in (16, 64, 256, 1024):
+        def g(name):
+            v = r.get(name % j, "items_per_second")
+            return si(v) if v else ""
+        fw, pl = r.get("POSE/sample_l2m/linear/loop/forward/%d" % j, "items_per_second"), \
+            r.get("POSE/plain_sampler/forward/%d" % j, "items_per_second")
+        rows.append([str(j), g("POSE/sample/linear/loop/forward/%d"),
+                     g("POSE/sample/linear/loop/random/%d"), g("POSE/l2m/%d"),
+                     g("POSE/sample_l2m/linear/loop/forward/%d"),
+                     g("POSE/sample_l2m/linear/loop/random/%d"), g("POSE/plain_sampler/forward/%d"),
+                     g("POSE/skinning/%d")])
+    r.out("Linear, loop; `sample+l2m` = SamplingJob + LocalToModelJob per frame; the plain float "
+          "sampler (bench/baselines.cpp, upper_bound + lerp + nlerp, no cache) is the baseline:")
+    r.out()
+    r.table(["joints", "sample fwd", "sample rnd", "local-to-model", "sample+l2m fwd",
+             "sample+l2m rnd", "plain sampler fwd", "skinning"], rows)
+    rows = []
+    for b in (1, 16, 64, 200):
+        rows.append([str(b)] + [si(r.get("RKC/%s/%d" % (w, b), "items_per_second") or 0, "/s")
+                                for w in ("clip_eval", "hinge_solve", "clip_eval_hinge")])
+    r.out("RKCH evaluation (bones/s): animsprite clock + blend (RkcClipJob), solve_kfa_limbs "
+          "(RkcHingeJob), both:")
+    r.out()
+    r.table(["bones", "clip eval", "hinge solve", "both"], rows)
+
+
+def pose_targets(r):
+    for access, floor in (("forward", 50e6), ("random", 25e6)):
+        v = r.get("POSE/sample_l2m/linear/loop/%s/256" % access, "items_per_second")
+        if v:
+            r.target("pose sampling + local-to-model, 256 joints, %s >= %s joint-samples/s"
+                     % (access, si(floor)), si(v), v >= floor)
+
+
+def alloc_target(r):
+    zero = [n for n in r.med if re.match(r"^(MESH/(naive|greedy|bone_aware|kv6)|POSE/|RKC/)", n)]
+    bad = [n for n in zero if (r.get(n, "allocs/iter") or 0) != 0]
+    r.target("zero heap allocations: per-frame evaluation, meshing into reused buffers",
+             "%d benchmarks, %d allocate" % (len(zero), len(bad)) +
+             (": " + ", ".join(bad) if bad else ""),
+             not bad and bool(zero))
+
+
+def main():
+    context, med = load(sys.argv[1])
+    r = Report(med)
+    codec_tables(r)
+    mesh_tables(r)
+    pose_tables(r)
+    codec_targets(r)
+    mesh_targets(r)
+    pose_targets(r)
+    alloc_target(r)
+    reps = sorted({m["reps"] for m in med.values()})
+    print("Run: %s, %s, %d CPUs, load average %s, voxrig %s build, git %s, %s repetitions "
+          "(medians), libbenchmark %s build." % (
+              context.get("date"), context.get("cpu_model", "?"), context.get("num_cpus", 0),
+              "/".join("%.1f" % x for x in context.get("load_avg", [])),
+              context.get("voxrig_build_type"), context.get("git_commit", "?"),
+              "/".join(map(str, reps)), context.get("library_build_type")))
+    print()
+    print("### Targets")
+    print()
+    print("| target | measured | verdict |")
+    print("|---|---|---|")
+    for what, measured, verdict in r.targets:
+        print("| %s | %s | %s |" % (what, measured, verdict))
+    print()
+    print("\n".join(r.lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1080 @@
+#!/usr/bin/env python3
+"""voxrig_reader.py — an independent reader of VFP 1.3 + Voxel Rig v1 (Python 3, stdlib only).
+
+Written from shared/design/formats.md, docs/dump-schema.md and reference/include/voxrig/errors.def
+only (never from the C++ sources), so that where it disagrees with the reference one of the two is
+wrong and the spec decides. It speaks the conformance reader protocol (conformance.md):
+
+    voxrig_reader.py dump         --profile P FILE      accept: exit 0, JSON dump on stdout
+                                                         reject: exit 1, {"error": code, ...}
+    voxrig_reader.py roundtrip    --profile P IN OUT    parse, serialize in file order (D1)
+    voxrig_reader.py canonicalize --profile P IN OUT    parse, serialize in canonical order (D1)
+
+Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
+than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
+
+Check order (formats.md fine print 7, D11, D13, refined by docs/vfp-check-order.md):
+  1 file header, field by field       5 unknown REQUIRED sections, unsupported codecs
+  2 each section header in file order 6 the VOX0 payload
+  3 trailing bytes                    7 sourceHash
+  4 VOX0 present, unique, its header  8 (vfp-rig) rig duplicates, rig section headers,
+                                        completeness, SKEL, VSKN, ANIM payloads
+
+Floats are kept as their 32-bit patterns (int) from file to dump to writer: nothing goes
+through a conversion that could quiet a NaN or lose -0.0 (D5).
+"""
+
+import hashlib
+import json
+import math
+import struct
+import sys
+
+# ---------------------------------------------------------------------------------------------
+# Constants from formats.md
+
+MAGIC = b"VFP\x00"
+SECTION_HEADER_SIZE = 16
+REQUIRED = 0x01
+TAG_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+CACHE_TAGS = ("MSH0", "PMSH", "RND0", "PRVW", "ANM0")
+RIG_TAGS = ("SKEL", "VSKN", "ANIM")
+PROFILES = ("vfp-static", "vfp-rig")
+OTHER_PROFILES = ("rkc-strict", "rkc-compat")  # valid names, but not this reader's family
+
+# Byte layouts (formats.md), little-endian, packed:
+#   file header 44 B   magic[4] versionMajor:u8 versionMinor:u8 headerFlags:u16
+#                      sectionCount:u32 sourceHash[32]
+#   section header 16 B tag[4] chunkId:i32 codec:u8 flags:u8 reserved:u16 length:u32
+#   VOX0  12 B + 4*paletteCount + sx*sy*sz   <BBHHHHH> version reserved paletteCount sx sy sz
+#                                            reserved, then RGBA8 palette, then voxels
+#   SKEL  36 B <BBH32s>, joints <Hh3f4f3fB3x> = 48 B + name
+#   VSKN  74 B <BBHHI32s32s>, records <IH> = 6 B
+#   ANIM  68 B <BBH32s32s>, clips <HHIB3x> = 12 B + name, tracks <HHI> = 8 B,
+#         keys <I3f4f3f> = 44 B
+VSKN_HEADER_SIZE = 74
+VSKN_RECORD_SIZE = 6
+ANIM_KEY_SIZE = 44
+
+
+class Limits:
+    """formats.md "Limits" defaults (VFP family)."""
+
+    vfp_sections = 4096
+    vox0_voxels = 1 << 28
+    skel_joints = 16384
+    anim_clips = 65535
+    anim_keys_per_track = 1 << 20
+    anim_keys_total = 1 << 24
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors and the bounded reader
+
+
+class Reject(Exception):
+    """A verdict of reject: a stable code (errors.def), an absolute file offset and a path."""
+
+    def __init__(self, code, offset=None, path=None, detail=""):
+        super().__init__(code)
+        self.code = code
+        self.offset = offset
+        self.path = path
+        self.detail = detail
+
+    def to_json(self):
+        out = {"error": self.code}
+        if self.offset is not None:
+            out["offset"] = self.offset
+        if self.path is not None:
+            out["path"] = self.path
+        return out
+
+
+class Reader:
+    """Little-endian reads bounded to data[start:end]; offsets are absolute file offsets.
+
+    Every read is all-or-nothing; a short read raises Reject(truncated code) at the offset of
+    the read that failed.
+    """
+
+    def __init__(self, data, start, end, truncated):
+        self.data = data
+        self.pos = start
+        self.end = end
+        self.truncated = truncated
+
+    def remaining(self):
+        return self.end - self.pos
+
+    def _take(self, n, path):
+        if n > self.end - self.pos:
+            raise Reject(self.truncated, self.pos, path,
+                         "need %d byte(s), %d remain" % (n, self.end - self.pos))
+        p = self.pos
+        self.pos += n
+        return p
+
+    def u8(self, path):
+        p = self._take(1, path)
+        return self.data[p]
+
+    def u16(self, path):
+        p = self._take(2, path)
+        return self.data[p] | (self.data[p + 1] << 8)
+
+    def i16(self, path):
+        v = self.u16(path)
+        return v - 0x10000 if v >= 0x8000 else v
+
+    def u32(self, path):
+        p = self._take(4, path)
+        return int.from_bytes(self.data[p:p + 4], "little")
+
+    def i32(self, path):
+        v = self.u32(path)
+        return v - 0x100000000 if v >= 0x80000000 else v
+
+    def f32(self, path):
+        """A binary32 as its bit pattern (int)."""
+        return self.u32(path)
+
+    def raw(self, n, path):
+        p = self._take(n, path)
+        return bytes(self.data[p:p + n])
+
+    def check_table(self, count, elem_size, path, at):
+        """A fixed-size table checked as a whole right after its count (and the count's limit,
+        D13): count * elem_size must not exceed the bytes that remain."""
+        if count * elem_size > self.remaining():
+            raise Reject(self.truncated, at, path,
+                         "count %d needs more than the %d byte(s) remaining"
+                         % (count, self.remaining()))
+
+
+# ---------------------------------------------------------------------------------------------
+# Floats (D5, D15, D17)
+
+
+def f32_is_finite(bits):
+    return (bits >> 23) & 0xFF != 0xFF
+
+
+def f32_value(bits):
+    """The binary32 as a Python float (exact: every binary32 is a double). Finite values only
+    are used numerically; non-finite values never go through here on the way to the dump."""
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def f32_bits_of(x):
+    """binary32 bits of the double x rounded to nearest (struct does round-to-nearest-even);
+    None when it rounds to infinity (struct refuses: OverflowError)."""
+    try:
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+    except OverflowError:
+        return None
+
+
+def f32_text(bits):
+    """D17: the shortest decimal that reads back to the same binary32, always with a '.' or an
+    exponent; non-finite values as "f32:0x%08X". Returns the JSON token (quotes included for
+    the string form)."""
+    if not f32_is_finite(bits):
+        return '"f32:0x%08X"' % bits
+    v = f32_value(bits)
+    if v == 0.0:
+        return "-0.0" if bits >> 31 else "0.0"
+    text = None
+    for p in range(1, 10):  # 9 significant digits always round-trip a binary32
+        cand = "%.*g" % (p, v)
+        if f32_bits_of(float(cand)) == bits:
+            text = cand
+            break
+    if text is None:  # unreachable: %.9g round-trips every finite binary32
+        text = "%.9g" % v
+    return _spell_float(text, v)
+
+
+def _spell_float(text, v):
+    """Normalises %g output to the dump's spelling: fixed notation when it is not longer than
+    scientific (the std::to_chars shortest rule), else d.ddde±XX (two exponent digits at least);
+    '.0' added to bare integers. An integer in fixed notation is spelled with its exact digits
+    (167643632.0, not 167643630.0: same length, both read back to the same binary32; the
+    reference prints the exact value, so this keeps dumps textually equal too)."""
+    neg = text.startswith("-")
+    if neg:
+        text = text[1:]
+    if "e" in text:
+        mant, exp = text.split("e")
+        exp = int(exp)
+    else:
+        mant, exp = text, 0
+    if "." in mant:
+        ip, fp = mant.split(".")
+    else:
+        ip, fp = mant, ""
+    digits = (ip + fp).lstrip("0")
+    # decimal point position: value = 0.digits * 10^point
+    if ip.strip("0"):
+        point = len(ip.lstrip("0")) + exp
+    else:
+        lead = len(fp) - len(fp.lstrip("0"))
+        point = -lead + exp
+    digits = digits.rstrip("0") or "0"
+    n = len(digits)
+    # scientific form: d[.ddd]e±XX
+    sexp = point - 1
+    sci = digits[0] + ("." + digits[1:] if n > 1 else "") + "e" + ("-" if sexp < 0 else "+") \
+        + "%02d" % abs(sexp)
+    # fixed form
+    if point <= 0:
+        fixed = "0." + "0" * (-point) + digits
+    elif point >= n:
+        fixed = str(int(abs(v)))  # v is an integer here: as many digits as digits + zeros
+    else:
+        fixed = digits[:point] + "." + digits[point:]
+    out = fixed if len(fixed) <= len(sci) else sci
+    if "." not in out and "e" not in out:
+        out += ".0"
+    return ("-" if neg else "") + out
+
+
+def is_unit_quaternion(q):
+    """D15: sqrt(((x*x + y*y) + z*z) + w*w) in double, |n - 1| <= 1e-3. Python floats are IEEE
+    doubles and CPython never contracts into FMA. Finite components only."""
+    x, y, z, w = (f32_value(b) for b in q)
+    n = math.sqrt(((x * x + y * y) + z * z) + w * w)
+    return abs(n - 1.0) <= 1e-3
+
+
+def is_valid_utf8(b):
+    """D6 well-formedness (Unicode Table 3-7). CPython's strict UTF-8 decoder rejects overlongs,
+    surrogates, values above U+10FFFF and the bytes C0, C1, F5-FF; U+0000 and noncharacters
+    pass. test_reader.py pins this down."""
+    try:
+        b.decode("utf-8", "strict")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Model
+
+
+class Section:
+    __slots__ = ("index", "tag", "chunk_id", "codec", "flags", "header_offset",
+                 "payload_offset", "payload", "body")
+
+    def __init__(self, index, tag, chunk_id, codec, flags, header_offset, payload_offset,
+                 payload):
+        self.index = index
+        self.tag = tag              # str of 4 chars A-Z0-9
+        self.chunk_id = chunk_id
+        self.codec = codec
+        self.flags = flags
+        self.header_offset = header_offset
+        self.payload_offset = payload_offset
+        self.payload = payload      # memoryview into the file bytes, as stored (no copy)
+        self.body = None            # Vox0 / Skel / Vskn / Anim when decoded
+
+
+class Vox0:
+    __slots__ = ("size", "palette", "voxels")
+
+    def __init__(self, size, palette, voxels):
+        self.size = size            # (sx, sy, sz)
+        self.palette = palette      # list of (r, g, b, a)
+        self.voxels = voxels        # memoryview, x-fastest (no copy of a large grid)
+
+
+class Joint:
+    __slots__ = ("id", "parent", "t", "r", "s", "name")
+
+    def __init__(self, jid, parent, t, r, s, name):
+        self.id, self.parent, self.t, self.r, self.s, self.name = jid, parent, t, r, s, name
+
+
+class Skel:
+    __slots__ = ("base_source_hash", "joints")
+
+    def __init__(self, base_source_hash, joints):
+        self.base_source_hash = base_source_hash
+        self.joints = joints
+
+
+class Vskn:
+    __slots__ = ("default_joint", "base_source_hash", "skeleton_hash", "bindings")
+
+    def __init__(self, default_joint, base_source_hash, skeleton_hash, bindings):
+        self.default_joint = default_joint
+        self.base_source_hash = base_source_hash
+        self.skeleton_hash = skeleton_hash
+        self.bindings = bindings    # list of (voxelOffset, jointId)
+
+
+class Key:
+    __slots__ = ("time_ms", "t", "r", "s")
+
+    def __init__(self, time_ms, t, r, s):
+        self.time_ms, self.t, self.r, self.s = time_ms, t, r, s
+
+
+class Track:
+    __slots__ = ("joint", "keys")
+
+    def __init__(self, joint, keys):
+        self.joint, self.keys = joint, keys
+
+
+class Clip:
+    __slots__ = ("id", "duration_ms", "name", "tracks")
+
+    def __init__(self, cid, duration_ms, name, tracks):
+        self.id, self.duration_ms, self.name, self.tracks = cid, duration_ms, name, tracks
+
+
+class Anim:
+    __slots__ = ("base_source_hash", "skeleton_hash", "clips")
+
+    def __init__(self, base_source_hash, skeleton_hash, clips):
+        self.base_source_hash = base_source_hash
+        self.skeleton_hash = skeleton_hash
+        self.clips = clips
+
+
+class VfpFile:
+    __slots__ = ("version_minor", "source_hash", "sections", "profile")
+
+    def __init__(self, version_minor, source_hash, sections, profile):
+        self.version_minor = version_minor
+        self.source_hash = source_hash
+        self.sections = sections
+        self.profile = profile
+
+    def first(self, tag):
+        for s in self.sections:
+            if s.tag == tag:
+                return s
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding (fine print 7 steps)
+
+
+def is_vfp(data):
+    return len(data) >= 4 and bytes(data[:4]) == MAGIC
+
+
+def decode(data, profile, limits=Limits):
+    """Decodes a whole VFP file under `profile`; raises Reject on the first failed check."""
+    if not is_vfp(data):
+        raise Reject("file.unknown_format", 0, "")
+    rig = profile == "vfp-rig"
+
+    # Step 1: the file header, field by field.
+    r = Reader(data, 4, len(data), "vfp.header.truncated")
+    at = r.pos
+    if r.u8("header/versionMajor") != 1:
+        raise Reject("vfp.header.version_major", at, "header/versionMajor")
+    version_minor = r.u8("header/versionMinor")  # fine print 2: any value
+    at = r.pos
+    if r.u16("header/headerFlags") != 0:
+        raise Reject("vfp.header.flags", at, "header/headerFlags")
+    at = r.pos
+    section_count = r.u32("header/sectionCount")
+    if section_count > limits.vfp_sections:
+        raise Reject("vfp.limit.sections", at, "header/sectionCount")
+    source_hash = r.raw(32, "header/sourceHash")
+
+    # Step 2: each section header in file order (lazily: a short header is found where it sits).
+    # Payloads are zero-copy views: a 2^28-voxel VOX0 is held once, as the file.
+    view = memoryview(data)
+    sections = []
+    r.truncated = "vfp.section.truncated"
+    for i in range(section_count):
+        path = "section[%d]" % i
+        h = r.pos
+        if r.remaining() < SECTION_HEADER_SIZE:
+            raise Reject("vfp.section.truncated", h, path)
+        tag_bytes = r.raw(4, path + "/tag")
+        if any(c not in TAG_CHARS for c in tag_bytes):
+            raise Reject("vfp.section.bad_tag", h, path + "/tag")
+        tag = tag_bytes.decode("ascii")
+        path = "%s[%d]" % (tag, i)
+        chunk_id = r.i32(path)
+        if chunk_id < -1:
+            raise Reject("vfp.section.bad_chunk_id", h + 4, path + "/chunkId")
+        codec = r.u8(path)
+        flags = r.u8(path)
+        if flags & ~REQUIRED & 0xFF:
+            raise Reject("vfp.section.reserved_flags", h + 9, path + "/flags")
+        if r.u16(path) != 0:
+            raise Reject("vfp.section.reserved", h + 10, path + "/reserved")
+        length = r.u32(path)
+        if length > r.remaining():
+            raise Reject("vfp.section.payload_truncated", h + 12, path + "/length")
+        p = r.pos
+        payload = view[p:p + length]
+        r.pos += length
+        sections.append(Section(i, tag, chunk_id, codec, flags, h, p, payload))
+
+    # Step 3: trailing bytes.
+    if r.remaining():
+        raise Reject("vfp.trailing_bytes", r.pos, "")
+
+    # Step 4: VOX0 present and unique, then its section header.
+    vox = [s for s in sections if s.tag == "VOX0"]
+    if not vox:
+        raise Reject("vfp.vox0.missing", len(data), "")
+    if len(vox) > 1:
+        raise Reject("vfp.vox0.duplicate", vox[1].header_offset, "VOX0[%d]" % vox[1].index)
+    v = vox[0]
+    vpath = "VOX0[%d]" % v.index
+    if v.chunk_id != -1:
+        raise Reject("vfp.vox0.bad_chunk_id", v.header_offset + 4, vpath + "/chunkId")
+    if v.codec != 0:
+        raise Reject("vfp.vox0.bad_codec", v.header_offset + 8, vpath + "/codec")
+    if not v.flags & REQUIRED:
+        raise Reject("vfp.vox0.not_required", v.header_offset + 9, vpath + "/flags")
+
+    # Step 5: unknown REQUIRED sections and unsupported codecs on REQUIRED sections, in file
+    # order. Under vfp-rig the rig sections are left to step 8 (D11); under vfp-static they are
+    # unknown sections like any other (fine print 3).
+    for s in sections:
+        if s.tag == "VOX0" or not s.flags & REQUIRED:
+            continue
+        if s.tag in RIG_TAGS and rig:
+            continue
+        spath = "%s[%d]" % (s.tag, s.index)
+        if s.tag not in CACHE_TAGS:
+            raise Reject("vfp.section.unknown_required", s.header_offset, spath)
+        if s.codec != 0:
+            raise Reject("vfp.section.unsupported_codec", s.header_offset + 8, spath + "/codec")
+
+    # Step 6: the VOX0 payload.
+    v.body = decode_vox0(v.payload, v.payload_offset, limits)
+
+    # Step 7: sourceHash.
+    if hashlib.sha256(v.payload).digest() != source_hash:
+        raise Reject("vfp.source_hash", 12, "header/sourceHash")
+
+    model = VfpFile(version_minor, source_hash, sections, profile)
+    if rig:
+        decode_rig(model, v, limits)
+    return model
+
+
+def decode_vox0(payload, base, limits):
+    """VOX0 payload: fields in byte order; the voxel limit and the exact length as soon as
+    sizeZ (the last input of both) is read."""
+    r = Reader(payload, 0, len(payload), "vox0.truncated")
+
+    def fail(code, rel, path):
+        raise Reject(code, base + rel, "VOX0/" + path)
+
+    def rd(fn, name):
+        try:
+            return fn(name)
+        except Reject as e:
+            e.offset += base
+            e.path = "VOX0/" + name
+            raise
+
+    if rd(r.u8, "version") != 1:
+        fail("vox0.bad_version", 0, "version")
+    if rd(r.u8, "reserved") != 0:
+        fail("vox0.reserved", 1, "reserved")
+    pc = rd(r.u16, "paletteCount")
+    if not 1 <= pc <= 256:
+        fail("vox0.palette_count", 2, "paletteCount")
+    size = []
+    for k, name in enumerate(("sizeX", "sizeY", "sizeZ")):
+        s = rd(r.u16, name)
+        if s == 0:
+            fail("vox0.zero_size", 4 + 2 * k, name)
+        size.append(s)
+    count = size[0] * size[1] * size[2]
+    if count > limits.vox0_voxels:
+        fail("vox0.limit.voxels", 4, "size")
+    if len(payload) != 12 + 4 * pc + count:
+        fail("vox0.length", 0, "length")
+    if rd(r.u16, "reserved2") != 0:
+        fail("vox0.reserved", 10, "reserved2")
+    pal = payload[12:12 + 4 * pc]
+    palette = [tuple(pal[4 * i:4 * i + 4]) for i in range(pc)]
+    voxels = payload[12 + 4 * pc:]
+    if pc < 256:
+        # Map every index to 0 (valid) or 1 (>= paletteCount) and find the first bad one, a
+        # bounded chunk at a time (C speed, bounded extra memory).
+        table = bytes(0 if i < pc else 1 for i in range(256))
+        for start in range(0, len(voxels), _CHUNK):
+            bad = bytes(voxels[start:start + _CHUNK]).translate(table).find(b"\x01")
+            if bad >= 0:
+                bad += start
+                fail("vox0.palette_index", 12 + 4 * pc + bad, "voxel[%d]" % bad)
+    return Vox0(tuple(size), palette, voxels)
+
+
+_CHUNK = 1 << 20
+
+
+def count_non_zero(view):
+    return len(view) - sum(bytes(view[i:i + _CHUNK]).count(0)
+                           for i in range(0, len(view), _CHUNK))
+
+
+def decode_rig(model, vox_section, limits):
+    """Step 8 (vfp-rig only): duplicates, section headers, completeness, then the payloads."""
+    seen = {}
+    for s in model.sections:
+        if s.tag in RIG_TAGS:
+            if s.tag in seen:
+                raise Reject("rig.duplicate_section", s.header_offset, "%s[%d]" % (s.tag, s.index))
+            seen[s.tag] = s
+    for s in model.sections:
+        if s.tag in RIG_TAGS:
+            spath = "%s[%d]" % (s.tag, s.index)
+            if s.chunk_id != -1:
+                raise Reject("rig.section_header", s.header_offset + 4, spath + "/chunkId")
+            if s.codec != 0:
+                raise Reject("rig.section_header", s.header_offset + 8, spath + "/codec")
+            if s.flags != 0:
+                raise Reject("rig.section_header", s.header_offset + 9, spath + "/flags")
+    skel_s, vskn_s, anim_s = seen.get("SKEL"), seen.get("VSKN"), seen.get("ANIM")
+    if (vskn_s or anim_s) and not skel_s:
+        s = vskn_s or anim_s
+        if vskn_s and anim_s and anim_s.index < vskn_s.index:
+            s = anim_s
+        raise Reject("rig.incomplete", s.header_offset, "%s[%d]" % (s.tag, s.index))
+    if skel_s and not vskn_s:
+        raise Reject("rig.incomplete", skel_s.header_offset, "SKEL[%d]" % skel_s.index)
+    if not skel_s:
+        return
+    skeleton_hash = hashlib.sha256(skel_s.payload).digest()
+    skel_s.body = decode_skel(skel_s.payload, skel_s.payload_offset, model.source_hash, limits)
+    ids = frozenset(j.id for j in skel_s.body.joints)
+    vskn_s.body = decode_vskn(vskn_s.payload, vskn_s.payload_offset, model.source_hash,
+                              skeleton_hash, ids, vox_section.body)
+    if anim_s:
+        anim_s.body = decode_anim(anim_s.payload, anim_s.payload_offset, model.source_hash,
+                                  skeleton_hash, ids, limits)
+
+
+class _Sub:
+    """A reader over one payload with absolute offsets and a path prefix for errors."""
+
+    def __init__(self, payload, base, truncated, root):
+        self.r = Reader(payload, 0, len(payload), truncated)
+        self.base = base
+        self.root = root
+
+    def at(self):
+        return self.base + self.r.pos
+
+    def rd(self, kind, path, n=None):
+        try:
+            if n is not None:
+                return self.r.raw(n, path)
+            return getattr(self.r, kind)(path)
+        except Reject as e:
+            e.offset += self.base
+            e.path = self.root + "/" + path
+            raise
+
+    def fail(self, code, at, path, detail=""):
+        raise Reject(code, at, self.root + "/" + path, detail)
+
+    def table(self, count, elem, path, at):
+        try:
+            self.r.check_table(count, elem, path, at)
+        except Reject as e:
+            e.path = self.root + "/" + path
+            raise
+
+
+def _read_vec(sub, n, path, non_finite):
+    at = sub.at()
+    v = tuple(sub.rd("f32", path) for _ in range(n))
+    for k, b in enumerate(v):
+        if not f32_is_finite(b):
+            sub.fail(non_finite, at + 4 * k, path)
+    return v
+
+
+def _read_trs(sub, path, non_finite, non_unit):
+    t = _read_vec(sub, 3, path + "/translation", non_finite)
+    at = sub.at()
+    r = _read_vec(sub, 4, path + "/rotation", non_finite)
+    if not is_unit_quaternion(r):
+        sub.fail(non_unit, at, path + "/rotation")
+    s = _read_vec(sub, 3, path + "/scale", non_finite)
+    return t, r, s
+
+
+def decode_skel(payload, base, source_hash, limits):
+    sub = _Sub(payload, base, "skel.truncated", "SKEL")
+    if sub.rd("u8", "version") != 1:
+        sub.fail("skel.bad_version", base, "version")
+    if sub.rd("u8", "reserved") != 0:
+        sub.fail("skel.reserved", base + 1, "reserved")
+    at = sub.at()
+    n = sub.rd("u16", "jointCount")
+    if n == 0:
+        sub.fail("skel.no_joints", at, "jointCount")
+    if n > limits.skel_joints:
+        sub.fail("skel.limit.joints", at, "jointCount")
+    at_hash = sub.at()
+    bsh = sub.rd(None, "baseSourceHash", 32)
+    if bsh != source_hash:
+        sub.fail("skel.base_source_hash", at_hash, "baseSourceHash")
+    joints = []
+    joint_at = []
+    prev = -1
+    for i in range(n):
+        path = "joint[%d]" % i
+        jat = sub.at()
+        jid = sub.rd("u16", path + "/jointId")
+        if jid <= prev:
+            sub.fail("skel.joint_order", jat, path + "/jointId")
+        prev = jid
+        parent = sub.rd("i16", path + "/parentId")
+        t, r, s = _read_trs(sub, path, "skel.non_finite", "skel.non_unit_rotation")
+        name_len = sub.rd("u8", path + "/nameLen")
+        pat = sub.at()
+        if sub.rd(None, path + "/pad", 3) != b"\x00\x00\x00":
+            sub.fail("skel.reserved", pat, path + "/pad")
+        nat = sub.at()
+        name = sub.rd(None, path + "/name", name_len)
+        if not is_valid_utf8(name):
+            sub.fail("skel.bad_utf8", nat, path + "/name")
+        joints.append(Joint(jid, parent, t, r, s, name))
+        joint_at.append(jat)
+    if sub.r.remaining():
+        sub.fail("skel.trailing_bytes", sub.at(), "")
+    # Parents after the whole payload, in joint order; then cycles (a self-parent is a cycle).
+    by_id = {j.id: j for j in joints}
+    for i, j in enumerate(joints):
+        if j.parent != -1 and j.parent not in by_id:
+            sub.fail("skel.parent_missing", joint_at[i] + 2, "joint[%d]/parentId" % i)
+    state = {}  # id -> 1 on the current walk, 2 reaches a root
+    for i, j in enumerate(joints):
+        walk = []
+        cur = j.id
+        while True:
+            st = state.get(cur)
+            if st == 2:
+                break
+            if st == 1:
+                sub.fail("skel.parent_cycle", joint_at[i] + 2, "joint[%d]/parentId" % i)
+            state[cur] = 1
+            walk.append(cur)
+            p = by_id[cur].parent
+            if p == -1:
+                break
+            cur = p
+        for w in walk:
+            state[w] = 2
+    return Skel(bsh, joints)
+
+
+
+def decode_vskn(payload, base, source_hash, skeleton_hash, ids, vox0):
+    sub = _Sub(payload, base, "vskn.truncated", "VSKN")
+    if sub.rd("u8", "version") != 1:
+        sub.fail("vskn.bad_version", base, "version")
+    if sub.rd("u8", "encoding") != 1:
+        sub.fail("vskn.bad_encoding", base + 1, "encoding")
+    default = sub.rd("u16", "defaultJointId")
+    if default not in ids:
+        sub.fail("vskn.default_joint_missing", base + 2, "defaultJointId")
+    if sub.rd("u16", "reserved") != 0:
+        sub.fail("vskn.reserved", base + 4, "reserved")
+    n = sub.rd("u32", "bindingCount")
+    if len(payload) != VSKN_HEADER_SIZE + VSKN_RECORD_SIZE * n:
+        sub.fail("vskn.length", base + 6, "bindingCount")
+    if sub.rd(None, "baseSourceHash", 32) != source_hash:
+        sub.fail("vskn.base_source_hash", base + 10, "baseSourceHash")
+    if sub.rd(None, "skeletonHash", 32) != skeleton_hash:
+        sub.fail("vskn.skeleton_hash", base + 42, "skeletonHash")
+    voxels = vox0.voxels
+    total = len(voxels)
+    bindings = []
+    prev = -1
+    for i in range(n):
+        path = "record[%d]" % i
+        rat = sub.at()
+        off = sub.rd("u32", path + "/voxelOffset")
+        joint = sub.rd("u16", path + "/jointId")
+        if off <= prev:
+            sub.fail("vskn.offset_order", rat, path + "/voxelOffset")
+        prev = off
+        if off >= total:
+            sub.fail("vskn.offset_range", rat, path + "/voxelOffset")
+        if voxels[off] == 0:
+            sub.fail("vskn.empty_voxel", rat, path + "/voxelOffset")
+        if joint not in ids:
+            sub.fail("vskn.joint_missing", rat + 4, path + "/jointId")
+        if joint == default:
+            sub.fail("vskn.redundant_binding", rat + 4, path + "/jointId")
+        bindings.append((off, joint))
+    return Vskn(default, source_hash, skeleton_hash, bindings)
+
+
+def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
+    sub = _Sub(payload, base, "anim.truncated", "ANIM")
+    if sub.rd("u8", "version") != 1:
+        sub.fail("anim.bad_version", base, "version")
+    if sub.rd("u8", "reserved") != 0:
+        sub.fail("anim.reserved", base + 1, "reserved")
+    at = sub.at()
+    n = sub.rd("u16", "clipCount")
+    if n > limits.anim_clips:
+        sub.fail("anim.limit.clips", at, "clipCount")
+    if sub.rd(None, "baseSourceHash", 32) != source_hash:
+        sub.fail("anim.base_source_hash", base + 4, "baseSourceHash")
+    if sub.rd(None, "skeletonHash", 32) != skeleton_hash:
+        sub.fail("anim.skeleton_hash", base + 36, "skeletonHash")
+    clips = []
+    prev_clip = -1
+    total_keys = 0
+    for ci in range(n):
+        cpath = "clip[%d]" % ci
+        cat = sub.at()
+        cid = sub.rd("u16", cpath + "/clipId")
+        if cid <= prev_clip:
+            sub.fail("anim.clip_order", cat, cpath + "/clipId")
+        prev_clip = cid
+        track_count = sub.rd("u16", cpath + "/trackCount")
+        duration = sub.rd("u32", cpath + "/durationMs")
+        name_len = sub.rd("u8", cpath + "/nameLen")
+        pat = sub.at()
+        if sub.rd(None, cpath + "/pad", 3) != b"\x00\x00\x00":
+            sub.fail("anim.reserved", pat, cpath + "/pad")
+        nat = sub.at()
+        name = sub.rd(None, cpath + "/name", name_len)
+        if not is_valid_utf8(name):
+            sub.fail("anim.bad_utf8", nat, cpath + "/name")
+        tracks = []
+        prev_joint = -1
+        for ti in range(track_count):
+            tpath = "%s/track[%d]" % (cpath, ti)
+            jat = sub.at()
+            joint = sub.rd("u16", tpath + "/jointId")
+            if joint <= prev_joint:
+                sub.fail("anim.track_order", jat, tpath + "/jointId")
+            prev_joint = joint
+            if joint not in ids:
+                sub.fail("anim.joint_missing", jat, tpath + "/jointId")
+            rat = sub.at()
+            if sub.rd("u16", tpath + "/reserved") != 0:
+                sub.fail("anim.reserved", rat, tpath + "/reserved")
+            kat = sub.at()
+            key_count = sub.rd("u32", tpath + "/keyCount")
+            if key_count == 0:
+                sub.fail("anim.no_keys", kat, tpath + "/keyCount")
+            if key_count > limits.anim_keys_per_track:
+                sub.fail("anim.limit.keys_per_track", kat, tpath + "/keyCount")
+            total_keys += key_count
+            if total_keys > limits.anim_keys_total:
+                sub.fail("anim.limit.keys_total", kat, tpath + "/keyCount")
+            # keys are the one variable table with a fixed element size: checked as a whole
+            sub.table(key_count, ANIM_KEY_SIZE, tpath + "/keyCount", kat)
+            keys = []
+            prev_time = -1
+            for ki in range(key_count):
+                kpath = "%s/key[%d]" % (tpath, ki)
+                kt = sub.at()
+                time_ms = sub.rd("u32", kpath + "/timeMs")
+                if time_ms <= prev_time:
+                    sub.fail("anim.key_time_order", kt, kpath + "/timeMs")
+                prev_time = time_ms
+                if time_ms > duration:
+                    sub.fail("anim.key_time_range", kt, kpath + "/timeMs")
+                t, r, s = _read_trs(sub, kpath, "anim.non_finite", "anim.non_unit_rotation")
+                keys.append(Key(time_ms, t, r, s))
+            tracks.append(Track(joint, keys))
+        clips.append(Clip(cid, duration, name, tracks))
+    if sub.r.remaining():
+        sub.fail("anim.trailing_bytes", sub.at(), "")
+    return Anim(source_hash, skeleton_hash, clips)
+
+
+# ---------------------------------------------------------------------------------------------
+# Writer (D1, D2): counts, lengths and the header sourceHash are computed from the content;
+# baseSourceHash / skeletonHash are written as stored. Decoded sections are re-encoded from the
+# model (so roundtrip really exercises a writer); opaque sections are written as stored.
+
+
+def _f32s(bits):
+    return b"".join(struct.pack("<I", b) for b in bits)
+
+
+def encode_vox0(v):
+    sx, sy, sz = v.size
+    out = [struct.pack("<BBHHHHH", 1, 0, len(v.palette), sx, sy, sz, 0)]
+    out.extend(bytes(c) for c in v.palette)
+    out.append(bytes(v.voxels))
+    return b"".join(out)
+
+
+def encode_skel(k):
+    out = [struct.pack("<BBH", 1, 0, len(k.joints)), k.base_source_hash]
+    for j in k.joints:
+        out.append(struct.pack("<Hh", j.id, j.parent))
+        out.append(_f32s(j.t + j.r + j.s))
+        out.append(struct.pack("<B3x", len(j.name)))
+        out.append(j.name)
+    return b"".join(out)
+
+
+def encode_vskn(k):
+    out = [struct.pack("<BBHHI", 1, 1, k.default_joint, 0, len(k.bindings)),
+           k.base_source_hash, k.skeleton_hash]
+    out.extend(struct.pack("<IH", o, j) for o, j in k.bindings)
+    return b"".join(out)
+
+
+def encode_anim(a):
+    out = [struct.pack("<BBH", 1, 0, len(a.clips)), a.base_source_hash, a.skeleton_hash]
+    for c in a.clips:
+        out.append(struct.pack("<HHIB3x", c.id, len(c.tracks), c.duration_ms, len(c.name)))
+        out.append(c.name)
+        for t in c.tracks:
+            out.append(struct.pack("<HHI", t.joint, 0, len(t.keys)))
+            for key in t.keys:
+                out.append(struct.pack("<I", key.time_ms))
+                out.append(_f32s(key.t + key.r + key.s))
+    return b"".join(out)
+
+
+_ENCODERS = {Vox0: encode_vox0, Skel: encode_skel, Vskn: encode_vskn, Anim: encode_anim}
+
+
+def section_payload(s):
+    if s.body is None:
+        return s.payload
+    return _ENCODERS[type(s.body)](s.body)
+
+
+def encode(model, sections=None):
+    """Serializes `sections` (default: the model's, in file order)."""
+    if sections is None:
+        sections = model.sections
+    payloads = [section_payload(s) for s in sections]
+    vox = [p for s, p in zip(sections, payloads) if s.tag == "VOX0"]
+    out = [MAGIC, struct.pack("<BBHI", 1, model.version_minor, 0, len(sections)),
+           hashlib.sha256(vox[0]).digest()]
+    for s, p in zip(sections, payloads):
+        out.append(s.tag.encode("ascii"))
+        out.append(struct.pack("<iBBHI", s.chunk_id, s.codec, s.flags, 0, len(p)))
+        out.append(p)
+    return b"".join(out)
+
+
+def canonical_order(sections):
+    """D1 canonicalize: VOX0; MSH0 PMSH RND0 PRVW ANM0 in input order; every SKEL, every VSKN,
+    every ANIM (each in input order); then everything else in input order."""
+    def cls(s):
+        if s.tag == "VOX0":
+            return 0
+        if s.tag in CACHE_TAGS:
+            return 1
+        if s.tag in RIG_TAGS:
+            return 2 + RIG_TAGS.index(s.tag)
+        return 5
+    return sorted(sections, key=lambda s: (cls(s), s.index))
+
+
+# ---------------------------------------------------------------------------------------------
+# The canonical JSON dump (docs/dump-schema.md)
+
+
+class F32:
+    """A binary32 dump value: written with f32_text, never through a Python float."""
+    __slots__ = ("bits",)
+
+    def __init__(self, bits):
+        self.bits = bits
+
+
+def to_json_text(value, indent=0):
+    """Deterministic JSON writer that spells F32 values per D17 (two-space indent; short
+    arrays of scalars inline)."""
+    pad = "  " * indent
+    if isinstance(value, F32):
+        return f32_text(value.bits)
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = ["%s  %s: %s" % (pad, json.dumps(k, ensure_ascii=False),
+                                 to_json_text(v, indent + 1)) for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
+            return "[" + ", ".join(to_json_text(v) for v in value) + "]"
+        items = [pad + "  " + to_json_text(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    raise TypeError("not dumpable: %r" % (value,))
+
+
+def digest(count, data):
+    return {"count": count, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def name_text(b):
+    return b.decode("utf-8")
+
+
+def _vec(bits):
+    return [F32(b) for b in bits]
+
+
+def dump_model(model):
+    """The dump object of a decoded file: docs/dump-schema.md, schema voxrig-dump/1, VFP.
+    Sections in file order; each has exactly one payload key (opaque / vox0 / skel / vskn /
+    anim)."""
+    sections = []
+    for s in model.sections:
+        d = {"tag": s.tag, "chunk_id": s.chunk_id, "codec": s.codec, "flags": s.flags,
+             "length": len(s.payload)}
+        b = s.body
+        if isinstance(b, Vox0):
+            d["vox0"] = {
+                "size": list(b.size),
+                "palette": [list(c) for c in b.palette],
+                "voxels": digest(len(b.voxels), b.voxels),
+                "non_empty_voxels": count_non_zero(b.voxels),
+            }
+        elif isinstance(b, Skel):
+            d["skel"] = {
+                "base_source_hash": b.base_source_hash.hex(),
+                "joints": [{"id": j.id, "parent": j.parent, "name": name_text(j.name),
+                            "translation": _vec(j.t), "rotation": _vec(j.r),
+                            "scale": _vec(j.s)} for j in b.joints],
+            }
+        elif isinstance(b, Vskn):
+            records = b"".join(struct.pack("<IH", o, j) for o, j in b.bindings)
+            d["vskn"] = {
+                "default_joint": b.default_joint,
+                "base_source_hash": b.base_source_hash.hex(),
+                "skeleton_hash": b.skeleton_hash.hex(),
+                "bindings": digest(len(b.bindings), records),
+            }
+        elif isinstance(b, Anim):
+            d["anim"] = {
+                "base_source_hash": b.base_source_hash.hex(),
+                "skeleton_hash": b.skeleton_hash.hex(),
+                "clips": [{"id": c.id, "name": name_text(c.name), "duration_ms": c.duration_ms,
+                           "tracks": [{"joint": t.joint, "keys": [
+                               {"time_ms": k.time_ms, "translation": _vec(k.t),
+                                "rotation": _vec(k.r), "scale": _vec(k.s)} for k in t.keys]}
+                               for t in c.tracks]} for c in b.clips],
+            }
+        else:
+            d["opaque"] = digest(len(s.payload), s.payload)
+        sections.append(d)
+    return {
+        "schema": "voxrig-dump/1",
+        "format": "vfp",
+        "version_minor": model.version_minor,
+        "source_hash": model.source_hash.hex(),
+        "sections": sections,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line (the reader protocol)
+
+USAGE = """usage: voxrig_reader.py dump --profile P FILE
+       voxrig_reader.py roundtrip --profile P IN OUT
+       voxrig_reader.py canonicalize --profile P IN OUT
+profiles: vfp-static, vfp-rig"""
+
+
+def _usage(msg):
+    sys.stderr.write("voxrig_reader.py: %s\n%s\n" % (msg, USAGE))
+    return 2
+
+
+def _reject(e):
+    sys.stdout.write(json.dumps(e.to_json()) + "\n")
+    if e.detail:
+        sys.stderr.write("%s at offset %s (%s): %s\n" % (e.code, e.offset, e.path, e.detail))
+    return 1
+
+
+def run(argv):
+    """Returns the exit code; prints the protocol output."""
+    if not argv or argv[0] not in ("dump", "roundtrip", "canonicalize"):
+        return _usage("expected a command")
+    cmd, rest = argv[0], argv[1:]
+    profile = None
+    files = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a == "--profile" and i + 1 < len(rest):
+            profile = rest[i + 1]
+            i += 2
+        elif a.startswith("--profile="):
+            profile = a[len("--profile="):]
+            i += 1
+        else:
+            files.append(a)
+            i += 1
+    need = 1 if cmd == "dump" else 2
+    if profile is None or len(files) != need:
+        return _usage("wrong arguments")
+    if profile not in PROFILES and profile not in OTHER_PROFILES:
+        return _usage("unknown profile %r" % profile)
+    try:
+        with open(files[0], "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.stderr.write("voxrig_reader.py: cannot read %s: %s\n" % (files[0], e))
+        return 2
+    if not is_vfp(data):
+        return _reject(Reject("file.unknown_format", 0, "", "magic is not VFP\\0"))
+    if profile not in PROFILES:
+        sys.stderr.write("voxrig_reader.py: profile %s is not supported by this reader\n" % profile)
+        return 2
+    try:
+        model = decode(data, profile)
+    except Reject as e:
+        return _reject(e)
+    if cmd == "dump":
+        sys.stdout.write(to_json_text(dump_model(model)) + "\n")
+        return 0
+    sections = model.sections if cmd == "roundtrip" else canonical_order(model.sections)
+    out = encode(model, sections)
+    try:
+        with open(files[1], "wb") as f:
+            f.write(out)
+    except OSError as e:
+        sys.stderr.write("voxrig_reader.py: cannot write %s: %s\n" % (files[1], e))
+        return 2
+    return 0
+
+
+def main():
+    try:
+        code = run(sys.argv[1:])
+    except Exception as e:  # a bug here must not look like a crash of the protocol
+        sys.stdout.write(json.dumps({"error": "internal.bug", "detail": repr(e)}) + "\n")
+        code = 3
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+// voxrig/conform.h — the judging half of `voxrig conform` (conformance.md "The reader protocol").
+//
+// Everything here is pure: no file access, no processes, no printing. The CLI (reference/cli/)
+// reads the golden corpus, runs the reader under test and hands what it saw to these functions,
+// which decide verdicts and render the summary, the JUnit XML and the JSON report. Keeping the
+// judging here makes it testable without spawning anything and lets another harness (a CTest
+// driver, an IDE plugin) reuse it.
+//
+// Reader output is untrusted: every function below is safe on arbitrary bytes (bounded nesting,
+// invalid UTF-8 repaired before it reaches XML or JSON output) and never throws.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace voxrig::conform {
+
+// ---- JSON dumps compared as values ------------------------------------------------------------
+
+/// What compare_dump_json found.
+enum class JsonCompare {
+  Equal,            ///< same JSON value under the rules below
+  Differ,           ///< both parse; `path` names the first difference
+  ExpectedInvalid,  ///< the expected (golden) text does not parse: a corpus bug
+  ActualInvalid,    ///< the reader's text does not parse, or nests deeper than kMaxJsonDepth
+};
+
+/// Deepest nesting compare_dump_json accepts (dumps nest fewer than 10 levels).
+inline constexpr size_t kMaxJsonDepth = 256;
+/// Most values one document may hold: bounds the tree a hostile reader can make us build
+/// (dumps digest large arrays, so real ones hold far fewer).
+inline constexpr size_t kMaxJsonValues = size_t{1} << 20;
+
+/// The outcome of a comparison, with the first differing JSON path ("$.sections[2].flags") and
+/// a one-line human explanation. For the invalid outcomes `detail` is the parser's message.
+struct JsonDiff {
+  JsonCompare outcome = JsonCompare::Equal;
+  std::string path;
+  std::string detail;
+};
+
+/// Compares two JSON documents as values (conformance.md, formats.md D17):
+/// - object keys in any order; a duplicate key makes a document invalid;
+/// - arrays element by element (a length difference is reported before element differences);
+/// - the expected document's spelling types each number: an integer literal (no '.', no
+///   exponent) must be matched by an integer literal of exactly the same value (any size);
+///   any other expected number is a binary32 field: both texts are rounded directly to binary32
+///   (never through double) and compared by bit pattern, so -0.0 != 0.0 and 1 == 1.0;
+/// - strings byte for byte, so "f32:0x7FC00000" and "f32:0x7FC00001" (NaN payloads) differ.
+/// Differences are searched in the expected document's key order; the first one is reported.
+/// Safe on untrusted input; allocates a tree of both documents (bounded by kMaxJsonDepth and
+/// kMaxJsonValues; a document over either bound is invalid).
+JsonDiff compare_dump_json(std::string_view expected, std::string_view actual);
+
+/// The binary32 bit pattern a JSON number text rounds to (round-to-nearest-even, directly from
+/// the decimal text), or nullopt when `text` is not a JSON number. Overflow gives infinity.
+std::optional<uint32_t> json_number_f32_bits(std::string_view text);
+
+/// The "error" string of a reader's rejection output `{"error": "<code>", ...}` (other keys are
+/// ignored). nullopt when `text` is not exactly one JSON object with a string "error".
+std::optional<std::string> rejection_code(std::string_view text);
+
+// ---- what a check expects and what the reader did ----------------------------------------------
+
+/// Which operation a result checks: the reader protocol's dump, or an optional writer check.
+enum class Check { Dump, Roundtrip, Canonicalize };
+/// "dump", "roundtrip", "canonicalize".
+std::string_view to_string(Check c);
+std::optional<Check> check_from_string(std::string_view s);
+
+/// A golden case's level: required cases fail a run; recommended ones only with --level all.
+enum class Level { Required, Recommended };
+std::string_view to_string(Level l);
+
+/// --codes strict (error codes compared) or loose (accept/reject only).
+enum class CodeMode { Strict, Loose };
+std::string_view to_string(CodeMode m);
+
+/// How one run of the reader ended, as the process runner observed it.
+struct RunOutcome {
+  bool started = true;          ///< false: the command could not be started (`spawn_error`)
+  bool timed_out = false;       ///< killed by the runner after the per-case timeout
+  bool output_overflow = false; ///< stdout or stderr exceeded the capture cap; killed
+  int exit_code = -1;           ///< exit status when it exited normally, else -1
+  int signal = 0;               ///< terminating signal when killed by one (not by the runner)
+  std::string out;              ///< captured stdout (bounded by the runner)
+  std::string err;              ///< captured stderr (bounded by the runner)
+  std::string spawn_error;
+  double seconds = 0;
+};
+
+/// What the manifest expects of `COMMAND dump --profile P FILE`.
+struct DumpExpectation {
+  bool accept = true;
+  std::string error;        ///< reject: the code
+  std::string_view dump;    ///< accept: the expected dump text (owned by the caller)
+};
+
+/// What the manifest expects of a writer operation: the bytes it produces, or an error code.
+struct WriterExpectation {
+  bool error = false;
+  std::string code;                    ///< error: the code the writer must report
+  std::span<const uint8_t> bytes;      ///< otherwise: the exact output (owned by the caller)
+};
+
+/// Verdict of one (case, profile, check). Only Fail/Crash/Timeout/Xpass can fail a run.
+enum class Verdict {
+  Pass,     ///< matched
+  Loose,    ///< accept/reject matched but the error code differed; --codes loose
+  Fail,     ///< accept/reject mismatch, dump mismatch, wrong error code, wrong writer bytes
+  Crash,    ///< signal, exit code other than 0/1, invalid JSON, protocol violation, no start
+  Timeout,  ///< did not finish within the timeout
+  Xfail,    ///< Fail/Crash/Timeout, but listed in the expected-failure file
+  Xpass,    ///< listed in the expected-failure file but passed: the list must shrink
+};
+/// "pass", "loose", "fail", "crash", "timeout", "xfail", "xpass".
+std::string_view to_string(Verdict v);
+
+/// A verdict with the reason a person reads ("rejected with skel.cycle, expected ...").
+struct Judgement {
+  Verdict verdict = Verdict::Pass;
+  std::string reason;
+};
+
+/// Judges a dump run. Crash/timeout/protocol problems first, then accept/reject, then the code
+/// (strict) or the dump (compare_dump_json). A dump mismatch names the first differing path.
+Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeMode codes);
+
+/// Judges a writer run: exit 0 with `produced` (the OUT file; nullopt if absent) equal to the
+/// expected bytes, or exit 1 with the expected error code (compared only in strict mode).
+Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,
+                       const std::optional<std::vector<uint8_t>>& produced, CodeMode codes);
+
+// ---- results, expected failures, tallies --------------------------------------------------------
+
+/// One judged (case, profile, check).
+struct CaseResult {
+  std::string id;
+  std::string profile;
+  Check check = Check::Dump;
+  Level level = Level::Required;
+  Verdict verdict = Verdict::Pass;
+  Verdict observed = Verdict::Pass;  ///< the verdict before the expected-failure list applied
+  std::string reason;
+  std::string expected;     ///< "accept" / "reject skel.parent_missing" / "bytes" ...
+  std::string stderr_tail;  ///< last lines of the reader's stderr on failures (bounded)
+  int exit_code = -1;
+  int signal = 0;
+  double seconds = 0;
+  bool counted = true;      ///< false: a recommended case under --level required
+  std::string listed_reason;  ///< the expected-failure entry's comment, when listed
+};
+
+/// One line of an expected-failure file: `CASE_ID PROFILE [CHECK]  # reason`.
+struct ExpectedFailure {
+  std::string id;
+  std::string profile;
+  Check check = Check::Dump;
+  std::string reason;
+};
+
+/// A parsed expected-failure file. `problems` holds one message per malformed line
+/// ("line 3: unknown profile 'vfp'"); a caller treats any problem as a usage error.
+struct ExpectedFailureList {
+  std::vector<ExpectedFailure> entries;
+  std::vector<std::string> problems;
+};
+
+/// Parses an expected-failure file: blank lines and `#` comments ignored; each entry is a case
+/// id, a profile name and an optional check name (default dump), then an optional `# reason`.
+/// Duplicate entries are problems. Safe on any text.
+ExpectedFailureList parse_expected_failures(std::string_view text);
+
+/// Applies the list (first setting every result's `observed` to its verdict): a listed result that failed (Fail/Crash/Timeout) becomes Xfail, a listed
+/// one that passed (Pass/Loose) becomes Xpass. Returns the entries that matched no result
+/// (stale lines, or items this run did not execute).
+std::vector<ExpectedFailure> apply_expected_failures(std::vector<CaseResult>& results,
+                                                     const ExpectedFailureList& list);
+
+/// The text of an updated expected-failure file: `kept` (entries for items this run did not
+/// execute, preserved with their reasons) plus every result that did not pass (Fail, Crash,
+/// Timeout, Xfail), with its current reason; sorted, with a header comment.
+std::string render_expected_failures(const std::vector<CaseResult>& results,
+                                     const std::vector<ExpectedFailure>& kept);
+
+/// Counts of one group of results (counted or not counted).
+struct Tally {
+  size_t pass = 0, loose = 0, fail = 0, crash = 0, timeout = 0, xfail = 0, xpass = 0;
+  size_t passed() const { return pass + loose; }
+  /// Everything that makes a run fail: fail + crash + timeout + xpass.
+  size_t failed() const { return fail + crash + timeout + xpass; }
+  void add(Verdict v);
+};
+
+/// Tallies of a run: counted results (required, or all with --level all) and the others.
+struct Summary {
+  Tally counted;
+  Tally recommended;  ///< recommended cases under --level required: reported, not counted
+  size_t skipped = 0; ///< (case, profile) pairs whose profile does not apply, filtered checks
+};
+Summary summarize(const std::vector<CaseResult>& results, size_t skipped);
+
+// ---- reports -----------------------------------------------------------------------------------
+
+/// What a run was: printed at the top of the summary and stored in both report files.
+struct RunInfo {
+  std::string suite;
+  std::string suite_version;
+  std::string manifest_sha256;
+  std::string golden_dir;
+  std::string reader;
+  std::vector<std::string> profiles;
+  CodeMode codes = CodeMode::Strict;
+  bool level_all = false;
+  bool writer = false;
+  std::string filter;
+  std::string expected_failures;  ///< the file, or ""
+  unsigned jobs = 1;
+  double timeout_seconds = 0;
+  double seconds = 0;             ///< wall time of the whole run
+};
+
+/// The header lines printed before running: suite, manifest hash, reader, profiles, modes.
+std::string header_text(const RunInfo& info);
+
+/// The end-of-run summary for stdout: one line per counted non-pass, the recommended group, the
+/// counts, and last the line exactly "N passed, N failed" (failed = fail+crash+timeout+xpass
+/// of counted results; the run fails iff it is not 0).
+std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& results,
+                         const Summary& summary);
+
+/// JUnit XML: <testsuites> with one <testsuite> per profile (in `info.profiles` order), one
+/// <testcase> per result (name = case id, plus " [roundtrip]"/" [canonicalize]" for writer
+/// checks). Fail/Xpass give <failure>, Crash/Timeout give <error>, Xfail and uncounted
+/// non-passes give <skipped>. Text is repaired to UTF-8 and stripped of characters XML forbids.
+std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& results);
+
+/// The JSON report (schema "voxrig-conform-report/1"): run info, summary counts and one object
+/// per result {id, profile, check, level, counted, verdict, reason, expected, exit_code,
+/// signal, time_ms, stderr_tail?, listed_reason?}. Deterministic for the same input.
+std::string report_json(const RunInfo& info, const std::vector<CaseResult>& results,
+                        const Summary& summary);
+
+// ---- the golden manifest (docs/manifest-schema.md) ---------------------------------------------
+
+/// A writer expectation as the manifest spells it.
+struct WriterSpec {
+  enum class Kind { Absent, Same, Path, Error };
+  Kind kind = Kind::Absent;
+  std::string value;  ///< Path: the file (relative to the golden dir); Error: the code
+};
+
+/// One profile's expectation of a case.
+struct ManifestExpect {
+  std::string profile;
+  bool accept = true;
+  std::string error;  ///< reject
+  std::string dump;   ///< accept: path relative to the golden dir
+  WriterSpec roundtrip;
+  WriterSpec canonicalize;
+};
+
+struct ManifestCase {
+  std::string id;
+  std::string path;
+  std::string sha256;  ///< lower-case hex
+  std::string format;
+  std::string rule;
+  Level level = Level::Required;
+  std::vector<std::string> tags;
+  std::vector<ManifestExpect> expect;  ///< in profile order vfp-static, vfp-rig, rkc-strict, rkc-compat
+
+  /// The expectation for `profile`, or nullptr when the profile does not apply to the case.
+  const ManifestExpect* find(std::string_view profile) const;
+};
+
+struct Manifest {
+  std::string suite;
+  std::string suite_version;
+  std::vector<ManifestCase> cases;
+};
+
+/// Parses manifest.json (schema "voxrig-manifest/1"). Unknown keys are ignored (newer minor
+/// additions); missing required keys, unknown profiles or verdicts, duplicate ids, and paths that
+/// are absolute or contain ".." are errors. Returns nullopt and sets `*problem` to one line
+/// naming the case and key. Safe on any text.
+std::optional<Manifest> parse_manifest(std::string_view text, std::string* problem);
+
+}  // namespace voxrig::conform

@@ -1,0 +1,170 @@
+// golden/manifest.json (docs/manifest-schema.md, schema voxrig-manifest/1) into plain structs.
+//
+// The runner trusts nothing it has not checked: a manifest that names a file outside the golden
+// directory, a profile that does not exist or a verdict without its operand is refused with a
+// message that names the case and the key, before anything runs.
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "voxrig/conform.h"
+
+namespace voxrig::conform {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view kProfiles[] = {"vfp-static", "vfp-rig", "rkc-strict", "rkc-compat"};
+
+struct Problem {
+  std::string message;
+};
+
+// A relative path that stays inside the golden directory: no leading '/', no '..' component,
+// no empty component, no backslash (manifests are written with '/').
+bool safe_relative_path(std::string_view p) {
+  if (p.empty() || p.front() == '/' || p.find('\\') != std::string_view::npos ||
+      p.find('\0') != std::string_view::npos)
+    return false;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find('/', start);
+    if (end == std::string_view::npos) end = p.size();
+    std::string_view part = p.substr(start, end - start);
+    if (part.empty() || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string string_field(const json& obj, const char* key, const std::string& where,
+                         bool required = true) {
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) throw Problem{where + ": missing \"" + key + "\""};
+    return "";
+  }
+  if (!it->is_string()) throw Problem{where + ": \"" + key + "\" must be a string"};
+  return it->get<std::string>();
+}
+
+std::string path_field(const json& obj, const char* key, const std::string& where) {
+  std::string p = string_field(obj, key, where);
+  if (!safe_relative_path(p))
+    throw Problem{where + ": \"" + key + "\" must be a relative path inside the golden directory"};
+  return p;
+}
+
+WriterSpec writer_spec(const json& e, const char* key, const std::string& where) {
+  WriterSpec w;
+  auto it = e.find(key);
+  if (it == e.end()) return w;
+  if (it->is_string()) {
+    if (*it == "same") {
+      w.kind = WriterSpec::Kind::Same;
+    } else {
+      w.kind = WriterSpec::Kind::Path;
+      w.value = path_field(e, key, where);
+    }
+  } else if (it->is_object()) {
+    w.kind = WriterSpec::Kind::Error;
+    w.value = string_field(*it, "error", where + "." + key);
+  } else {
+    throw Problem{where + ": \"" + key + "\" must be \"same\", a path or {\"error\": code}"};
+  }
+  return w;
+}
+
+ManifestCase parse_case(const json& c, size_t index) {
+  std::string where = "cases[" + std::to_string(index) + "]";
+  if (!c.is_object()) throw Problem{where + ": must be an object"};
+  ManifestCase mc;
+  mc.id = string_field(c, "id", where);
+  where = "case " + mc.id;
+  if (mc.id.empty() || mc.id.find_first_of(" \t\r\n#") != std::string::npos)
+    throw Problem{where + ": \"id\" must be non-empty without spaces or '#'"};
+  mc.path = path_field(c, "path", where);
+  mc.sha256 = string_field(c, "sha256", where);
+  if (mc.sha256.size() != 64 ||
+      mc.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw Problem{where + ": \"sha256\" must be 64 lower-case hex digits"};
+  mc.format = string_field(c, "format", where);
+  mc.rule = string_field(c, "rule", where, false);
+  const std::string level = string_field(c, "level", where);
+  if (level == "required") mc.level = Level::Required;
+  else if (level == "recommended") mc.level = Level::Recommended;
+  else throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};
+  if (auto t = c.find("tags"); t != c.end()) {
+    if (!t->is_array()) throw Problem{where + ": \"tags\" must be an array"};
+    for (const auto& tag : *t)
+      if (tag.is_string()) mc.tags.push_back(tag.get<std::string>());
+  }
+  auto ex = c.find("expect");
+  if (ex == c.end() || !ex->is_object() || ex->empty())
+    throw Problem{where + ": \"expect\" must be a non-empty object"};
+  for (const auto& [profile, e] : ex->items()) {
+    bool known = false;
+    for (auto p : kProfiles) known |= p == profile;
+    if (!known) throw Problem{where + ": unknown profile \"" + profile + "\" in \"expect\""};
+  }
+  for (auto profile : kProfiles) {  // a fixed order, whatever the file's key order
+    auto it = ex->find(std::string(profile));
+    if (it == ex->end()) continue;
+    const std::string w = where + " expect." + std::string(profile);
+    if (!it->is_object()) throw Problem{w + ": must be an object"};
+    ManifestExpect me;
+    me.profile = std::string(profile);
+    const std::string verdict = string_field(*it, "verdict", w);
+    if (verdict == "accept") {
+      me.accept = true;
+      me.dump = path_field(*it, "dump", w);
+      me.roundtrip = writer_spec(*it, "roundtrip", w);
+      me.canonicalize = writer_spec(*it, "canonicalize", w);
+    } else if (verdict == "reject") {
+      me.accept = false;
+      me.error = string_field(*it, "error", w);
+      if (me.error.empty()) throw Problem{w + ": \"error\" must not be empty"};
+    } else {
+      throw Problem{w + ": \"verdict\" must be \"accept\" or \"reject\""};
+    }
+    mc.expect.push_back(std::move(me));
+  }
+  return mc;
+}
+
+}  // namespace
+
+const ManifestExpect* ManifestCase::find(std::string_view profile) const {
+  for (const auto& e : expect)
+    if (e.profile == profile) return &e;
+  return nullptr;
+}
+
+std::optional<Manifest> parse_manifest(std::string_view text, std::string* problem) {
+  try {
+    const json doc = json::parse(text.begin(), text.end());
+    if (!doc.is_object()) throw Problem{"the manifest must be a JSON object"};
+    const std::string schema = string_field(doc, "schema", "manifest");
+    if (schema != "voxrig-manifest/1")
+      throw Problem{"unsupported manifest schema \"" + schema + "\" (expected voxrig-manifest/1)"};
+    Manifest m;
+    m.suite = string_field(doc, "suite", "manifest");
+    m.suite_version = string_field(doc, "suite_version", "manifest");
+    auto cases = doc.find("cases");
+    if (cases == doc.end() || !cases->is_array())
+      throw Problem{"manifest: \"cases\" must be an array"};
+    std::set<std::string> ids;
+    for (size_t i = 0; i < cases->size(); ++i) {
+      ManifestCase c = parse_case((*cases)[i], i);
+      if (!ids.insert(c.id).second) throw Problem{"case " + c.id + ": duplicate id"};
+      m.cases.push_back(std::move(c));
+    }
+    return m;
+  } catch (const Problem& p) {
+    if (problem) *problem = p.message;
+  } catch (const std::exception& e) {
+    if (problem) *problem = std::string("manifest is not valid JSON: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+}  // namespace voxrig::conform

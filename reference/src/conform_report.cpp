@@ -1,0 +1,254 @@
+// What a conform run prints and writes: the header, the stdout summary, JUnit XML and the JSON
+// report. Reader output is untrusted, so every string is repaired to UTF-8 before it is written
+// and XML gets only the characters XML 1.0 allows.
+#include <charconv>
+#include <map>
+
+#include "voxrig/conform.h"
+#include "voxrig/json_out.h"
+#include "voxrig/utf8.h"
+
+namespace voxrig::conform {
+namespace {
+
+constexpr size_t kMaxListedLines = 100;
+
+std::string utf8(std::string_view s) {
+  return repair_utf8({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  return ec == std::errc() ? std::string(buf, end) : "0";
+}
+
+std::string quote(std::string_view s) { return json_quote(utf8(s)); }
+
+// XML 1.0 text or attribute value: escapes markup, drops what XML cannot carry (C0 controls
+// other than tab/newline/CR, U+FFFE, U+FFFF) after repairing UTF-8.
+std::string xml(std::string_view raw) {
+  const std::string s = utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBF &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xBE || static_cast<unsigned char>(s[i + 2]) == 0xBF)) {
+      out += '?';
+      i += 2;
+      continue;
+    }
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default: out += c < 0x20 ? '?' : static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string item_name(const CaseResult& r) {
+  return r.check == Check::Dump ? r.id : r.id + " [" + std::string(to_string(r.check)) + "]";
+}
+
+bool is_bad(Verdict v) {
+  return v == Verdict::Fail || v == Verdict::Crash || v == Verdict::Timeout || v == Verdict::Xpass;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c;
+  return out;
+}
+
+std::string result_line(const CaseResult& r) {
+  std::string tag = upper(to_string(r.verdict));
+  tag.resize(8, ' ');
+  return tag + r.id + "  " + r.profile + "  " + std::string(to_string(r.check)) + ": " +
+         utf8(r.reason) + "\n";
+}
+
+}  // namespace
+
+std::string header_text(const RunInfo& info) {
+  std::string out = "voxrig conform: suite " + info.suite + " " + info.suite_version +
+                    ", manifest sha256 " + info.manifest_sha256 + "\n";
+  out += "  golden:   " + info.golden_dir + "\n";
+  out += "  reader:   " + info.reader + "\n";
+  out += "  profiles:";
+  for (const auto& p : info.profiles) out += " " + p;
+  out += "\n  codes: " + std::string(to_string(info.codes)) + "   level: " +
+         (info.level_all ? "all" : "required") + "   writer checks: " +
+         (info.writer ? "on" : "off") + "   jobs: " + std::to_string(info.jobs) +
+         "   timeout: " + fixed(info.timeout_seconds, 1) + " s\n";
+  if (!info.expected_failures.empty())
+    out += "  expected failures: " + info.expected_failures + "\n";
+  if (!info.filter.empty()) out += "  filter: " + info.filter + "\n";
+  return out;
+}
+
+std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& results,
+                         const Summary& summary) {
+  std::string out;
+  size_t listed = 0, unlisted = 0;
+  for (const CaseResult& r : results) {
+    if (!r.counted || !is_bad(r.verdict)) continue;
+    if (listed++ < kMaxListedLines) out += result_line(r);
+    else ++unlisted;
+  }
+  if (unlisted) out += "... and " + std::to_string(unlisted) + " more (see --junit / --report)\n";
+  const Tally& c = summary.counted;
+  const Tally& rec = summary.recommended;
+  if (rec.passed() + rec.failed() + rec.xfail > 0) {
+    out += "recommended cases (reported, not counted; --level all counts them):\n";
+    size_t n = 0;
+    for (const CaseResult& r : results)
+      if (!r.counted && is_bad(r.verdict) && n++ < kMaxListedLines) out += "  " + result_line(r);
+    out += "  recommended: " + std::to_string(rec.passed()) + " passed, " +
+           std::to_string(rec.failed()) + " failed, " + std::to_string(rec.xfail) + " xfail\n";
+  }
+  out += "crash: " + std::to_string(c.crash) + "\n";
+  out += "timeout: " + std::to_string(c.timeout) + "\n";
+  out += "xfail: " + std::to_string(c.xfail) + "\n";
+  if (c.xpass) out += "xpass: " + std::to_string(c.xpass) + " (listed as expected failures but passing)\n";
+  out += "loose: " + std::to_string(c.loose) +
+         (info.codes == CodeMode::Loose ? " (accept/reject matched, error code differed; --codes loose)\n"
+                                        : "\n");
+  out += "skipped: " + std::to_string(summary.skipped) + "\n";
+  out += "time: " + fixed(info.seconds, 2) + " s\n";
+  out += std::to_string(c.passed()) + " passed, " + std::to_string(c.failed()) + " failed\n";
+  return out;
+}
+
+std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& results) {
+  struct Group {
+    std::string body;
+    size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+  };
+  std::map<std::string, Group> groups;
+  for (const CaseResult& r : results) {
+    Group& g = groups[r.profile];
+    ++g.tests;
+    g.seconds += r.seconds;
+    g.body += "    <testcase classname=\"voxrig.conform." + xml(r.profile) + "\" name=\"" +
+              xml(item_name(r)) + "\" time=\"" + fixed(r.seconds, 3) + "\"";
+    std::string detail = r.reason;
+    if (!r.stderr_tail.empty()) detail += "\n--- reader stderr (tail) ---\n" + r.stderr_tail;
+    const bool bad = is_bad(r.verdict);
+    if (!bad && r.verdict != Verdict::Xfail) {
+      g.body += "/>\n";
+      continue;
+    }
+    g.body += ">\n";
+    if (!r.counted || r.verdict == Verdict::Xfail) {
+      ++g.skipped;
+      const std::string why = r.verdict == Verdict::Xfail
+                                  ? "expected failure (" + std::string(to_string(r.observed)) +
+                                        "): " + r.reason
+                                  : "recommended case, not counted (" +
+                                        std::string(to_string(r.verdict)) + "): " + r.reason;
+      g.body += "      <skipped message=\"" + xml(why) + "\"/>\n";
+    } else if (r.verdict == Verdict::Fail || r.verdict == Verdict::Xpass) {
+      ++g.failures;
+      g.body += "      <failure type=\"" + std::string(to_string(r.verdict)) + "\" message=\"" +
+                xml(r.reason) + "\">" + xml(detail) + "</failure>\n";
+    } else {
+      ++g.errors;
+      g.body += "      <error type=\"" + std::string(to_string(r.verdict)) + "\" message=\"" +
+                xml(r.reason) + "\">" + xml(detail) + "</error>\n";
+    }
+    g.body += "    </testcase>\n";
+  }
+  size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  for (const auto& [name, g] : groups) {
+    tests += g.tests;
+    failures += g.failures;
+    errors += g.errors;
+    skipped += g.skipped;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"voxrig conform\" tests=\"" + std::to_string(tests) +
+         "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+         "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + fixed(info.seconds, 3) + "\">\n";
+  auto property = [](std::string_view name, std::string_view value) {
+    return "      <property name=\"" + std::string(name) + "\" value=\"" + xml(value) + "\"/>\n";
+  };
+  for (const auto& profile : info.profiles) {
+    auto it = groups.find(profile);
+    if (it == groups.end()) continue;
+    const Group& g = it->second;
+    out += "  <testsuite name=\"" + xml(profile) + "\" tests=\"" + std::to_string(g.tests) +
+           "\" failures=\"" + std::to_string(g.failures) + "\" errors=\"" +
+           std::to_string(g.errors) + "\" skipped=\"" + std::to_string(g.skipped) + "\" time=\"" +
+           fixed(g.seconds, 3) + "\">\n    <properties>\n";
+    out += property("suite_version", info.suite_version);
+    out += property("manifest_sha256", info.manifest_sha256);
+    out += property("reader", info.reader);
+    out += property("codes", to_string(info.codes));
+    out += property("level", info.level_all ? "all" : "required");
+    out += "    </properties>\n" + g.body + "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+std::string report_json(const RunInfo& info, const std::vector<CaseResult>& results,
+                        const Summary& summary) {
+  auto tally = [](const Tally& t) {
+    return "{\"passed\": " + std::to_string(t.passed()) + ", \"failed\": " +
+           std::to_string(t.failed()) + ", \"pass\": " + std::to_string(t.pass) +
+           ", \"loose\": " + std::to_string(t.loose) + ", \"fail\": " + std::to_string(t.fail) +
+           ", \"crash\": " + std::to_string(t.crash) + ", \"timeout\": " +
+           std::to_string(t.timeout) + ", \"xfail\": " + std::to_string(t.xfail) +
+           ", \"xpass\": " + std::to_string(t.xpass) + "}";
+  };
+  std::string out = "{\n  \"schema\": \"voxrig-conform-report/1\",\n";
+  out += "  \"suite\": " + quote(info.suite) + ",\n";
+  out += "  \"suite_version\": " + quote(info.suite_version) + ",\n";
+  out += "  \"manifest_sha256\": " + quote(info.manifest_sha256) + ",\n";
+  out += "  \"golden\": " + quote(info.golden_dir) + ",\n";
+  out += "  \"reader\": " + quote(info.reader) + ",\n";
+  out += "  \"profiles\": [";
+  for (size_t i = 0; i < info.profiles.size(); ++i)
+    out += (i ? ", " : "") + quote(info.profiles[i]);
+  out += "],\n  \"codes\": \"" + std::string(to_string(info.codes)) + "\",\n";
+  out += "  \"level\": \"" + std::string(info.level_all ? "all" : "required") + "\",\n";
+  out += "  \"writer\": " + std::string(info.writer ? "true" : "false") + ",\n";
+  out += "  \"filter\": " + quote(info.filter) + ",\n";
+  out += "  \"expected_failures\": " + quote(info.expected_failures) + ",\n";
+  out += "  \"jobs\": " + std::to_string(info.jobs) + ",\n";
+  out += "  \"timeout_s\": " + fixed(info.timeout_seconds, 3) + ",\n";
+  out += "  \"time_s\": " + fixed(info.seconds, 3) + ",\n";
+  out += "  \"summary\": {\"counted\": " + tally(summary.counted) + ",\n              \"recommended\": " +
+         tally(summary.recommended) + ",\n              \"skipped\": " +
+         std::to_string(summary.skipped) + "},\n";
+  out += "  \"results\": [";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const CaseResult& r = results[i];
+    out += i ? ",\n    " : "\n    ";
+    out += "{\"id\": " + quote(r.id) + ", \"profile\": " + quote(r.profile) + ", \"check\": \"" +
+           std::string(to_string(r.check)) + "\", \"level\": \"" + std::string(to_string(r.level)) +
+           "\", \"counted\": " + (r.counted ? "true" : "false") + ", \"verdict\": \"" +
+           std::string(to_string(r.verdict)) + "\", \"reason\": " + quote(r.reason) +
+           ", \"expected\": " + quote(r.expected) + ", \"exit_code\": " +
+           std::to_string(r.exit_code) + ", \"signal\": " + std::to_string(r.signal) +
+           ", \"time_ms\": " + fixed(r.seconds * 1000.0, 3);
+    if (r.verdict == Verdict::Xfail || r.verdict == Verdict::Xpass)
+      out += ", \"observed\": \"" + std::string(to_string(r.observed)) + "\", \"listed_reason\": " +
+             quote(r.listed_reason);
+    if (!r.stderr_tail.empty()) out += ", \"stderr_tail\": " + quote(r.stderr_tail);
+    out += "}";
+  }
+  out += results.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+}  // namespace voxrig::conform

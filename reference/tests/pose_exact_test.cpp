@@ -1,0 +1,217 @@
+// Bit-exactness of the optimised pose paths (SSE mat4_mul / LocalToModelJob, batched nlerp
+// normalisation, branch-free shortest-arc sign) against scalar reference formulas written out
+// here from pose.h's contracts: T * R * S with the quaternion-to-matrix terms in the order the
+// header documents, model = parent * local with each element summed left to right
+// (((a0*b0 + a1*b1) + a2*b2) + a3*b3), nlerp = lerp toward the shortest-arc key then q * (1/|q|)
+// with |q| = sqrt(((x*x + y*y) + z*z) + w*w). The build has no FMA contraction
+// (-ffp-contract=off), so these formulas pin every bit, including -0.0 and infinities. A NaN
+// result only has to be a NaN: which operand's NaN an x86 add returns (and the sign of the
+// "indefinite" NaN of inf * 0) depends on the operand order the compiler picks for a
+// commutative operation, which C++ leaves open, so no implementation can pin it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "voxrig/pose.h"
+
+namespace voxrig {
+namespace {
+
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+Mat4 ref_mul(const Mat4& a, const Mat4& b) {
+  Mat4 r;
+  for (int c = 0; c < 4; ++c)
+    for (int row = 0; row < 4; ++row) {
+      float s = a.m[row] * b.m[c * 4];
+      s = s + a.m[4 + row] * b.m[c * 4 + 1];
+      s = s + a.m[8 + row] * b.m[c * 4 + 2];
+      s = s + a.m[12 + row] * b.m[c * 4 + 3];
+      r.m[c * 4 + row] = s;
+    }
+  return r;
+}
+
+Mat4 ref_trs(const Trs& t) {
+  const float x = t.r.x, y = t.r.y, z = t.r.z, w = t.r.w;
+  Mat4 m;
+  m.m[0] = (1.0f - 2.0f * (y * y + z * z)) * t.s.x;
+  m.m[1] = (2.0f * (x * y + w * z)) * t.s.x;
+  m.m[2] = (2.0f * (x * z - w * y)) * t.s.x;
+  m.m[3] = 0.0f;
+  m.m[4] = (2.0f * (x * y - w * z)) * t.s.y;
+  m.m[5] = (1.0f - 2.0f * (x * x + z * z)) * t.s.y;
+  m.m[6] = (2.0f * (y * z + w * x)) * t.s.y;
+  m.m[7] = 0.0f;
+  m.m[8] = (2.0f * (x * z + w * y)) * t.s.z;
+  m.m[9] = (2.0f * (y * z - w * x)) * t.s.z;
+  m.m[10] = (1.0f - 2.0f * (x * x + y * y)) * t.s.z;
+  m.m[11] = 0.0f;
+  m.m[12] = t.t.x;
+  m.m[13] = t.t.y;
+  m.m[14] = t.t.z;
+  m.m[15] = 1.0f;
+  return m;
+}
+
+void expect_same(const Mat4& a, const Mat4& b, const char* what, size_t i) {
+  for (int k = 0; k < 16; ++k) {
+    if (std::isnan(a.m[k]) && std::isnan(b.m[k])) continue;
+    ASSERT_EQ(bits(a.m[k]), bits(b.m[k])) << what << " " << i << " element " << k;
+  }
+}
+
+// Values that make a wrong association or a skipped zero term visible: signed zeros, NaN,
+// infinities, subnormals, and ordinary magnitudes far apart.
+float special(std::mt19937& rng) {
+  static const float kValues[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e-30f, 1e-40f, 3.0e38f,
+                                  std::numeric_limits<float>::infinity(),
+                                  std::numeric_limits<float>::quiet_NaN(), 0.1f, -7.25f};
+  if (rng() % 3 == 0) return kValues[rng() % (sizeof(kValues) / sizeof(kValues[0]))];
+  return std::uniform_real_distribution<float>(-4, 4)(rng);
+}
+
+TEST(PoseExact, Mat4MulMatchesTheScalarFormula) {
+  std::mt19937 rng(7);
+  for (size_t i = 0; i < 2000; ++i) {
+    Mat4 a, b;
+    for (float& v : a.m) v = special(rng);
+    for (float& v : b.m) v = special(rng);
+    expect_same(mat4_mul(a, b), ref_mul(a, b), "mat4_mul", i);
+  }
+}
+
+TEST(PoseExact, TrsToMat4MatchesTheScalarFormula) {
+  std::mt19937 rng(8);
+  for (size_t i = 0; i < 2000; ++i) {
+    Trs t{{special(rng), special(rng), special(rng)},
+          {special(rng), special(rng), special(rng), special(rng)},
+          {special(rng), special(rng), special(rng)}};
+    expect_same(trs_to_mat4(t), ref_trs(t), "trs_to_mat4", i);
+  }
+}
+
+TEST(PoseExact, LocalToModelMatchesTheScalarComposition) {
+  // 300 joints listed children-first in places (parent ids above the child's), roots mixed in.
+  std::mt19937 rng(9);
+  Skel skel;
+  const size_t n = 300;
+  for (size_t i = 0; i < n; ++i) {
+    SkelJoint j;
+    j.id = static_cast<uint16_t>(i);
+    j.parent = -1;
+    skel.joints.push_back(j);
+  }
+  // A chain over a shuffled order, so parents are both before and after their children.
+  std::vector<uint16_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (size_t k = 1; k < n; ++k)
+    if (k % 37 != 0) skel.joints[order[k]].parent = static_cast<int16_t>(order[rng() % k]);
+  auto rt = RigRuntime::build(skel, nullptr);
+  ASSERT_TRUE(rt.ok());
+  std::vector<Trs> locals(n);
+  for (Trs& t : locals)
+    t = Trs{{special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng)}};
+  std::vector<Mat4> models(n);
+  ASSERT_TRUE((LocalToModelJob{&*rt, locals, models}.run().ok()));
+  // Reference: resolve each joint recursively through its parent.
+  std::vector<Mat4> ref(n);
+  std::vector<bool> done(n, false);
+  const std::function<void(size_t)> resolve = [&](size_t j) {
+    if (done[j]) return;
+    const int16_t p = skel.joints[j].parent;
+    if (p < 0) {
+      ref[j] = ref_trs(locals[j]);
+    } else {
+      resolve(static_cast<size_t>(p));
+      ref[j] = ref_mul(ref[static_cast<size_t>(p)], ref_trs(locals[j]));
+    }
+    done[j] = true;
+  };
+  for (size_t j = 0; j < n; ++j) {
+    resolve(j);
+    expect_same(models[j], ref[j], "joint", j);
+  }
+}
+
+Quat ref_nlerp(const Quat& a, const Quat& b, float u) {
+  const float dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  const float sign = std::signbit(dot) ? -1.0f : 1.0f;
+  const Quat q{a.x + (b.x * sign - a.x) * u, a.y + (b.y * sign - a.y) * u,
+               a.z + (b.z * sign - a.z) * u, a.w + (b.w * sign - a.w) * u};
+  const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  if (len < 1e-12f) return Quat{0, 0, 0, 1};
+  const float inv = 1.0f / len;
+  return Quat{q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
+TEST(PoseExact, LinearSamplingMatchesTheReferenceNlerp) {
+  // 200 joints (several normalisation batches), 7 keys per track with random rotations, so the
+  // shortest-arc sign flips often; a track with opposite keys (dot exactly -1) included.
+  std::mt19937 rng(10);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  const size_t n = 200;
+  Skel skel;
+  Anim anim;
+  AnimClip clip;
+  clip.duration_ms = 600;
+  for (size_t j = 0; j < n; ++j) {
+    SkelJoint sj;
+    sj.id = static_cast<uint16_t>(j);
+    sj.parent = j == 0 ? -1 : 0;
+    skel.joints.push_back(sj);
+    AnimTrack tr;
+    tr.joint = static_cast<uint16_t>(j);
+    for (uint32_t k = 0; k < 7; ++k) {
+      AnimKey key;
+      key.time_ms = k * 100;
+      key.trs.t = {unit(rng), unit(rng), unit(rng)};
+      key.trs.r = normalized(Quat{unit(rng), unit(rng), unit(rng), unit(rng)});
+      if (j == 5 && k % 2 == 1) key.trs.r = Quat{0, 0, 0, -1};  // opposite of the next key
+      if (j == 5 && k % 2 == 0) key.trs.r = Quat{0, 0, 0, 1};
+      key.trs.s = {1 + unit(rng), 1, 1};
+      tr.keys.push_back(key);
+    }
+    clip.tracks.push_back(tr);
+  }
+  anim.clips.push_back(clip);
+  auto rt = RigRuntime::build(skel, &anim);
+  ASSERT_TRUE(rt.ok());
+  std::vector<Trs> out(n);
+  SamplingCache cache(rt->max_track_count());
+  for (double t : {0.0, 37.5, 99.99, 100.0, 150.0, 333.3, 599.0, 600.0, 250.0, 12.0}) {
+    for (SamplingCache* c : {static_cast<SamplingCache*>(nullptr), &cache}) {
+      SamplingJob job{&*rt, 0, t, SamplePolicy::Linear, TimeMode::Clamp, c, out};
+      ASSERT_TRUE(job.run().ok());
+      for (size_t j = 0; j < n; ++j) {
+        const std::vector<AnimKey>& keys = clip.tracks[j].keys;
+        const size_t k = std::min<size_t>(static_cast<size_t>(t / 100), keys.size() - 1);
+        Quat want;
+        if (k + 1 >= keys.size() || t == keys[k].time_ms) {
+          want = normalized(keys[k].trs.r);
+        } else {
+          const double t0 = keys[k].time_ms, t1 = keys[k + 1].time_ms;
+          const float u = static_cast<float>((t - t0) / (t1 - t0));
+          want = ref_nlerp(normalized(keys[k].trs.r), normalized(keys[k + 1].trs.r), u);
+        }
+        ASSERT_EQ(bits(out[j].r.x), bits(want.x)) << t << " joint " << j;
+        ASSERT_EQ(bits(out[j].r.y), bits(want.y)) << t << " joint " << j;
+        ASSERT_EQ(bits(out[j].r.z), bits(want.z)) << t << " joint " << j;
+        ASSERT_EQ(bits(out[j].r.w), bits(want.w)) << t << " joint " << j;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace voxrig
