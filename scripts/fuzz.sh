@@ -152,10 +152,10 @@ merge() {
     rm -f "$ROOT/corpus/$t"/*
     cp "$new"/* "$ROOT/corpus/$t"/ 2>/dev/null || true
     after="$(ls "$ROOT/corpus/$t" | wc -l)"
-    log "merged $t: $before -> $after inputs, $(du -sk "$ROOT/corpus/$t" | cut -f1) KiB; $(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$new.log" | tail -1)"
+    log "merged $t: $before -> $after inputs, $(du -sb "$ROOT/corpus/$t" | cut -f1) bytes; $(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$new.log" | tail -1)"
     rm -rf "$new" "$new.log"
   done
-  log "corpus/ is now $(du -sk "$ROOT/corpus" | cut -f1) KiB"
+  log "corpus/ is now $(du -sb "$ROOT/corpus" | cut -f1) bytes"
 }
 
 triage() {
