@@ -1,0 +1,73 @@
+// voxrig/export.h — meshes and rigs to interchange formats: Wavefront OBJ text and glTF 2.0
+// binary (.glb). The library returns bytes; writing files is the caller's business.
+//
+// OBJ: positions in VOX0 grid units and axes (z up, no axis change), four vertices and one quad
+// face per Quad, wound counter-clockwise seen from the side the face looks at; one `g joint_<id>`
+// group per run of quads with the same joint (bone-aware output is grouped per joint, so one
+// group per joint); with a palette, each vertex carries the quad's sRGB colour as the common
+// `v x y z r g b` extension (0..1). Floats are written with the shortest round-trip text.
+//
+// glTF (D23): VOX0 axes (x, y, z), z up, map to glTF (x, z, -y); one voxel = one unit. One node
+// per SKEL joint with its bind-pose local TRS (rotation normalised), children per the joint
+// hierarchy; each joint's bone-aware quads are a mesh on its node, with vertices in the joint's
+// bind-local frame (inverse bind model * grid position), so animating the node moves them
+// rigidly (exactly model(t) * inverse(model(bind)), formats.md "Rigid skinning"). A joint whose
+// bind model is singular (D20) cannot carry a local-frame mesh: its quads go on an extra
+// un-animated root node named "<joint name>.bind" in grid coordinates, so they stay at the bind
+// pose. Every ANIM clip becomes one animation (name = clip name) with translation / rotation /
+// scale channels per track; sampler input = key times in seconds as binary32 (ms / 1000),
+// interpolation LINEAR (glTF viewers slerp rotations: close to, not equal to, the `linear`
+// policy) or STEP. Vertex colours: COLOR_0 (VEC4 float), the sRGB palette converted to linear;
+// the material uses alphaMode BLEND when any used colour has alpha < 255, else OPAQUE.
+// Accessors carry min/max where glTF requires them (POSITION, animation inputs).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "voxrig/mesh.h"
+#include "voxrig/pose.h"
+#include "voxrig/result.h"
+#include "voxrig/vfp_model.h"
+
+namespace voxrig {
+
+/// OBJ text for `quads` (see the header for conventions). `palette` empty: no vertex colours;
+/// otherwise a quad whose material is past the palette gets no colour either. Never fails;
+/// allocates the string.
+std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette = {});
+
+/// The pose a posed export shows.
+struct PoseRequest {
+  size_t clip = 0;  ///< clip position in the runtime
+  double time_ms = 0;
+  SamplePolicy policy = SamplePolicy::Linear;
+  TimeMode mode = TimeMode::Clamp;
+};
+
+/// OBJ of the bone-aware mesh of a rig posed at (clip, time): each joint's quads move rigidly by
+/// that joint's skinning matrix. `joints` is the per-voxel joint map (joint_map()). Errors: the
+/// meshing and sampling codes (eval.buffer_size, eval.bad_clip, eval.bad_time, ...), and
+/// vskn.joint_missing when the joint map names a joint the runtime does not have.
+Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
+                                     const RigRuntime& runtime, const PoseRequest& pose);
+
+/// glTF sampler interpolation for exported clips.
+enum class GltfInterpolation : uint8_t { Linear, Step };
+
+/// Options for export_gltf.
+struct GltfOptions {
+  GltfInterpolation interpolation = GltfInterpolation::Linear;
+};
+
+/// A .glb of the model. `skel` and `vskn` both null: a static model (one node, greedy mesh);
+/// both set: the rig (see the header); `anim` optional (needs a rig). Errors: rig.incomplete
+/// (only one of skel / vskn, or anim without skel), the RigRuntime::build codes, vskn.offset_range
+/// and vskn.joint_missing for a joint map that does not fit, eval.buffer_size for a malformed
+/// grid, internal.bug if the JSON writer fails. Allocates the result.
+Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
+                                         const Anim* anim, const GltfOptions& options = {});
+
+}  // namespace voxrig

@@ -1,0 +1,131 @@
+// Wavefront OBJ export of quads, static or posed (see voxrig/export.h for the conventions).
+//
+// Text layout: a comment line, then per quad four `v` lines and one `f` line (1-based indices),
+// with a `g joint_<id>` line whenever the joint changes.
+#include <charconv>
+#include <string>
+
+#include "voxrig/export.h"
+
+namespace voxrig {
+namespace {
+
+void append_float(std::string& out, float v) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, res.ptr);
+}
+
+void append_uint(std::string& out, uint64_t v) {
+  char buf[24];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, res.ptr);
+}
+
+// The four corners of q, counter-clockwise seen from the side the face looks at.
+void quad_corners(const Quad& q, Vec3 out[4]) {
+  const int a = q.axis, u = (a + 1) % 3, v = (a + 2) % 3;
+  float c[4][3];
+  const float base[3] = {float(q.x), float(q.y), float(q.z)};
+  // (u, v) offsets of a CCW loop seen from +axis (e_u x e_v = e_axis).
+  const float du[4] = {0, float(q.w), float(q.w), 0};
+  const float dv[4] = {0, 0, float(q.h), float(q.h)};
+  for (int k = 0; k < 4; ++k) {
+    c[k][a] = base[a];
+    c[k][u] = base[u] + du[k];
+    c[k][v] = base[v] + dv[k];
+  }
+  for (int k = 0; k < 4; ++k) {
+    const int src = q.positive ? k : (4 - k) % 4;  // reversed loop for faces looking at -axis
+    out[k] = Vec3{c[src][0], c[src][1], c[src][2]};
+  }
+}
+
+float srgb_unit(uint8_t c) { return static_cast<float>(c) / 255.0f; }
+
+// The shared writer: transform (per quad, may be null) maps grid points to output points.
+template <class Transform>
+std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette,
+                      Transform&& transform) {
+  std::string out;
+  out.reserve(quads.size() * 120 + 64);
+  out += "# voxrig OBJ: ";
+  append_uint(out, quads.size());
+  out += " quads, VOX0 grid units, z up\n";
+  bool first = true;
+  uint16_t joint = 0;
+  uint64_t vertex = 1;
+  for (const Quad& q : quads) {
+    if (first || q.joint != joint) {
+      out += "g joint_";
+      append_uint(out, q.joint);
+      out += '\n';
+      joint = q.joint;
+      first = false;
+    }
+    Vec3 c[4];
+    quad_corners(q, c);
+    const bool coloured = q.material < palette.size();
+    for (Vec3& p : c) {
+      p = transform(q, p);
+      out += "v ";
+      append_float(out, p.x);
+      out += ' ';
+      append_float(out, p.y);
+      out += ' ';
+      append_float(out, p.z);
+      if (coloured) {
+        const Rgba& col = palette[q.material];
+        out += ' ';
+        append_float(out, srgb_unit(col.r));
+        out += ' ';
+        append_float(out, srgb_unit(col.g));
+        out += ' ';
+        append_float(out, srgb_unit(col.b));
+      }
+      out += '\n';
+    }
+    out += "f ";
+    for (int k = 0; k < 4; ++k) {
+      append_uint(out, vertex + k);
+      out += k < 3 ? ' ' : '\n';
+    }
+    vertex += 4;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette) {
+  return write_obj(quads, palette, [](const Quad&, const Vec3& p) { return p; });
+}
+
+Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
+                                     const RigRuntime& runtime, const PoseRequest& pose) {
+  MeshScratch scratch;
+  std::vector<Quad> quads;
+  VOXRIG_TRY(mesh_bone_aware(vox0, joints, quads, scratch));
+  const size_t n = runtime.joint_count();
+  std::vector<Trs> locals(n);
+  std::vector<Mat4> models(n), skin(n);
+  VOXRIG_TRY((SamplingJob{&runtime, pose.clip, pose.time_ms, pose.policy, pose.mode, nullptr,
+                          locals}
+                  .run()));
+  VOXRIG_TRY((LocalToModelJob{&runtime, locals, models}.run()));
+  VOXRIG_TRY((SkinningJob{&runtime, models, skin}.run()));
+  for (const Quad& q : quads) {
+    if (runtime.joint_index(q.joint) < 0) {
+      Error e;
+      e.code = ErrorCode::VsknJointMissing;
+      e.path = "VSKN";
+      e.detail = "joint map names joint " + std::to_string(q.joint) + ", not in SKEL";
+      return e;
+    }
+  }
+  return write_obj(quads, vox0.palette, [&](const Quad& q, const Vec3& p) {
+    return transform_point(skin[static_cast<size_t>(runtime.joint_index(q.joint))], p);
+  });
+}
+
+}  // namespace voxrig

@@ -1,0 +1,227 @@
+// Internals shared by the mesher files: scratch layout and 64-lane mask primitives.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "voxrig/mesh.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace voxrig {
+
+/// Tile edge: one 64-bit mask covers a tile row.
+inline constexpr uint32_t kTile = 64;
+/// Row-mask arrays cover rows -1..64 on the two row axes: index (zz + 1) * kRowStride + (yy + 1).
+inline constexpr uint32_t kRowStride = kTile + 2;
+inline constexpr size_t kRowCount = size_t{kRowStride} * kRowStride;
+
+struct MeshScratch::Impl {
+  // Per-tile row masks (bit i = voxel x0 + i of row (y0 + yy, z0 + zz)).
+  std::vector<uint64_t> occ;     // solid
+  std::vector<uint8_t> border;   // bit 0: voxel x0-1 solid; bit 1: voxel x0+cx solid
+  std::vector<uint64_t> pcx;     // palette(x) != palette(x+1)
+  std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
+  std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
+  std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
+  std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
+  std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
+  std::vector<uint64_t> jdz;     // joint(x, z) != joint(x, z+1), rows zz in -1..cz-1
+  // x-face planes, [direction][x][z]: bit y = face present; xchange marks faces whose material
+  // differs from the face at y + 1, xdown those that differ from the face at z + 1.
+  std::vector<uint64_t> xface;
+  std::vector<uint64_t> xchange;
+  std::vector<uint64_t> xdown;
+  // Grouping by joint (binary mesher): each joint's quads go, packed into 8 bytes relative to
+  // their tile, to a chain of fixed-size blocks (emission order; one tile per block), and the
+  // chains are expanded into `out` in joint order at the end. Packing keeps the hot loop's
+  // stores and the final pass's reads small (a quad is 28 bytes unpacked). Blocks come from a
+  // pool that only grows; chains and the used-joint list are reset by flush_grouped().
+  static constexpr uint32_t kBlockQuads = 512;
+  struct QuadBlock {
+    QuadBlock* next;
+    uint32_t count;
+    uint32_t tile;          // tile sequence number of every quad in the block
+    uint32_t x0, y0, z0;    // that tile's origin
+    uint64_t q[kBlockQuads];
+  };
+  struct Chain {
+    QuadBlock* head;
+    QuadBlock* tail;
+  };
+  std::vector<std::unique_ptr<QuadBlock>> pool;
+  size_t pool_used = 0;
+  std::vector<Chain> chains;  // 65536 entries, all empty between calls
+  std::vector<uint16_t> joints_used;
+  // The tile being meshed (set by the binary mesher before emitting).
+  uint32_t tile_seq = 0, tile_x0 = 0, tile_y0 = 0, tile_z0 = 0;
+
+  // Naive grouping: quads staged in voxel order, then a stable counting sort by joint.
+  std::vector<Quad> staged;
+  std::vector<uint32_t> joint_start;  // 65536 entries, all zero between calls
+
+  /// Packs a quad of the current tile: local x, y, z (0..64, 7 bits each), w-1, h-1 (6 bits
+  /// each), axis (2), positive (1), palette index (8).
+  static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h,
+                       uint32_t axis, uint32_t positive, uint32_t material) {
+    return uint64_t{lx} | uint64_t{ly} << 7 | uint64_t{lz} << 14 | uint64_t{w - 1} << 21 |
+           uint64_t{h - 1} << 27 | uint64_t{axis} << 33 | uint64_t{positive} << 35 |
+           uint64_t{material & 0xFF} << 36;
+  }
+  /// Appends a packed quad of the current tile to `joint`'s chain.
+  void emit_packed(uint16_t joint, uint64_t packed) {
+    Chain& c = chains[joint];
+    QuadBlock* b = c.tail;
+    if (b == nullptr || b->count == kBlockQuads || b->tile != tile_seq) b = append_block(c, joint);
+    b->q[b->count++] = packed;
+  }
+  /// Writes every chain into out (resized), joints ascending; resets the chains.
+  void flush_grouped(std::vector<Quad>& out);
+
+  void ensure();  // sizes every buffer once (allocates on the first call only)
+
+  // KV6 meshing: every vis face as a sortable record, and the rows' runs.
+  struct Kv6Face {
+    uint8_t axis, positive;
+    uint32_t slice, row, col;
+    uint32_t material;
+    bool operator<(const Kv6Face& o) const {
+      if (axis != o.axis) return axis < o.axis;
+      if (positive != o.positive) return positive < o.positive;
+      if (slice != o.slice) return slice < o.slice;
+      if (row != o.row) return row < o.row;
+      if (col != o.col) return col < o.col;
+      return material < o.material;
+    }
+  };
+  struct Kv6Run {
+    uint32_t start, len, material;
+    uint32_t quad;  // index in out of the quad this run belongs to
+  };
+  std::vector<Kv6Face> kv6_faces;
+  std::vector<Kv6Run> kv6_open, kv6_row;
+
+ private:
+  QuadBlock* append_block(Chain& c, uint16_t joint);
+};
+
+namespace detail {
+
+/// Grid geometry shared by the meshers.
+struct Grid {
+  uint32_t sx, sy, sz;
+  const uint8_t* vox;
+  const uint16_t* joints;  // nullptr: no joint map
+  size_t count;            // sx * sy * sz
+  size_t index(uint32_t x, uint32_t y, uint32_t z) const {
+    return x + size_t{sx} * (y + size_t{sy} * z);
+  }
+};
+
+/// One tile: origin and extent (each extent 1..64).
+struct Tile {
+  uint32_t x0, y0, z0, cx, cy, cz;
+};
+
+/// Index of row (zz, yy) (tile-relative, each in -1..64) in the row-mask arrays.
+inline size_t row_index(int zz, int yy) {
+  return static_cast<size_t>(zz + 1) * kRowStride + static_cast<size_t>(yy + 1);
+}
+
+/// Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set).
+void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s);
+
+/// Stable counting sort of `in` by joint id into `out` (resized).
+void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s);
+
+/// Checks the grid shape; eval.buffer_size when voxels (or a non-empty joint map) do not hold
+/// exactly sx * sy * sz entries.
+Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid);
+
+/// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
+/// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
+/// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped).
+void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::vector<Quad>& out);
+
+
+/// Mask with the low n bits set (n <= 64).
+inline uint64_t low_bits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
+
+/// Returns p when 80 bytes from p are readable before `end`, else a zero-padded copy in buf.
+inline const uint8_t* readable80(const uint8_t* p, const uint8_t* end, uint8_t* buf) {
+  if (end - p >= 80) return p;
+  std::memset(buf, 0, 80);
+  std::memcpy(buf, p, static_cast<size_t>(end - p));
+  return buf;
+}
+/// Returns p when 72 uint16 from p are readable before `end`, else a zero-padded copy in buf.
+inline const uint16_t* readable72(const uint16_t* p, const uint16_t* end, uint16_t* buf) {
+  if (end - p >= 72) return p;
+  std::memset(buf, 0, 72 * sizeof(uint16_t));
+  std::memcpy(buf, p, static_cast<size_t>(end - p) * sizeof(uint16_t));
+  return buf;
+}
+
+/// Bit i = (p[i] != 0), i < 64. 64 bytes must be readable.
+inline uint64_t nonzero_mask(const uint8_t* p) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  uint64_t m = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const uint32_t eq = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)));
+    m |= uint64_t{~eq & 0xFFFFu} << (16 * i);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= uint64_t{p[i] != 0} << i;
+  return m;
+#endif
+}
+
+/// Bit i = (a[i] != b[i]), i < 64. 64 bytes of each must be readable.
+inline uint64_t diff_mask8(const uint8_t* a, const uint8_t* b) {
+#if defined(__SSE2__)
+  uint64_t m = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16 * i));
+    const __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * i));
+    const uint32_t eq = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)));
+    m |= uint64_t{~eq & 0xFFFFu} << (16 * i);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
+  return m;
+#endif
+}
+
+/// Bit i = (a[i] != b[i]), i < 64, for uint16 lanes. 64 values of each must be readable.
+inline uint64_t diff_mask16(const uint16_t* a, const uint16_t* b) {
+#if defined(__SSE2__)
+  uint64_t m = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16 * i));
+    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16 * i + 8));
+    const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * i));
+    const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * i + 8));
+    const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, b0), _mm_cmpeq_epi16(a1, b1));
+    const uint32_t bits = static_cast<uint32_t>(_mm_movemask_epi8(eq));
+    m |= uint64_t{~bits & 0xFFFFu} << (16 * i);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
+  return m;
+#endif
+}
+
+}  // namespace detail
+}  // namespace voxrig
