@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include "voxrig/dump.h"
@@ -242,6 +243,231 @@ Bytes rkc_around(std::string_view tag, View payload) {
   if (tag != "CLPS" && tag != "BONS") f.chunk("CLPS", Le().u32(0).b);
   f.chunk("VCLP", tag == "VCLP" ? payload : View(vclp.b));
   return f.b;
+}
+
+std::vector<Face> unit_faces(std::span<const Quad> quads) {
+  std::vector<Face> out;
+  for (const Quad& q : quads) {
+    const int u = (q.axis + 1) % 3, v = (q.axis + 2) % 3;
+    for (uint32_t i = 0; i < q.w; ++i)
+      for (uint32_t j = 0; j < q.h; ++j) {
+        std::array<uint32_t, 3> c{q.x, q.y, q.z};
+        c[size_t(u)] += i, c[size_t(v)] += j;
+        out.push_back(Face{q.axis, q.positive, c[0], c[1], c[2], q.material, q.joint});
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Face> exposed_faces(const Vox0& g, std::span<const uint16_t> joints) {
+  std::vector<Face> out;
+  const std::array<uint32_t, 3> size{g.size_x, g.size_y, g.size_z};
+  for (uint32_t z = 0; z < size[2]; ++z)
+    for (uint32_t y = 0; y < size[1]; ++y)
+      for (uint32_t x = 0; x < size[0]; ++x) {
+        const size_t at = g.index(x, y, z);
+        if (g.voxels[at] == 0) continue;
+        const uint16_t joint = joints.empty() ? 0 : joints[at];
+        for (uint8_t d = 0; d < 6; ++d) {
+          const uint8_t axis = d / 2, positive = d % 2;
+          std::array<uint32_t, 3> n{x, y, z};
+          bool exposed = positive ? n[axis] + 1 == size[axis] : n[axis] == 0;
+          if (!exposed) {
+            n[axis] = positive ? n[axis] + 1 : n[axis] - 1;
+            const size_t nat = g.index(n[0], n[1], n[2]);
+            exposed = g.voxels[nat] == 0 || (!joints.empty() && joints[nat] != joint);
+          }
+          if (!exposed) continue;
+          std::array<uint32_t, 3> c{x, y, z};
+          c[axis] += positive;
+          out.push_back(Face{axis, positive, c[0], c[1], c[2], g.voxels[at], joint});
+        }
+      }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+float raw_float(Picker& in) {
+  uint32_t u = 0;
+  for (int i = 0; i < 4; ++i) u |= uint32_t(in.take()) << (8 * i);
+  return std::bit_cast<float>(u);
+}
+
+Trs read_trs(Picker& in, bool raw) {
+  const bool bits = raw && (in.take() & 1);
+  auto t = [&] { return bits ? raw_float(in) : float(int8_t(in.take())) * 7812.5f; };
+  auto r = [&] { return bits ? raw_float(in) : float(int8_t(in.take())) / 127.0f; };
+  auto s = [&] {
+    if (bits) return raw_float(in);
+    const uint8_t b = in.take();
+    const float mag = std::pow(10.0f, float(b & 0x7F) / 127.0f * 12.0f - 6.0f);
+    return std::clamp(mag, 1e-6f, 1e6f) * (b & 0x80 ? -1.0f : 1.0f);
+  };
+  Trs x;
+  x.t = {t(), t(), t()};
+  x.r = {r(), r(), r(), r()};
+  x.s = {s(), s(), s()};
+  return x;
+}
+
+}  // namespace
+
+RigInput read_rig(Picker& in) {
+  RigInput rig;
+  const uint8_t flags = in.take();
+  rig.raw = (flags & 0xC0) == 0xC0;
+  rig.wild = (flags & 0x30) == 0x30;
+  const size_t n = 1 + in.take() % 12;
+  std::vector<uint16_t> ids(n);
+  for (size_t i = 0, id = in.take() % 2; i < n; ++i, id += 1 + in.take() % 3) ids[i] = uint16_t(id);
+  for (size_t i = 0; i < n; ++i) {
+    SkelJoint j;
+    j.id = ids[i];
+    // Normally an earlier joint or a root; wild: any joint (later, itself), a root, or missing.
+    const size_t k = in.take() % (rig.wild ? n + 2 : i + 1);
+    const bool root = rig.wild ? k == n : k == i;
+    j.parent = root ? int16_t(-1) : k <= n - 1 ? int16_t(ids[k]) : int16_t(999);
+    j.bind = read_trs(in, rig.raw);
+    rig.skel.joints.push_back(std::move(j));
+  }
+  for (uint16_t c = 0, clips = 1 + in.take() % 3; c < clips; ++c) {
+    AnimClip clip;
+    clip.id = uint16_t(c * 2 + in.take() % 2);
+    clip.duration_ms = uint32_t(in.take()) * in.take();
+    for (const SkelJoint& j : rig.skel.joints) {
+      if ((in.take() & 1) == 0) continue;
+      AnimTrack track;
+      track.joint = j.id;
+      uint32_t t = (in.take() & 1) ? uint32_t(in.take()) * 16 : 0;  // first key may be late
+      for (uint32_t k = 0, keys = 1 + in.take() % 4; k < keys && t <= clip.duration_ms; ++k) {
+        track.keys.push_back(AnimKey{t, read_trs(in, rig.raw)});
+        t += 1 + uint32_t(in.take()) * 64;
+      }
+      if (!track.keys.empty()) clip.tracks.push_back(std::move(track));
+    }
+    rig.anim.clips.push_back(std::move(clip));
+  }
+  for (int i = 0; i < 4; ++i) {
+    const uint8_t kind = in.take() % 6;
+    const double d = double(rig.anim.clips[0].duration_ms);
+    const uint64_t bits = uint64_t(std::bit_cast<uint32_t>(raw_float(in))) << 32 | in.take();
+    rig.times.push_back(kind == 0   ? double(in.take()) * 64
+                        : kind == 1 ? d
+                        : kind == 2 ? -double(in.take()) * 100.5
+                        : kind == 3 ? 1e12 + in.take()
+                        : kind == 4 ? d * in.take() / 255.0
+                                    : std::bit_cast<double>(bits));
+  }
+  return rig;
+}
+
+std::vector<uint8_t> d20_bounded(const RigRuntime& rt, const RigInput& rig) {
+  const size_t n = rt.joint_count();
+  std::vector<uint8_t> bounded(n, 0);
+  std::vector<double> smax(n, 1), smin(n, 1);
+  for (uint32_t j : rt.parent_first_order()) {
+    const int32_t p = rt.parents()[j];
+    const Vec3& b = rig.skel.joints[j].bind.s;
+    double hi = 0, lo = std::min({std::fabs(b.x), std::fabs(b.y), std::fabs(b.z)});
+    auto widen = [&](const Vec3& s) { hi = std::max({hi, double(std::fabs(s.x)), double(std::fabs(s.y)), double(std::fabs(s.z))}); };
+    widen(b);
+    for (const AnimClip& c : rig.anim.clips)
+      for (const AnimTrack& t : c.tracks)
+        for (const AnimKey& k : t.keys)
+          if (t.joint == rt.joint_id(j)) widen(k.trs.s);
+    smax[j] = (p < 0 ? 1 : smax[size_t(p)]) * hi;
+    smin[j] = (p < 0 ? 1 : smin[size_t(p)]) * lo;
+    bounded[j] = !rig.raw && (p < 0 || bounded[size_t(p)]) && smax[j] <= 1e6 && smin[j] >= 1e-6;
+  }
+  return bounded;
+}
+
+void check_d19(const RigRuntime& rt, const RigInput& rig) {
+  const size_t n = rt.joint_count();
+  for (size_t j = 0; j < n; ++j) {
+    const Trs& b = rig.skel.joints[j].bind;
+    VOXRIG_FUZZ_CHECK((rt.bind_locals()[j] == Trs{b.t, normalized(b.r), b.s}),
+                      "bind local is not the normalised bind TRS");
+  }
+  std::vector<Trs> out(n);
+  for (size_t c = 0; c < rig.anim.clips.size(); ++c) {
+    std::vector<uint8_t> animated(n, 0);
+    for (const AnimTrack& track : rig.anim.clips[c].tracks) {
+      const size_t j = size_t(rt.joint_index(track.joint));
+      animated[j] = 1;
+      for (const AnimKey& k : track.keys) {
+        const SamplingJob job{&rt, c, double(k.time_ms), SamplePolicy::Step, TimeMode::Clamp,
+                              nullptr, out};
+        VOXRIG_FUZZ_CHECK(job.run().ok());
+        VOXRIG_FUZZ_CHECK((out[j] == Trs{k.trs.t, normalized(k.trs.r), k.trs.s}),
+                          "D19: Step at a key time is not the normalised key");
+      }
+    }
+    for (size_t j = 0; j < n && !rig.anim.clips[c].tracks.empty(); ++j)
+      VOXRIG_FUZZ_CHECK(animated[j] || out[j] == rt.bind_locals()[j],
+                        "a joint without a track left its bind TRS");
+  }
+}
+
+RkcInput read_rkc_rig(Picker& in) {
+  RkcInput r;
+  r.wild = (in.take() & 0x30) == 0x30;
+  auto i32 = [&] { return int32_t(std::bit_cast<uint32_t>(raw_float(in))); };
+  auto small = [&] { return float(int8_t(in.take())) / 16.0f; };
+  const size_t n = 1 + in.take() % 8;
+  for (size_t i = 0; i < n; ++i) {
+    Hinge h;
+    h.parent = r.wild ? i32() % 10 : int32_t(in.take() % (i + 1)) - 1;
+    for (auto& v : {&h.p[0], &h.p[1], &h.v[0], &h.v[1]})
+      for (float& f : *v) f = small();
+    h.htype = in.take() % 4 == 0 ? in.take() : 0;
+    r.hinges.push_back(h);
+  }
+  r.clip.frame_count = in.take() % 5;
+  r.clip.numhin = r.wild && in.take() % 4 == 0 ? uint32_t(n + 1) : uint32_t(n);
+  for (size_t k = 0; k < size_t{r.clip.frame_count} * r.clip.numhin; ++k) {
+    BoneXform x;
+    x.t = {small(), small(), small()};
+    x.r = {small(), small(), small(), small()};
+    x.s = {std::exp2(small() / 2), std::exp2(small() / 2), std::exp2(small() / 2)};
+    r.clip.frames.push_back(x);
+  }
+  const int32_t len = in.take() % 8;
+  for (int32_t i = 0, tim = int32_t(in.take()) - 16; i < len; ++i, tim += int32_t(in.take()) - 32) {
+    const uint8_t kind = in.take() % 4;  // frame, jump (~target), stop marker (~own index), wild
+    const int32_t frm = kind == 0   ? int32_t(in.take() % (r.clip.frame_count + 1))
+                        : kind == 1 ? ~int32_t(in.take() % (len + 1))
+                        : kind == 2 ? ~i
+                                    : i32();
+    r.clip.seq.push_back(Seq{in.take() % 8 == 0 ? i32() : tim, frm});
+  }
+  r.kfatim = in.take() % 4 == 0 ? i32() : int32_t(in.take());
+  r.okfatim = in.take() % 4 == 0 ? i32() : int32_t(in.take());
+  for (int32_t& a : r.advances) {
+    const uint8_t kind = in.take() % 4;
+    a = kind == 0 ? int32_t(in.take()) : kind == 1 ? -int32_t(in.take()) : kind == 2 ? i32()
+                                                              : INT32_MAX - int32_t(in.take());
+  }
+  return r;
+}
+
+bool finite(const Trs& x) {
+  for (float f : {x.t.x, x.t.y, x.t.z, x.r.x, x.r.y, x.r.z, x.r.w, x.s.x, x.s.y, x.s.z})
+    if (!std::isfinite(f)) return false;
+  return true;
+}
+
+bool finite(const Mat4& m) {
+  return std::all_of(std::begin(m.m), std::end(m.m), [](float f) { return std::isfinite(f); });
+}
+
+bool inside_one_tile(const Quad& q) {
+  const std::array<uint32_t, 3> c{q.x, q.y, q.z};
+  const uint32_t u = c[size_t((q.axis + 1) % 3)], v = c[size_t((q.axis + 2) % 3)];
+  return u / 64 == (u + q.w - 1) / 64 && v / 64 == (v + q.h - 1) / 64;
 }
 
 }  // namespace voxrig::fuzz

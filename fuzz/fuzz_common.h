@@ -9,7 +9,9 @@
 //  - a round trip or a cross-profile verdict breaks a rule of formats.md (D1, D3, D8, D9).
 #pragma once
 
+#include <algorithm>
 #include <bit>
+#include <compare>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +23,9 @@
 #include "voxrig/decode_options.h"
 #include "voxrig/error.h"
 #include "voxrig/limits.h"
+#include "voxrig/mesh.h"
+#include "voxrig/pose.h"
+#include "voxrig/rkc_model.h"
 #include "voxrig/result.h"
 #include "voxrig/vfp_model.h"
 
@@ -183,5 +188,60 @@ const Skel& fixed_skel();
 /// A valid 1x1x1 one-frame RVC blob (v2, raw chunks) and the seed's 46-byte unit KV6.
 Bytes tiny_rvc();
 Bytes unit_kv6();
+
+// ---- meshing and pose helpers (fuzz_common.cpp) ---------------------------------------------
+
+/// One unit face: plane axis and direction, minimum corner on the face plane (mesh.h
+/// coordinates), material and joint. Ordered so that sorted lists compare as multisets.
+struct Face {
+  uint8_t axis = 0, positive = 0;
+  uint32_t x = 0, y = 0, z = 0;
+  uint32_t material = 0;
+  uint16_t joint = 0;
+  auto operator<=>(const Face&) const = default;
+};
+/// Every unit face covered by `quads`, sorted (two quads covering one face show up twice).
+std::vector<Face> unit_faces(std::span<const Quad> quads);
+/// The exposed faces of a grid by brute force (formats.md "Meshing"): a face of a solid voxel is
+/// exposed when the neighbour is outside, empty, or (with a joint map) bound to another joint.
+std::vector<Face> exposed_faces(const Vox0& vox0, std::span<const uint16_t> joints);
+/// A hand-built rig read from fuzz bytes for the pose target (not decoded, so every field is
+/// reachable): 1-12 joints with increasing ids, parents mostly earlier joints (with `wild`, any
+/// joint or a missing id), TRS inside D20's bounds (|t| <= 1e6, |s| in [1e-6, 1e6], any rotation)
+/// unless `raw` (then some floats are raw bit patterns: NaN, Inf, huge), 1-3 clips of tracks with
+/// 1-4 keys at increasing times within the duration, and the sample times to try.
+struct RigInput {
+  Skel skel;
+  Anim anim;
+  bool raw = false, wild = false;
+  std::vector<double> times;
+};
+RigInput read_rig(Picker& in);
+/// Per joint index: whether D20's finiteness promise applies — the inputs are inside its bounds
+/// (not `raw`) and the products of the largest / smallest |scale| (bind and keys) along the
+/// joint's chain stay within [1e-6, 1e6]; a deeper chain of 1e6 scales overflows binary32
+/// whatever the implementation does, which D20 as written does not exclude.
+std::vector<uint8_t> d20_bounded(const RigRuntime& rt, const RigInput& rig);
+/// D19 exactness: the runtime's bind locals are the normalised bind TRS; Step sampling in clamp
+/// mode at a key's time returns the normalised key; joints without a track keep the bind TRS.
+void check_d19(const RigRuntime& rt, const RigInput& rig);
+/// A hand-built RKCH skeleton + skeletal clip for the rkc_eval target: 1-8 hinges (parents
+/// earlier bones or roots; `wild`: any i32), 0-4 frames of BoneXforms (numhin = bone count
+/// unless wild), a 0-7 entry seq with frames, jumps (~k) and stop markers in any order, a start
+/// clock and four clock advances (small, negative, near the i32 limits).
+struct RkcInput {
+  std::vector<Hinge> hinges;
+  SkeletalClip clip;
+  int32_t kfatim = 0, okfatim = 0;
+  std::array<int32_t, 4> advances{};
+  bool wild = false;
+};
+RkcInput read_rkc_rig(Picker& in);
+/// True when every float of the TRS is finite.
+bool finite(const Trs& x);
+bool finite(const Mat4& m);
+
+/// True when the quad stays inside one 64-voxel tile on both in-plane axes (mesh.h).
+bool inside_one_tile(const Quad& q);
 
 }  // namespace voxrig::fuzz

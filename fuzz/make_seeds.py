@@ -11,6 +11,7 @@ usage: fuzz/make_seeds.py GOLDEN_FILES_DIR OUT_DIR [EXTRA_JSON...]
 import hashlib
 import math
 import os
+import random
 import struct
 import sys
 
@@ -191,6 +192,7 @@ def main():
                     add('rvc_structured', blob)
     for b in files(golden, '.kv6'):
         add('kv6', b)
+        add('kv6_mesh', b)
         add('rkc_mshs', struct.pack('<II', 1, len(b)) + b)
     for b in files(golden, '.rvc'):
         add('rvc', b)
@@ -201,6 +203,14 @@ def main():
     for target, items in list(context_seeds().items()) + list(rkc_context_seeds().items()):
         for b in items:
             add(target, b)
+    # Targets that read any bytes as a model (fuzz_common.h read_rig, read_rkc_rig, the mesh
+    # grid): a few deterministic random inputs of several sizes.
+    rnd = random.Random(20261130)
+    for target, sizes in (('mesh', (8, 40, 300, 2000, 6000)), ('pose', (4, 64, 256, 900)),
+                          ('rkc_eval', (4, 64, 256, 900))):
+        for n in sizes:
+            for _ in range(3):
+                add(target, bytes(rnd.randrange(256) for _ in range(n)))
     for target, items in sorted(seeds.items()):
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)

@@ -82,12 +82,17 @@ summary() {
   echo "$(echo "$line" | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' || echo 'no stats') exec/s: ${execs:-?}"
 }
 
+SCRATCH=""
+cleanup() { [[ -z "$SCRATCH" ]] || rm -rf "$SCRATCH"; }
+trap cleanup EXIT
+
 smoke() {
-  local seconds="${1:-15}" t failed=() scratch log_file rc
+  local seconds="${1:-15}" t failed=() scratch log_file rc list
   build
-  scratch="$(mktemp -d)"
-  trap 'rm -rf "$scratch"' EXIT
-  for t in $(targets); do
+  SCRATCH="$(mktemp -d)"
+  scratch="$SCRATCH"
+  list=($(targets))
+  for t in "${list[@]}"; do
     mkdir -p "$FINDINGS/$t" "$scratch/$t"
     log_file="$FINDINGS/$t/smoke.log"
     log "smoke $t for ${seconds}s"
@@ -108,7 +113,7 @@ smoke() {
     log "smoke failed for: ${failed[*]} (triage with: scripts/fuzz.sh triage ARTIFACT TARGET)"
     exit 1
   fi
-  log "smoke passed ($(targets | wc -w) targets, ${seconds}s each)"
+  log "smoke passed (${#list[@]} targets, ${seconds}s each)"
 }
 
 overnight() {
