@@ -27,6 +27,7 @@ Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan 
   --help                 this text
 
 Environment: TARGETS="vfp rkc ..." limits smoke/overnight to some targets; JOBS; SEEDS_DIR;
+TRIAGE_SECONDS (minimization time, default 60);
 VOXRIG_FUZZ_BUILD (default build/fuzz). Flags after -- go to every libFuzzer run.
 EOF
 }
@@ -172,7 +173,7 @@ triage() {
   min="$work/minimized"
   log "minimizing $crash with -minimize_crash=1"
   # shellcheck disable=SC2046
-  "$(bin "$t")" "$crash" -minimize_crash=1 -runs=20000 -exact_artifact_path="$min" \
+  "$(bin "$t")" "$crash" -minimize_crash=1 -max_total_time="${TRIAGE_SECONDS:-60}" -exact_artifact_path="$min" \
     -timeout=25 $(option_flags "$t") >"$work/minimize.log" 2>&1 || true
   [[ -s "$min" ]] || { log "could not minimize (does it still crash?); keeping it as is"; cp "$crash" "$min"; }
   "$(bin "$t")" "$min" -timeout=25 -runs=1 >"$work/report.log" 2>&1 && {
