@@ -200,6 +200,9 @@ def main():
         add('rkc_vclp', struct.pack('<II', 1, len(b)) + b)
     for b in files(golden, '.kfa'):
         add('kfa', b)
+    for ext in ('.vfp', '.rkc', '.kv6', '.rvc', '.kfa', '.bin'):
+        for b in files(golden, ext):
+            add('any', b)
     for target, items in list(context_seeds().items()) + list(rkc_context_seeds().items()):
         for b in items:
             add(target, b)
