@@ -1,0 +1,53 @@
+#!/bin/bash -eu
+# ClusterFuzzLite / OSS-Fuzz build script for voxrig. Runs inside the base-builder image (or
+# locally through scripts/test-cflite-build.sh) with the usual environment:
+#   $CXX, $CXXFLAGS       compiler and flags (sanitizer + coverage instrumentation included)
+#   $LIB_FUZZING_ENGINE   link flags of the fuzzing engine (-fsanitize=fuzzer for libFuzzer)
+#   $SRC, $WORK, $OUT     source checkout, scratch space, output directory
+# For every fuzz/fuzz_<target>.cpp it puts into $OUT: the binary fuzz_<target>, its options
+# (fuzz/<target>.options), its dictionary (fuzz_<target>.dict, plus the shared <format>.dict the
+# options name) and fuzz_<target>_seed_corpus.zip (corpus/<target>/ + fuzz/regressions/<target>/).
+SRC_DIR="${VOXRIG_SRC:-$SRC/voxrig}"
+BUILD_DIR="$WORK/voxrig-build"
+
+generator="Unix Makefiles"
+command -v ninja >/dev/null 2>&1 && generator="Ninja"
+cmake -S "$SRC_DIR" -B "$BUILD_DIR" -G "$generator" \
+  -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+  -DVOXRIG_FUZZ=ON -DVOXRIG_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DVOXRIG_SANITIZE=OFF \
+  -DVOXRIG_BUILD_TESTS=OFF -DVOXRIG_BUILD_BENCH=OFF \
+  -DOPENSSL_USE_STATIC_LIBS=TRUE -DZLIB_USE_STATIC_LIBS=ON
+
+targets=()
+for src in "$SRC_DIR"/fuzz/fuzz_*.cpp; do
+  name="$(basename "$src" .cpp)"
+  case "$name" in fuzz_common|fuzz_structure) continue ;; esac
+  targets+=("${name#fuzz_}")
+done
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+zip_dir() {  # zip_dir ZIP DIR...: the files of the DIRs, flat
+  local zip="$1" d files=()
+  shift
+  for d in "$@"; do
+    [[ -d "$d" ]] && while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$d" -type f -print0)
+  done
+  rm -f "$zip"
+  [[ ${#files[@]} -gt 0 ]] && zip -q -j "$zip" "${files[@]}"
+  return 0
+}
+
+for t in "${targets[@]}"; do
+  cp "$BUILD_DIR/fuzz/fuzz_$t" "$OUT/fuzz_$t"
+  options="$SRC_DIR/fuzz/$t.options"
+  if [[ -f "$options" ]]; then
+    cp "$options" "$OUT/fuzz_$t.options"
+    dict="$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$options" | tail -1)"
+    if [[ -n "$dict" ]]; then
+      cp "$SRC_DIR/corpus/$dict" "$OUT/$dict"
+      cp "$SRC_DIR/corpus/$dict" "$OUT/fuzz_$t.dict"
+    fi
+  fi
+  zip_dir "$OUT/fuzz_${t}_seed_corpus.zip" "$SRC_DIR/corpus/$t" "$SRC_DIR/fuzz/regressions/$t"
+done
+echo "voxrig: built ${#targets[@]} fuzz targets into $OUT"

@@ -1,0 +1,473 @@
+// Structure-aware mutators (fuzz_common.h): byte mutations land inside one section / chunk /
+// blob / inflated payload, and the framing around them is repaired afterwards — lengths, counts,
+// the VFP sourceHash, every baseSourceHash and skeletonHash, RKCH blob lists and clip bodies,
+// RVC deflate — so that mutated inputs get past the framing and hash checks and reach the
+// semantic validators behind them. The framing is split leniently here (a mutator has to cope
+// with anything); what is valid is decided by the library only.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <random>
+
+#include "fuzz_common.h"
+#include "voxrig/rvc.h"
+#include "voxrig/sha256.h"
+
+namespace voxrig::fuzz {
+
+namespace {
+
+using Rng = std::minstd_rand;
+
+size_t pick(Rng& rng, size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<size_t>(0, n - 1)(rng); }
+
+/// libFuzzer's byte mutator on `b`, allowing it to grow by up to `room` bytes.
+void mutate_bytes(Bytes& b, size_t room) {
+  const size_t size = b.size();
+  b.resize(size + room + 1);  // never hand libFuzzer an empty buffer
+  b.resize(LLVMFuzzerMutate(b.data(), size, b.size()));
+}
+
+/// libFuzzer's byte mutator on a fixed-size field (its size never changes).
+void mutate_fixed(uint8_t* field, size_t n) {
+  Bytes b(field, field + n);
+  mutate_bytes(b, 0);
+  b.resize(n);
+  std::copy(b.begin(), b.end(), field);
+}
+
+/// Falls back to plain byte mutation of the whole input.
+size_t plain(uint8_t* data, size_t size, size_t max_size) {
+  return LLVMFuzzerMutate(data, size, max_size);
+}
+
+size_t emit(const Bytes& out, uint8_t* data, size_t size, size_t max_size) {
+  if (out.empty() || out.size() > max_size) return plain(data, size, max_size);
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
+}
+
+// ---- VFP ------------------------------------------------------------------------------------
+
+struct Part {
+  std::array<uint8_t, 4> tag{};
+  Bytes head;     // VFP: chunkId, codec, flags, reserved (8 bytes); RKCH: empty
+  Bytes payload;
+  bool is(const char* t) const { return std::memcmp(tag.data(), t, 4) == 0; }
+};
+
+struct Split {
+  Bytes header;  // VFP: the 44-byte file header; RKCH: magic + version
+  std::vector<Part> parts;
+  Bytes trailing;
+};
+
+bool split_vfp(View in, Split& s) {
+  if (in.size() < 44 || std::memcmp(in.data(), "VFP\0", 4) != 0) return false;
+  s.header.assign(in.begin(), in.begin() + 44);
+  size_t pos = 44;
+  while (in.size() - pos >= 16) {
+    Part p;
+    std::copy(in.begin() + pos, in.begin() + pos + 4, p.tag.begin());
+    p.head.assign(in.begin() + pos + 4, in.begin() + pos + 12);
+    const size_t len = std::min<size_t>(get_u32(in, pos + 12), in.size() - pos - 16);
+    p.payload.assign(in.begin() + pos + 16, in.begin() + pos + 16 + len);
+    s.parts.push_back(std::move(p));
+    pos += 16 + len;
+  }
+  s.trailing.assign(in.begin() + pos, in.end());
+  return true;
+}
+
+/// Binds every hash the way a writer would (D2 + rebind): the header's sourceHash from the first
+/// VOX0, baseSourceHash in SKEL/VSKN/ANIM, skeletonHash from the first SKEL.
+void fix_vfp_hashes(Split& s) {
+  auto first = [&](const char* tag) -> Part* {
+    for (Part& p : s.parts)
+      if (p.is(tag)) return &p;
+    return nullptr;
+  };
+  const Part* vox0 = first("VOX0");
+  if (!vox0) return;
+  const Sha256 source = sha256(vox0->payload);
+  std::copy(source.begin(), source.end(), s.header.begin() + 12);
+  for (Part& p : s.parts)
+    if (p.is("SKEL") && p.payload.size() >= 36) std::copy(source.begin(), source.end(), &p.payload[4]);
+  const Part* skel = first("SKEL");
+  const Sha256 skeleton = skel ? sha256(skel->payload) : Sha256{};
+  for (Part& p : s.parts) {
+    if (p.is("VSKN") && p.payload.size() >= 74) {
+      std::copy(source.begin(), source.end(), &p.payload[10]);
+      std::copy(skeleton.begin(), skeleton.end(), &p.payload[42]);
+    } else if (p.is("ANIM") && p.payload.size() >= 68) {
+      std::copy(source.begin(), source.end(), &p.payload[4]);
+      std::copy(skeleton.begin(), skeleton.end(), &p.payload[36]);
+    }
+  }
+}
+
+/// Recounts what the rig sections declare from what they hold (SKEL jointCount, VSKN
+/// bindingCount, ANIM clipCount), so a mutated payload does not stop at its count field.
+void fix_rig_counts(Part& p) {
+  Bytes& b = p.payload;
+  if (p.is("VSKN") && b.size() >= 74) {
+    b.resize(74 + (b.size() - 74) / 6 * 6);
+    put_u32(&b[6], uint32_t((b.size() - 74) / 6));
+  } else if (p.is("SKEL") && b.size() >= 36) {
+    size_t pos = 36, n = 0;
+    while (b.size() - pos >= 48 && b.size() - pos - 48 >= b[pos + 44]) pos += 48 + b[pos + 44], ++n;
+    b.resize(pos);
+    b[2] = uint8_t(n), b[3] = uint8_t(n >> 8);
+  } else if (p.is("ANIM") && b.size() >= 68) {
+    size_t pos = 68, n = 0;
+    while (b.size() - pos >= 12) {  // clip: prefix, name, tracks (prefix + 44-byte keys)
+      size_t q = pos + 12 + b[pos + 8];
+      for (uint32_t t = b[pos + 2] | b[pos + 3] << 8; t > 0 && q <= b.size(); --t)
+        q = b.size() - q >= 8 ? q + 8 + size_t{get_u32(b, q + 4)} * 44 : b.size() + 1;
+      if (q > b.size()) break;
+      pos = q, ++n;
+    }
+    b.resize(pos);
+    b[2] = uint8_t(n), b[3] = uint8_t(n >> 8);
+  }
+}
+
+Bytes join_vfp(Split& s, bool fix_hashes) {
+  if (fix_hashes) fix_vfp_hashes(s);
+  Le out;
+  out.raw(View(s.header).first(8)).u32(uint32_t(s.parts.size())).raw(View(s.header).subspan(12));
+  for (const Part& p : s.parts)
+    out.raw(p.tag).raw(p.head).u32(uint32_t(p.payload.size())).raw(p.payload);
+  return out.raw(s.trailing).b;
+}
+
+/// Section-list edits shared by both containers: duplicate, delete or move one part.
+bool edit_list(std::vector<Part>& parts, Rng& rng) {
+  if (parts.empty()) return false;
+  const size_t i = pick(rng, parts.size());
+  switch (pick(rng, 3)) {
+    case 0: parts.insert(parts.begin() + pick(rng, parts.size() + 1), parts[i]); break;
+    case 1: parts.erase(parts.begin() + i); break;
+    default: {
+      Part p = parts[i];
+      parts.erase(parts.begin() + i);
+      parts.insert(parts.begin() + pick(rng, parts.size() + 1), std::move(p));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
+  static constexpr const char* kTags[] = {"VOX0", "SKEL", "VSKN", "ANIM", "MSH0",
+                                          "PMSH", "RND0", "PRVW", "ANM0", "XTRA"};
+  Split s;
+  Rng rng(seed);
+  if (!split_vfp({data, size}, s) || s.parts.empty() || pick(rng, 16) == 0)
+    return plain(data, size, max_size);
+  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  Part& p = s.parts[pick(rng, s.parts.size())];
+  switch (pick(rng, 10)) {
+    case 0: edit_list(s.parts, rng); break;
+    case 1: mutate_fixed(p.head.data(), p.head.size()); break;
+    case 2: std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4); break;
+    case 3: fix_rig_counts(p); break;
+    case 4: mutate_fixed(&s.header[4], 4); break;  // versionMajor, versionMinor, headerFlags
+    default:
+      mutate_bytes(p.payload, room);
+      if (pick(rng, 2)) fix_rig_counts(p);
+  }
+  return emit(join_vfp(s, pick(rng, 16) != 0), data, size, max_size);
+}
+
+// ---- RVC --------------------------------------------------------------------------------------
+
+namespace {
+
+uint32_t random_colour(Rng& rng) { return 0x80000000u | (uint32_t(rng()) & 0xFFFFFF); }
+
+/// Makes a key frame's colour runs match its occupancy again (keeping the colours it had).
+void fix_key_frame(RvcVoxelFrame& f, uint64_t cols, uint32_t owpc, Rng& rng) {
+  if (f.occupancy.size() != cols * owpc || f.color_offsets.size() != cols + 1) return;
+  std::vector<uint32_t> colors, offsets{0};
+  for (uint64_t c = 0; c < cols; ++c) {
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < owpc; ++w) n += uint32_t(std::popcount(f.occupancy[c * owpc + w]));
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t old = uint64_t{f.color_offsets[c]} + i;
+      colors.push_back(old < f.colors.size() && old < f.color_offsets[c + 1] ? f.colors[old]
+                                                                            : random_colour(rng));
+    }
+    offsets.push_back(uint32_t(colors.size()));
+  }
+  f.colors = std::move(colors);
+  f.color_offsets = std::move(offsets);
+}
+
+/// A valid clip built from scratch: 1-4 random frames of a small grid (sometimes with stray
+/// occupancy bits above dims[2], H8), deltas per a random key-frame interval (D24's rule).
+RvcClip random_clip(Rng& rng) {
+  const std::array<uint32_t, 3> dims{uint32_t(1 + pick(rng, 4)), uint32_t(1 + pick(rng, 4)),
+                                     uint32_t(1 + pick(rng, 40))};
+  const uint64_t cols = uint64_t{dims[0]} * dims[1];
+  const uint32_t owpc = rvc_owpc(dims[2]);
+  std::vector<RvcVoxelFrame> frames(1 + pick(rng, 4));
+  for (RvcVoxelFrame& f : frames) {
+    f.occupancy.resize(cols * owpc);
+    for (size_t w = 0; w < f.occupancy.size(); ++w) {
+      const uint32_t bits = dims[2] - uint32_t(w % owpc) * 32;
+      const uint32_t mask = bits >= 32 || pick(rng, 8) == 0 ? ~0u : (1u << bits) - 1;
+      f.occupancy[w] = uint32_t(rng()) & uint32_t(rng()) & mask;
+    }
+    f.color_offsets.assign(cols + 1, 0);
+    fix_key_frame(f, cols, owpc, rng);
+  }
+  std::vector<uint32_t> durations;
+  if (pick(rng, 2)) durations.assign(frames.size(), uint32_t(pick(rng, 50)));
+  return rvc_from_frames(dims, {0.5f, 0.5f, 0.5f}, 1.0f, RvcLoopMode(pick(rng, 3)), frames,
+                         durations, uint32_t(pick(rng, 100)), uint32_t(pick(rng, 4)));
+}
+
+/// One structured edit of a parsed clip; false when it did not apply.
+bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
+  const uint64_t cols = uint64_t{c.meta.dims[0]} * c.meta.dims[1];
+  const uint32_t owpc = rvc_owpc(c.meta.dims[2]);
+  switch (pick(rng, 8)) {
+    case 0: {  // duplicate, delete or move a chunk as stored
+      if (c.chunks.empty()) return false;
+      const size_t i = pick(rng, c.chunks.size());
+      if (pick(rng, 2)) c.chunks.insert(c.chunks.begin() + pick(rng, c.chunks.size()), c.chunks[i]);
+      else c.chunks.erase(c.chunks.begin() + i);
+      return true;
+    }
+    case 1: {  // mutate one chunk's inflated payload, store it deflated (D4) or raw
+      if (c.chunks.empty()) return false;
+      RvcChunk& ch = c.chunks[pick(rng, c.chunks.size())];
+      Bytes raw = ch.inflated;
+      mutate_bytes(raw, room);
+      if (pick(rng, 2)) {
+        ch = rvc_make_chunk(ch.tag, std::move(raw));
+      } else {
+        ch.flags = 0;
+        ch.stored = raw;
+        ch.inflated = std::move(raw);
+      }
+      return true;
+    }
+    case 2:  // META fields
+      c.meta.dims[pick(rng, 3)] = pick(rng, 8) == 0 ? uint32_t(rng()) : uint32_t(1 + pick(rng, 8));
+      c.meta.loop_mode = RvcLoopMode(pick(rng, 4));
+      c.meta.default_frame_ms = uint32_t(pick(rng, 100));
+      return rvc_update_meta(c).ok();
+    case 3: {  // flip an occupancy bit in one frame and repair its colour runs
+      if (c.frames.empty()) return false;
+      RvcEncodedFrame& ef = c.frames[pick(rng, c.frames.size())];
+      if (auto* k = std::get_if<RvcVoxelFrame>(&ef)) {
+        if (k->occupancy.empty()) return false;
+        k->occupancy[pick(rng, k->occupancy.size())] ^= 1u << pick(rng, 32);
+        if (pick(rng, 4)) fix_key_frame(*k, cols, owpc, rng);
+      } else {
+        auto& d = std::get<RvcDeltaFrame>(ef);
+        d.cols.push_back(uint32_t(pick(rng, 8) == 0 ? rng() : pick(rng, size_t(cols) + 1)));
+        for (uint32_t w = 0; w < owpc; ++w) d.occupancy.push_back(uint32_t(rng()) & 0x0F0F);
+        uint32_t n = 0;
+        for (uint32_t w = 0; w < owpc; ++w) n += uint32_t(std::popcount(d.occupancy[d.occupancy.size() - 1 - w]));
+        d.color_counts.push_back(n);
+        for (uint32_t i = 0; i < n; ++i) d.colors.push_back(random_colour(rng));
+      }
+      return rvc_update_frames(c).ok();
+    }
+    case 4:  // append a copy of a frame or an empty delta
+      c.frames.push_back(c.frames.empty() || pick(rng, 2) ? RvcEncodedFrame(RvcDeltaFrame{})
+                                                          : c.frames[pick(rng, c.frames.size())]);
+      return rvc_update_frames(c).ok();
+    case 5:  // TIME present with random durations, or absent
+      c.has_time = pick(rng, 4) != 0;
+      c.durations.clear();
+      if (c.has_time)
+        for (uint32_t i = 0; i < c.meta.frame_count; ++i) c.durations.push_back(uint32_t(pick(rng, 40)));
+      return rvc_update_time(c).ok();
+    case 6: c = random_clip(rng); return true;
+    default:  // v1 <-> v2 (v1 cannot hold flags)
+      if (std::any_of(c.chunks.begin(), c.chunks.end(), [](const RvcChunk& ch) { return ch.flags; }))
+        return false;
+      c.version = c.version == 1 ? 2 : 1;
+      return true;
+  }
+}
+
+/// A structured mutation of an RVC blob, or empty when it does not parse (the caller then
+/// mutates bytes).
+Bytes mutate_rvc_blob(View in, Rng& rng, size_t room) {
+  auto r = decode_rvc(in, 0, options(Profile::RkcCompat));
+  if (!r.ok()) return pick(rng, 4) == 0 ? must(encode_rvc(random_clip(rng)), "encode_rvc") : Bytes{};
+  RvcClip c = std::move(r).value();
+  for (int tries = 0; tries < 4 && !edit_clip(c, rng, room); ++tries) {
+  }
+  auto out = encode_rvc(c);
+  return out.ok() ? std::move(out).value() : Bytes{};
+}
+
+}  // namespace
+
+size_t mutate_rvc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
+  Rng rng(seed);
+  if (pick(rng, 8) == 0) return plain(data, size, max_size);
+  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  return emit(mutate_rvc_blob({data, size}, rng, room), data, size, max_size);
+}
+
+// ---- RKCH -------------------------------------------------------------------------------------
+
+namespace {
+
+bool split_rkc(View in, Split& s) {
+  if (in.size() < 6 || std::memcmp(in.data(), "RKCH", 4) != 0) return false;
+  s.header.assign(in.begin(), in.begin() + 6);
+  size_t pos = 6;
+  while (in.size() - pos >= 8) {
+    Part p;
+    std::copy(in.begin() + pos, in.begin() + pos + 4, p.tag.begin());
+    const size_t len = std::min<size_t>(get_u32(in, pos + 4), in.size() - pos - 8);
+    p.payload.assign(in.begin() + pos + 8, in.begin() + pos + 8 + len);
+    s.parts.push_back(std::move(p));
+    pos += 8 + len;
+  }
+  s.trailing.assign(in.begin() + pos, in.end());
+  return true;
+}
+
+Bytes join_rkc(const Split& s) {
+  Le out;
+  out.raw(s.header);
+  for (const Part& p : s.parts) out.raw(p.tag).u32(uint32_t(p.payload.size())).raw(p.payload);
+  return out.raw(s.trailing).b;
+}
+
+/// MSHS / VCLP: count u32, then {u32 len, blob}; bytes after the listed blobs are kept.
+void edit_blob_list(Part& p, Rng& rng, size_t room) {
+  Bytes& b = p.payload;
+  if (b.size() < 4) b.assign(4, 0);
+  std::vector<Bytes> blobs;
+  size_t pos = 4;
+  for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 4; --n) {
+    const size_t len = std::min<size_t>(get_u32(b, pos), b.size() - pos - 4);
+    blobs.emplace_back(b.begin() + pos + 4, b.begin() + pos + 4 + len);
+    pos += 4 + len;
+  }
+  const Bytes rest(b.begin() + pos, b.end());
+  const size_t i = pick(rng, blobs.size());
+  const uint8_t op = uint8_t(pick(rng, 6));
+  if (blobs.empty() || op == 0) {
+    blobs.push_back(p.is("VCLP") ? tiny_rvc() : unit_kv6());
+  } else if (op == 1) {
+    blobs.insert(blobs.begin() + pick(rng, blobs.size()), blobs[i]);
+  } else if (op == 2) {
+    blobs.erase(blobs.begin() + i);
+  } else {
+    Bytes edited = p.is("VCLP") && op != 3 ? mutate_rvc_blob(blobs[i], rng, room) : Bytes{};
+    if (edited.empty()) mutate_bytes(blobs[i], room);
+    else blobs[i] = std::move(edited);
+  }
+  Le out;
+  out.u32(uint32_t(blobs.size()));
+  for (const Bytes& blob : blobs) out.u32(uint32_t(blob.size())).raw(blob);
+  b = out.raw(rest).b;
+}
+
+/// BONS: recount the complete bones and give each a random parent in range (or -1), so
+/// mutated skeletons get past the count and reach the attachment / parent / cycle checks.
+void fix_bones(Part& p, Rng& rng) {
+  Bytes& b = p.payload;
+  if (b.size() < 4) return;
+  std::vector<size_t> hinges;
+  size_t pos = 4;
+  while (b.size() - pos >= 2) {
+    size_t q = pos + 2 + (b[pos] | b[pos + 1] << 8);
+    if (q > b.size() || b.size() - q < 4) break;
+    q += 4 + size_t{get_u32(b, q)} * 54;
+    if (q > b.size() || b.size() - q < 64) break;
+    hinges.push_back(q);
+    pos = q + 64;
+  }
+  b.resize(pos);
+  put_u32(&b[0], uint32_t(hinges.size()));
+  for (size_t h : hinges)
+    if (pick(rng, 2)) put_u32(&b[h], uint32_t(int32_t(pick(rng, hinges.size() + 1)) - 1));
+}
+
+/// CLPS: count u32, then {u16 name_len, name, u16 kind, u32 payload_len, body}. Mutates one
+/// record's body (for a skeletal body also repairing numhin / numfrm / seqcount against
+/// `bones`), recomputing every length.
+void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
+  Bytes& b = p.payload;
+  if (b.size() < 4) b.assign(4, 0);
+  struct Rec { Bytes name; uint16_t kind = 0; Bytes body; };
+  std::vector<Rec> recs;
+  size_t pos = 4;
+  for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 2; --n) {
+    Rec r;
+    const size_t nl = std::min<size_t>(b[pos] | b[pos + 1] << 8, b.size() - pos - 2);
+    r.name.assign(b.begin() + pos + 2, b.begin() + pos + 2 + nl);
+    pos += 2 + nl;
+    if (b.size() - pos < 6) break;
+    r.kind = uint16_t(b[pos] | b[pos + 1] << 8);
+    const size_t len = std::min<size_t>(get_u32(b, pos + 2), b.size() - pos - 6);
+    r.body.assign(b.begin() + pos + 6, b.begin() + pos + 6 + len);
+    pos += 6 + len;
+    recs.push_back(std::move(r));
+  }
+  if (recs.empty() || pick(rng, 8) == 0) recs.push_back(Rec{{'c'}, 0, Bytes(12, 0)});
+  Rec& r = recs[pick(rng, recs.size())];
+  if (pick(rng, 3) == 0) r.kind = uint16_t(pick(rng, 3));
+  mutate_bytes(pick(rng, 8) == 0 ? r.name : r.body, room);
+  if (r.kind == 0 && pick(rng, 4) != 0) {  // repair the skeletal body's counts
+    Bytes& body = r.body;
+    if (body.size() < 12) body.resize(12, 0);
+    put_u32(&body[4], bones);
+    const size_t cell = size_t{bones} * 40;
+    const size_t frames = cell ? std::min<size_t>(get_u32(body, 0), (body.size() - 12) / cell)
+                               : std::min<size_t>(get_u32(body, 0), 64);
+    put_u32(&body[0], uint32_t(frames));
+    const size_t at = 8 + frames * cell;
+    const size_t seq = std::min<size_t>(get_u32(body, at), (body.size() - at - 4) / 8);
+    put_u32(&body[at], uint32_t(seq));
+    body.resize(at + 4 + seq * 8);
+  }
+  Le out;
+  out.u32(uint32_t(recs.size()));
+  for (const Rec& x : recs)
+    out.u16(uint16_t(x.name.size())).raw(x.name).u16(x.kind).u32(uint32_t(x.body.size())).raw(x.body);
+  b = out.b;
+}
+
+}  // namespace
+
+size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
+  static constexpr const char* kTags[] = {"META", "MSHS", "BONS", "CLPS", "VCLP", "XTRA"};
+  Split s;
+  Rng rng(seed);
+  if (!split_rkc({data, size}, s) || s.parts.empty() || pick(rng, 16) == 0)
+    return plain(data, size, max_size);
+  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  uint32_t bones = 0;
+  for (const Part& q : s.parts)
+    if (q.is("BONS") && q.payload.size() >= 4) bones = get_u32(q.payload, 0);
+  Part& p = s.parts[pick(rng, s.parts.size())];
+  switch (pick(rng, 8)) {
+    case 0: edit_list(s.parts, rng); break;
+    case 1: std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4); break;
+    case 2: case 3: case 4:
+      if (p.is("MSHS") || p.is("VCLP")) edit_blob_list(p, rng, room);
+      else if (p.is("CLPS")) edit_clips(p, rng, room, bones);
+      else if (p.is("BONS")) fix_bones(p, rng);
+      else mutate_bytes(p.payload, room);
+      break;
+    default: mutate_bytes(p.payload, room); if (p.is("BONS") && pick(rng, 2)) fix_bones(p, rng);
+  }
+  return emit(join_rkc(s), data, size, max_size);
+}
+
+}  // namespace voxrig::fuzz

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Runs the voxrig fuzz targets (fuzz/fuzz_<target>.cpp) with libFuzzer. See fuzz/README.md.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${VOXRIG_FUZZ_BUILD:-$ROOT/build/fuzz}"
+FINDINGS="$ROOT/fuzz/findings"
+REGRESSIONS="$ROOT/fuzz/regressions"
+
+usage() {
+  cat <<EOF
+usage: scripts/fuzz.sh MODE [ARGS] [-- LIBFUZZER_FLAGS...]
+
+Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan + UBSan):
+  smoke [SECONDS]        run every target for SECONDS (default 15) on one core each, one after
+                         the other, over a scratch copy of its corpus; fails on any crash, leak,
+                         timeout or OOM (the input is kept in fuzz/findings/<target>/)
+  overnight [HOURS]      fuzz all targets for HOURS in total (default 8), split evenly, each with
+                         -jobs/-workers = JOBS (default: nproc); new inputs collect in
+                         fuzz/findings/<target>/corpus/, crashes in fuzz/findings/<target>/
+  merge [TARGET...]      minimize corpus/<target>/ in place with -merge=1 (also taking in
+                         fuzz/findings/<target>/corpus/ and SEEDS_DIR/<target>/ when present)
+  triage CRASH TARGET    minimize a crashing input (-minimize_crash=1), classify it by its
+                         sanitizer report and store it as fuzz/regressions/<target>/<sha1>,
+                         which the fuzz-regress CTest replays from then on
+  list                   print the targets
+  --help                 this text
+
+Environment: TARGETS="vfp rkc ..." limits smoke/overnight to some targets; JOBS; SEEDS_DIR;
+TRIAGE_SECONDS (minimization time, default 60);
+VOXRIG_FUZZ_BUILD (default build/fuzz). Flags after -- go to every libFuzzer run.
+EOF
+}
+
+log() { printf '[fuzz.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+all_targets() {
+  local f
+  for f in "$ROOT"/fuzz/fuzz_*.cpp; do
+    f="$(basename "$f" .cpp)"
+    case "$f" in fuzz_common|fuzz_structure) ;; *) echo "${f#fuzz_}" ;; esac
+  done
+}
+
+targets() { if [[ -n "${TARGETS:-}" ]]; then echo $TARGETS; else all_targets; fi; }
+
+# libFuzzer flags from fuzz/<target>.options ([libfuzzer] dict = X.dict, max_len = N); the
+# dictionary lives in corpus/ (ClusterFuzzLite copies it next to the binary instead).
+option_flags() {
+  local opts="$ROOT/fuzz/$1.options" dict max_len
+  [[ -f "$opts" ]] || return 0
+  dict="$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$opts" | tail -1)"
+  max_len="$(sed -n 's/^[[:space:]]*max_len[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$opts" | tail -1)"
+  [[ -n "$dict" ]] && echo "-dict=$ROOT/corpus/$dict"
+  [[ -n "$max_len" ]] && echo "-max_len=$max_len"
+  return 0
+}
+
+build() {
+  command -v clang++-14 >/dev/null || die "clang++-14 not found (scripts/install-deps.sh)"
+  if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
+    log "configuring the fuzz preset in $BUILD"
+    (cd "$ROOT" && cmake --preset fuzz >/dev/null)
+  fi
+  local t list=()
+  for t in $(targets); do list+=("fuzz_$t"); done
+  log "building ${#list[@]} fuzz targets (clang++-14, libFuzzer, ASan+UBSan)"
+  cmake --build "$BUILD" -j 2 --target "${list[@]}" >/dev/null || {
+    cmake --build "$BUILD" -j 1 --target "${list[@]}" 2>&1 | tail -30; die "build failed"; }
+}
+
+bin() { echo "$BUILD/fuzz/fuzz_$1"; }
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+# Prints "cov: A ft: B corp: C exec/s: D" from a libFuzzer log.
+summary() {
+  local line execs
+  line="$(grep -E '^#[0-9]+' "$1" | grep -E 'cov: ' | tail -1 || true)"
+  execs="$(sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$1" | tail -1)"
+  echo "$(echo "$line" | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' || echo 'no stats') exec/s: ${execs:-?}"
+}
+
+SCRATCH=""
+cleanup() { [[ -z "$SCRATCH" ]] || rm -rf "$SCRATCH"; }
+trap cleanup EXIT
+
+smoke() {
+  local seconds="${1:-15}" t failed=() scratch log_file rc list
+  build
+  SCRATCH="$(mktemp -d)"
+  scratch="$SCRATCH"
+  list=($(targets))
+  for t in "${list[@]}"; do
+    mkdir -p "$FINDINGS/$t" "$scratch/$t"
+    log_file="$FINDINGS/$t/smoke.log"
+    log "smoke $t for ${seconds}s"
+    rc=0
+    # shellcheck disable=SC2046
+    "$(bin "$t")" "$scratch/$t" "$ROOT/corpus/$t" $(option_flags "$t") \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$FINDINGS/$t/" "${EXTRA[@]}" >"$log_file" 2>&1 || rc=$?
+    if [[ $rc -ne 0 ]]; then
+      failed+=("$t")
+      log "FAIL $t (exit $rc): $(grep -m1 -oE '(ERROR: [A-Za-z]+Sanitizer: [a-z-]+|runtime error:.*|INVARIANT BROKEN.*|ERROR: libFuzzer: [a-z-]+)' "$log_file" || echo 'see log')"
+      log "  log: $log_file; artifact: $(ls -t "$FINDINGS/$t" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | head -1)"
+    else
+      log "ok   $t: $(summary "$log_file")"
+    fi
+  done
+  if [[ ${#failed[@]} -gt 0 ]]; then
+    log "smoke failed for: ${failed[*]} (triage with: scripts/fuzz.sh triage ARTIFACT TARGET)"
+    exit 1
+  fi
+  log "smoke passed (${#list[@]} targets, ${seconds}s each)"
+}
+
+overnight() {
+  local hours="${1:-8}" jobs="${JOBS:-$(nproc)}" list per t
+  build
+  list=($(targets))
+  per=$(( $(awk "BEGIN{print int($hours*3600)}") / ${#list[@]} ))
+  [[ $per -ge 1 ]] || per=1
+  log "overnight: ${#list[@]} targets x ${per}s, $jobs jobs each"
+  for t in "${list[@]}"; do
+    mkdir -p "$FINDINGS/$t/corpus" "$FINDINGS/$t/logs"
+    log "fuzzing $t for ${per}s"
+    # shellcheck disable=SC2046
+    (cd "$FINDINGS/$t/logs" && "$(bin "$t")" "$FINDINGS/$t/corpus" "$ROOT/corpus/$t" \
+      $(option_flags "$t") -max_total_time="$per" -timeout=25 -rss_limit_mb=2048 \
+      -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$FINDINGS/$t/" \
+      "${EXTRA[@]}" >"$FINDINGS/$t/logs/main.log" 2>&1) || true
+    log "  $t: $(cat "$FINDINGS"/"$t"/logs/fuzz-*.log 2>/dev/null | grep -c 'ERROR' || true) error reports," \
+        "$(ls "$FINDINGS/$t" | grep -cE '^(crash|leak|timeout|oom)-' || true) artifacts," \
+        "$(ls "$FINDINGS/$t/corpus" | wc -l) corpus inputs"
+  done
+  log "done; artifacts are in fuzz/findings/<target>/, then: scripts/fuzz.sh triage FILE TARGET;"
+  log "fold new coverage into the committed corpus with: scripts/fuzz.sh merge"
+}
+
+merge() {
+  local t list new before after
+  [[ $# -gt 0 ]] && TARGETS="$*"
+  build
+  for t in $(targets); do
+    new="$(mktemp -d)"
+    list=("$ROOT/corpus/$t")
+    [[ -d "$FINDINGS/$t/corpus" ]] && list+=("$FINDINGS/$t/corpus")
+    [[ -n "${SEEDS_DIR:-}" && -d "$SEEDS_DIR/$t" ]] && list+=("$SEEDS_DIR/$t")
+    mkdir -p "$ROOT/corpus/$t"
+    before="$(ls "$ROOT/corpus/$t" | wc -l)"
+    # shellcheck disable=SC2046
+    "$(bin "$t")" -merge=1 "$new" "${list[@]}" $(option_flags "$t") -timeout=10 \
+      "${EXTRA[@]}" >"$new.log" 2>&1 || { tail -20 "$new.log"; die "merge of $t failed"; }
+    # libFuzzer names merged inputs by the SHA-1 of their content.
+    rm -f "$ROOT/corpus/$t"/*
+    cp "$new"/* "$ROOT/corpus/$t"/ 2>/dev/null || true
+    after="$(ls "$ROOT/corpus/$t" | wc -l)"
+    log "merged $t: $before -> $after inputs, $(du -sb "$ROOT/corpus/$t" | cut -f1) bytes; $(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$new.log" | tail -1)"
+    rm -rf "$new" "$new.log"
+  done
+  log "corpus/ is now $(du -sb "$ROOT/corpus" | cut -f1) bytes"
+}
+
+triage() {
+  [[ $# -ge 2 ]] || die "usage: scripts/fuzz.sh triage CRASH_FILE TARGET"
+  local crash="$1" t="$2" work min report kind hash
+  [[ -f "$crash" ]] || die "no such file: $crash"
+  TARGETS="$t" build
+  work="$(mktemp -d)"
+  min="$work/minimized"
+  log "minimizing $crash with -minimize_crash=1"
+  # shellcheck disable=SC2046
+  "$(bin "$t")" "$crash" -minimize_crash=1 -max_total_time="${TRIAGE_SECONDS:-60}" -exact_artifact_path="$min" \
+    -timeout=25 $(option_flags "$t") >"$work/minimize.log" 2>&1 || true
+  [[ -s "$min" ]] || { log "could not minimize (does it still crash?); keeping it as is"; cp "$crash" "$min"; }
+  "$(bin "$t")" "$min" -timeout=25 -runs=1 >"$work/report.log" 2>&1 && {
+    log "the input does not crash $t any more:"; tail -3 "$work/report.log"; rm -rf "$work"; exit 1; }
+  report="$work/report.log"
+  if grep -q 'INVARIANT BROKEN' "$report"; then kind="invariant: $(grep -m1 -oE 'INVARIANT BROKEN.*' "$report")"
+  elif grep -q 'ERROR: AddressSanitizer' "$report"; then kind="asan: $(grep -m1 -oE 'AddressSanitizer: [a-z-]+' "$report")"
+  elif grep -q 'runtime error:' "$report"; then kind="ubsan: $(grep -m1 -oE 'runtime error:.*' "$report")"
+  elif grep -q 'LeakSanitizer' "$report"; then kind="leak"
+  elif grep -q 'out-of-memory' "$report"; then kind="oom: $(grep -m1 -oE 'out-of-memory.*' "$report")"
+  elif grep -q 'ERROR: libFuzzer: timeout' "$report"; then kind="timeout"
+  else kind="other: $(grep -m1 -E 'ERROR|deadly signal' "$report" || echo unknown)"; fi
+  hash="$(sha1sum "$min" | cut -c1-40)"
+  mkdir -p "$REGRESSIONS/$t"
+  cp "$min" "$REGRESSIONS/$t/$hash"
+  log "class: $kind"
+  log "stack (first frames):"
+  grep -E '^[[:space:]]+#[0-9]+ ' "$report" | head -12 >&2 || true
+  log "stored fuzz/regressions/$t/$hash ($(stat -c %s "$min") bytes); full report: $report"
+  log "re-run cmake (cmake --preset ci) so the fuzz-regress.$t CTest replays it"
+}
+
+MODE="${1:-}"
+[[ -n "$MODE" ]] || { usage; exit 2; }
+shift || true
+ARGS=()
+EXTRA=()
+while [[ $# -gt 0 ]]; do
+  if [[ "$1" == "--" ]]; then shift; EXTRA=("$@"); break; fi
+  ARGS+=("$1"); shift
+done
+case "$MODE" in
+  smoke) smoke "${ARGS[@]}" ;;
+  overnight) overnight "${ARGS[@]}" ;;
+  merge) merge "${ARGS[@]}" ;;
+  triage) triage "${ARGS[@]}" ;;
+  list) targets ;;
+  -h|--help|help) usage ;;
+  *) usage; exit 2 ;;
+esac
