@@ -16,8 +16,8 @@
 namespace voxrig::cli {
 namespace {
 
-// Reads IN and decodes it as VFP under vfp-rig (meshing needs the rig when there is one).
-// Prints the error JSON (stdout) and returns nullopt on failure; sets `exit`.
+// Decodes `bytes` (read from `path`) as VFP under vfp-rig (meshing needs the rig when there is
+// one). Prints the error JSON (stdout) and returns nullopt on failure; sets `exit`.
 std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes, int& exit) {
   auto f = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, Limits{}});
   if (!f.ok()) {
@@ -27,6 +27,16 @@ std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t
     return std::nullopt;
   }
   return std::move(f).value();
+}
+
+// Reads `path` and decodes it as load_vfp does; on failure `exit` says why (I/O or reject).
+std::optional<VfpFile> read_vfp(const std::string& path, int& exit) {
+  auto in = read_file(path);
+  if (!in) {
+    exit = kExitIo;
+    return std::nullopt;
+  }
+  return load_vfp(path, *in, exit);
 }
 
 int report(const Error& e, const std::string& what) {
@@ -135,10 +145,8 @@ int cmd_pose(int argc, char** argv) {
                  "(see --help)\n";
     return kExitUsage;
   }
-  auto in = read_file(args->positional[0]);
-  if (!in) return kExitIo;
   int exit = kExitOk;
-  auto f = load_vfp(args->positional[0], *in, exit);
+  auto f = read_vfp(args->positional[0], exit);
   if (!f) return exit;
   if (!f->skel() || !f->vskn() || !f->anim()) {
     std::cerr << "voxrig: " << args->positional[0] << " has no rig with clips\n";
@@ -181,10 +189,8 @@ int cmd_export_gltf(int argc, char** argv) {
     std::cerr << "voxrig: export-gltf needs FILE and -o OUT.glb (see --help)\n";
     return kExitUsage;
   }
-  auto in = read_file(args->positional[0]);
-  if (!in) return kExitIo;
   int exit = kExitOk;
-  auto f = load_vfp(args->positional[0], *in, exit);
+  auto f = read_vfp(args->positional[0], exit);
   if (!f) return exit;
   GltfOptions opt;
   if (args->has("--step")) opt.interpolation = GltfInterpolation::Step;
