@@ -37,6 +37,15 @@ Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uin
                                  std::to_string(limit));
 }
 
+// A u32 element count, rejected with `code` at the count's own offset when it exceeds `limit`
+// (checked before any reserve, so a hostile count never sizes an allocation).
+Result<uint32_t> read_count(ByteReader& r, const Path& p, uint64_t limit, ErrorCode code) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
+  if (count > limit) return over_limit(code, at, p, count, limit);
+  return count;
+}
+
 // A length-prefixed name. rkc-strict rejects ill-formed UTF-8 (rkc.bad_utf8, at the name's
 // first byte); rkc-compat repairs it like the seed's from_utf8_lossy (D6) and warns.
 Result<std::string> read_name(ByteReader& r, const Path& p, const DecodeOptions& options,
@@ -84,10 +93,8 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
   s.frames.resize(cells);
   for (size_t i = 0; i < cells; ++i) s.frames[i] = load_bone_xform(tab.data() + kBoneXformSize * i);
 
-  const uint64_t seq_at = body.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqcount, body.u32(p));
-  if (seqcount > lim.rkc_seq)
-    return over_limit(ErrorCode::RkcLimitSeq, seq_at, p, seqcount, lim.rkc_seq);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqcount,
+                          read_count(body, p, lim.rkc_seq, ErrorCode::RkcLimitSeq));
   VOXRIG_ASSIGN_OR_RETURN(auto sq, read_table(body, seqcount, kSeqSize, p, "seq"));
   s.seq.resize(seqcount);
   for (size_t i = 0; i < seqcount; ++i) {
@@ -141,10 +148,8 @@ Status decode_mshs(const ChunkRef& chunk, const DecodeOptions& options, WarningS
                    Character& out) {
   const Path p("MSHS");
   ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  const uint64_t count_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
-  if (count > options.limits.rkc_meshes)
-    return over_limit(ErrorCode::RkcLimitMeshes, count_at, p, count, options.limits.rkc_meshes);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes));
   out.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.remaining()));
   for (uint32_t i = 0; i < count; ++i) {
     const Path mp = p.child("mesh", i);
@@ -165,10 +170,8 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
   const Path p("BONS");
   const Limits& lim = options.limits;
   ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  const uint64_t count_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
-  if (count > lim.rkc_bones)
-    return over_limit(ErrorCode::RkcLimitBones, count_at, p, count, lim.rkc_bones);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, lim.rkc_bones, ErrorCode::RkcLimitBones));
   const size_t reserve = clamp_reserve(count, kMinBone, r.remaining());
   out.bones.reserve(reserve);
   refs.hinge_at.reserve(reserve);
@@ -176,11 +179,9 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
     const Path bp = p.child("bone", i);
     Bone bone;
     VOXRIG_ASSIGN_OR_RETURN(bone.name, read_name(r, bp.child("name"), options, sink));
-    const uint64_t ac_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t attach_count, r.u32(bp));
-    if (attach_count > lim.rkc_attachments_per_bone)
-      return over_limit(ErrorCode::RkcLimitAttachments, ac_at, bp, attach_count,
-                        lim.rkc_attachments_per_bone);
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t attach_count,
+                            read_count(r, bp, lim.rkc_attachments_per_bone,
+                                       ErrorCode::RkcLimitAttachments));
     bone.attachments.reserve(clamp_reserve(attach_count, kAttachmentSize, r.remaining()));
     for (uint32_t j = 0; j < attach_count; ++j) {
       const Path ap = bp.child("attachment", j);
@@ -215,10 +216,8 @@ Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningS
                    Character& out) {
   const Path p("CLPS");
   ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  const uint64_t count_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
-  if (count > options.limits.rkc_clips)
-    return over_limit(ErrorCode::RkcLimitClips, count_at, p, count, options.limits.rkc_clips);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, options.limits.rkc_clips, ErrorCode::RkcLimitClips));
   out.clips.reserve(clamp_reserve(count, kMinClip, r.remaining()));
   for (uint32_t i = 0; i < count; ++i) {
     const Path cp = p.child("clip", i);
@@ -243,11 +242,8 @@ Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningS
                    Character& out) {
   const Path p("VCLP");
   ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  const uint64_t count_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
-  if (count > options.limits.rkc_voxel_clips)
-    return over_limit(ErrorCode::RkcLimitVoxelClips, count_at, p, count,
-                      options.limits.rkc_voxel_clips);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, options.limits.rkc_voxel_clips,
+                                                           ErrorCode::RkcLimitVoxelClips));
   out.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.remaining()));
   for (uint32_t i = 0; i < count; ++i) {
     const Path vp = p.child("clip", i);
