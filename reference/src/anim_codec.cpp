@@ -52,24 +52,19 @@ constexpr uint64_t kKeyBytes = 44;
 
 // The first failing rule of key k (cold: the fast loop saw something wrong). `key` is read by
 // the caller; floats are checked in byte order.
-[[gnu::cold]] Error key_error(const Path& p, const AnimKey& key, int64_t previous_time,
-                              uint32_t duration, uint64_t key_at) {
+[[gnu::cold]] Error key_error(const Path& p, const uint8_t* key_bytes, const AnimKey& key,
+                              int64_t previous_time, uint32_t duration, uint64_t key_at) {
   if (static_cast<int64_t>(key.time_ms) <= previous_time)
     return ByteReader::fail_at(ErrorCode::AnimKeyTimeOrder, key_at, p,
                                "timeMs " + num(key.time_ms) + " after " + num(previous_time));
   if (key.time_ms > duration)
     return ByteReader::fail_at(ErrorCode::AnimKeyTimeRange, key_at, p,
                                "timeMs " + num(key.time_ms) + " > durationMs " + num(duration));
-  const float fs[10] = {key.trs.t.x, key.trs.t.y, key.trs.t.z, key.trs.r.x, key.trs.r.y,
-                        key.trs.r.z, key.trs.r.w, key.trs.s.x, key.trs.s.y, key.trs.s.z};
-  for (int f = 0; f < 10; ++f) {
-    if (!detail::is_finite_bits(fs[f]))
-      return ByteReader::fail_at(ErrorCode::AnimNonFinite, key_at + 4 + 4 * f, p,
-                                 "non-finite float " + detail::hex32(fs[f]));
-    if (f == 6 && !is_unit_quaternion(key.trs.r))
-      return ByteReader::fail_at(ErrorCode::AnimNonUnitRotation, key_at + 16, p,
-                                 "rotation is not a unit quaternion");
-  }
+  // Re-read the TRS with SKEL's field-by-field reader: same check order, same offsets.
+  ByteReader r(std::span<const uint8_t>(key_bytes + 4, kKeyBytes - 4), key_at + 4,
+               ErrorCode::AnimTruncated);
+  auto trs = detail::read_trs(r, p, ErrorCode::AnimNonFinite, ErrorCode::AnimNonUnitRotation);
+  if (!trs.ok()) return std::move(trs).error();
   return ByteReader::fail_at(ErrorCode::InternalBug, key_at, p, "key_error without error");
 }
 
@@ -89,7 +84,7 @@ Status decode_keys(const uint8_t* p, uint32_t count, uint32_t duration, uint64_t
     for (int f = 0; f < 10; ++f) finite &= detail::is_finite_bits(load_f32(p + 4 + 4 * f));
     if (static_cast<int64_t>(key.time_ms) <= previous || key.time_ms > duration || !finite ||
         !is_unit_quaternion(key.trs.r))
-      return key_error(track_path.child("key", k), key, previous, duration,
+      return key_error(track_path.child("key", k), p, key, previous, duration,
                        at + kKeyBytes * uint64_t{k});
     previous = key.time_ms;
   }

@@ -128,21 +128,8 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
       return ByteReader::fail_at(ErrorCode::SkelJointOrder, id_at, jp,
                                  "jointId " + num(j.id) + " after " + num(out.joints.back().id));
     VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
-    constexpr ErrorCode kNf = ErrorCode::SkelNonFinite;
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.t.x, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.t.y, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.t.z, detail::finite_f32(r, jp, kNf));
-    const uint64_t rot_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.r.x, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.r.y, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.r.z, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.r.w, detail::finite_f32(r, jp, kNf));
-    if (!is_unit_quaternion(j.bind.r))
-      return ByteReader::fail_at(ErrorCode::SkelNonUnitRotation, rot_at, jp,
-                                 "rotation is not a unit quaternion");
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.s.x, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.s.y, detail::finite_f32(r, jp, kNf));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind.s.z, detail::finite_f32(r, jp, kNf));
+    VOXRIG_ASSIGN_OR_RETURN(j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite,
+                                                     ErrorCode::SkelNonUnitRotation));
     VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(jp));
     const uint64_t pad_at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));
@@ -163,13 +150,13 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   const Path root("SKEL");
   if (skel.joints.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::SkelLimitJoints, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
                                num(skel.joints.size()) + " joints do not fit jointCount (u16)");
   size_t total = kHeaderBytes;
   for (size_t i = 0; i < skel.joints.size(); ++i) {
     const size_t len = skel.joints[i].name.size();
     if (len > detail::kMaxNameBytes)
-      return ByteReader::fail_at(ErrorCode::SkelBadUtf8, 0,
+      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0,
                                  root.child("joint", static_cast<int64_t>(i)),
                                  "name is " + num(len) + " bytes; nameLen holds at most 255");
     total += kJointPrefixBytes + len;

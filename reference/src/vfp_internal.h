@@ -7,6 +7,7 @@
 #include <string>
 
 #include "voxrig/byte_reader.h"
+#include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::detail {
@@ -64,6 +65,28 @@ inline Result<float> finite_f32(ByteReader& r, const Path& p, ErrorCode code) {
   VOXRIG_ASSIGN_OR_RETURN(const float v, r.f32(p));
   if (!is_finite_bits(v)) return ByteReader::fail_at(code, at, p, "non-finite float " + hex32(v));
   return v;
+}
+
+/// Reads a TRS (t xyz, r xyzw, s xyz: ten binary32) with the checks in the order SKEL and ANIM
+/// share (D13): each float finite as it is read (`non_finite` at that float), and right after
+/// r.w the rotation a unit quaternion (D15; `non_unit` at r.x).
+inline Result<Trs> read_trs(ByteReader& r, const Path& p, ErrorCode non_finite,
+                            ErrorCode non_unit) {
+  Trs trs;
+  VOXRIG_ASSIGN_OR_RETURN(trs.t.x, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.t.y, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.t.z, finite_f32(r, p, non_finite));
+  const uint64_t rot_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(trs.r.x, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.r.y, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.r.z, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.r.w, finite_f32(r, p, non_finite));
+  if (!is_unit_quaternion(trs.r))
+    return ByteReader::fail_at(non_unit, rot_at, p, "rotation is not a unit quaternion");
+  VOXRIG_ASSIGN_OR_RETURN(trs.s.x, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.s.y, finite_f32(r, p, non_finite));
+  VOXRIG_ASSIGN_OR_RETURN(trs.s.z, finite_f32(r, p, non_finite));
+  return trs;
 }
 
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
