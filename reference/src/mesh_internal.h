@@ -166,24 +166,6 @@ inline const uint16_t* readable72(const uint16_t* p, const uint16_t* end, uint16
   return buf;
 }
 
-/// Bit i = (p[i] != 0), i < 64. 64 bytes must be readable.
-inline uint64_t nonzero_mask(const uint8_t* p) {
-#if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
-  uint64_t m = 0;
-  for (int i = 0; i < 4; ++i) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    const uint32_t eq = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)));
-    m |= uint64_t{~eq & 0xFFFFu} << (16 * i);
-  }
-  return m;
-#else
-  uint64_t m = 0;
-  for (int i = 0; i < 64; ++i) m |= uint64_t{p[i] != 0} << i;
-  return m;
-#endif
-}
-
 /// Bit i = (a[i] != b[i]), i < 64. 64 bytes of each must be readable.
 inline uint64_t diff_mask8(const uint8_t* a, const uint8_t* b) {
 #if defined(__SSE2__)
@@ -200,6 +182,13 @@ inline uint64_t diff_mask8(const uint8_t* a, const uint8_t* b) {
   for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
   return m;
 #endif
+}
+
+/// Bit i = (p[i] != 0), i < 64. 64 bytes must be readable. (diff_mask8 against zeros: the
+/// compiler folds the constant loads, so this costs what a dedicated loop would.)
+inline uint64_t nonzero_mask(const uint8_t* p) {
+  alignas(16) static constexpr uint8_t kZeros[64] = {};
+  return diff_mask8(p, kZeros);
 }
 
 /// Bit i = (a[i] != b[i]), i < 64, for uint16 lanes. 64 values of each must be readable.
