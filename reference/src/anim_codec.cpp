@@ -189,31 +189,31 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
 Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
   const Path root("ANIM");
   if (anim.clips.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::AnimLimitClips, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
                                num(anim.clips.size()) + " clips do not fit clipCount (u16)");
   uint64_t total = 68;
   for (size_t c = 0; c < anim.clips.size(); ++c) {
     const AnimClip& clip = anim.clips[c];
     const Path cp = root.child("clip", static_cast<int64_t>(c));
     if (clip.name.size() > detail::kMaxNameBytes)
-      return ByteReader::fail_at(ErrorCode::AnimBadUtf8, 0, cp,
+      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0, cp,
                                  "name is " + num(clip.name.size()) +
                                      " bytes; nameLen holds at most 255");
     if (clip.tracks.size() > 0xFFFF)
-      return ByteReader::fail_at(ErrorCode::AnimLimitClips, 0, cp,
+      return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, cp,
                                  num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
     total += kClipPrefixBytes + clip.name.size();
     for (size_t t = 0; t < clip.tracks.size(); ++t) {
       const uint64_t keys = clip.tracks[t].keys.size();
       if (keys > 0xFFFFFFFFu)
-        return ByteReader::fail_at(ErrorCode::AnimLimitKeys, 0,
+        return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0,
                                    cp.child("track", static_cast<int64_t>(t)),
                                    num(keys) + " keys do not fit keyCount (u32)");
       total += kTrackPrefixBytes + kKeyBytes * keys;
     }
   }
   if (total > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::AnimLimitTotalKeys, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
                                "payload of " + num(total) + " bytes does not fit a section");
   ByteWriter w;
   w.reserve(static_cast<size_t>(total));

@@ -206,14 +206,14 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
 Status check_vox0_writable(const Vox0& v) {
   const Path root("VOX0");
   if (v.palette.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::Vox0PaletteCount, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
                                num(v.palette.size()) + " palette entries do not fit a u16");
   const uint64_t cells = uint64_t{v.size_x} * v.size_y * v.size_z;
   if (v.voxels.size() != cells)
-    return ByteReader::fail_at(ErrorCode::Vox0Length, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteInconsistent, 0, root,
                                num(v.voxels.size()) + " voxels for a grid of " + num(cells));
   if (12 + 4 * uint64_t{v.palette.size()} + cells > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::Vox0LimitVoxels, 0, root,
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
                                "VOX0 payload does not fit a section (4 GiB)");
   return {};
 }
@@ -280,7 +280,7 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
     return ByteReader::fail_at(ErrorCode::VfpVox0Missing, 0, Path("header"),
                                "the model has no decoded VOX0 section");
   if (file.sections.size() > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::VfpLimitSections, 0, Path("header"),
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, Path("header"),
                                "more sections than sectionCount (u32) holds");
   VOXRIG_TRY(check_vox0_writable(*vox0));
   const std::vector<uint8_t> vox0_bytes = encode_vox0(*vox0);
@@ -312,7 +312,7 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
       if (74 + 6 * uint64_t{vs->bindings.size()} > 0xFFFFFFFFu)
-        return ByteReader::fail_at(ErrorCode::VsknLength, 0, Path("VSKN"),
+        return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, Path("VSKN"),
                                    num(vs->bindings.size()) + " bindings do not fit a section");
       encoded = encode_vskn(*vs);
       payload = encoded;
@@ -321,7 +321,7 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     }
     if (payload.size() > 0xFFFFFFFFu)
-      return ByteReader::fail_at(ErrorCode::VfpSectionPayloadTruncated, 0, section_path(i),
+      return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, section_path(i),
                                  "payload of " + num(payload.size()) + " bytes exceeds u32");
     w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.header.tag.data()), 4));
     w.i32(s.header.chunk_id);

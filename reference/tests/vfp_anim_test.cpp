@@ -306,14 +306,14 @@ TEST(Anim, EncodeRejectsWhatTheFormatCannotHold) {
   a.clips.resize(1);
   a.clips[0].name.assign(300, 'n');
   auto r = encode_anim(a);
-  ASSERT_TRUE(fails_with(r, ErrorCode::AnimBadUtf8));
+  ASSERT_TRUE(fails_with(r, ErrorCode::VfpWriteNameTooLong));
   EXPECT_EQ(r.error().path, "ANIM/clip[0]");
   a.clips[0].name.clear();
   a.clips[0].tracks.resize(65536);
-  EXPECT_TRUE(fails_with(encode_anim(a), ErrorCode::AnimLimitClips));
+  EXPECT_TRUE(fails_with(encode_anim(a), ErrorCode::VfpWriteTooLarge));
   a.clips[0].tracks.clear();
   a.clips.resize(65536);
-  EXPECT_TRUE(fails_with(encode_anim(a), ErrorCode::AnimLimitClips));
+  EXPECT_TRUE(fails_with(encode_anim(a), ErrorCode::VfpWriteTooLarge));
   a.clips.resize(65535);
   EXPECT_TRUE(succeeds(encode_anim(a)));
 }

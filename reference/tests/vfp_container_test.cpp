@@ -426,7 +426,7 @@ TEST(VfpEncode, VoxelArrayMustMatchTheGrid) {
   v.voxels = {1};
   VfpFile f;
   f.sections.push_back(Section{SectionHeader{make_tag("VOX0"), -1, 0, 1}, v});
-  EXPECT_TRUE(fails_with(encode_vfp(f), ErrorCode::Vox0Length));
+  EXPECT_TRUE(fails_with(encode_vfp(f), ErrorCode::VfpWriteInconsistent));
   std::get<Vox0>(f.sections[0].body).voxels = {1, 0};
   auto bytes = encode_vfp(f);
   ASSERT_TRUE(succeeds(bytes));

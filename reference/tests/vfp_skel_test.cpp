@@ -279,12 +279,12 @@ TEST(Skel, EncodeRejectsWhatTheFormatCannotHold) {
   s.joints.resize(1);
   s.joints[0].name.assign(256, 'a');
   auto r = encode_skel(s);
-  ASSERT_TRUE(fails_with(r, ErrorCode::SkelBadUtf8));
+  ASSERT_TRUE(fails_with(r, ErrorCode::VfpWriteNameTooLong));
   EXPECT_EQ(r.error().path, "SKEL/joint[0]");
   s.joints[0].name.assign(255, 'a');
   EXPECT_TRUE(succeeds(encode_skel(s)));
   s.joints.resize(65536);
-  EXPECT_TRUE(fails_with(encode_skel(s), ErrorCode::SkelLimitJoints));
+  EXPECT_TRUE(fails_with(encode_skel(s), ErrorCode::VfpWriteTooLarge));
 }
 
 }  // namespace
