@@ -15,9 +15,12 @@ Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan 
   smoke [SECONDS]        run every target for SECONDS (default 15) on one core each, one after
                          the other, over a scratch copy of its corpus; fails on any crash, leak,
                          timeout or OOM (the input is kept in fuzz/findings/<target>/)
-  overnight [HOURS]      fuzz all targets for HOURS in total (default 8), split evenly, each with
-                         -jobs/-workers = JOBS (default: nproc); new inputs collect in
-                         fuzz/findings/<target>/corpus/, crashes in fuzz/findings/<target>/
+  overnight [HOURS]      fuzz all targets for HOURS in total (default 8), split evenly, each in
+                         fork mode with -fork=JOBS (default: nproc) workers, going on past
+                         crashes, timeouts and OOMs; new inputs collect in
+                         fuzz/findings/<target>/corpus/, crashes in fuzz/findings/<target>/;
+                         a per-target table (seconds, execs, cov, ft, corpus, findings) is
+                         written to fuzz/findings/overnight-<UTC time>.tsv
   merge [TARGET...]      minimize corpus/<target>/ in place with -merge=1 (also taking in
                          fuzz/findings/<target>/corpus/ and SEEDS_DIR/<target>/ when present)
   triage CRASH TARGET    minimize a crashing input (-minimize_crash=1), classify it by its
@@ -83,6 +86,21 @@ summary() {
   echo "$(echo "$line" | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' || echo 'no stats') exec/s: ${execs:-?}"
 }
 
+# One tab-separated report line for target $1 after an overnight run of $2 s with $3 fork
+# workers, read from the last status line of libFuzzer's fork-mode log ("#EXECS: cov: A ft: B
+# corp: C exec/s D oom/timeout/crash: O/T/X ...") and the artifacts left in findings/<target>/.
+report_line() {
+  local t="$1" line execs cov ft otc artifacts
+  line="$(grep -E '^#[0-9]+: cov: ' "$FINDINGS/$t/logs/main.log" | tail -1 || true)"
+  execs="$(echo "$line" | sed -n 's/^#\([0-9]*\):.*/\1/p')"
+  cov="$(echo "$line" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')"
+  ft="$(echo "$line" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')"
+  otc="$(echo "$line" | sed -n 's/.* oom\/timeout\/crash: \([0-9/]*\).*/\1/p')"
+  artifacts="$(ls "$FINDINGS/$t" | grep -cE '^(crash|leak|timeout|oom)-' || true)"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$2" "$3" "${execs:-0}" "${cov:-0}" \
+    "${ft:-0}" "$(ls "$FINDINGS/$t/corpus" | wc -l)" "${otc:-?}" "$artifacts"
+}
+
 SCRATCH=""
 cleanup() { [[ -z "$SCRATCH" ]] || rm -rf "$SCRATCH"; }
 trap cleanup EXIT
@@ -118,24 +136,30 @@ smoke() {
 }
 
 overnight() {
-  local hours="${1:-8}" jobs="${JOBS:-$(nproc)}" list per t
+  local hours="${1:-8}" jobs="${JOBS:-$(nproc)}" list per t report
   build
   list=($(targets))
   per=$(( $(awk "BEGIN{print int($hours*3600)}") / ${#list[@]} ))
   [[ $per -ge 1 ]] || per=1
-  log "overnight: ${#list[@]} targets x ${per}s, $jobs jobs each"
+  log "overnight: ${#list[@]} targets x ${per}s, -fork=$jobs each"
+  mkdir -p "$FINDINGS"
+  report="$FINDINGS/overnight-$(date -u +%Y%m%dT%H%M%SZ).tsv"
+  printf 'target\tseconds\tworkers\texecs\tcov\tft\tcorpus_inputs\toom/timeout/crash\tartifacts\n' >"$report"
   for t in "${list[@]}"; do
     mkdir -p "$FINDINGS/$t/corpus" "$FINDINGS/$t/logs"
     log "fuzzing $t for ${per}s"
+    # Fork mode (not -jobs): the time limit holds for the whole run, a crash, timeout or OOM is
+    # saved and counted without ending the run, and new inputs are merged into one corpus.
     # shellcheck disable=SC2046
     (cd "$FINDINGS/$t/logs" && "$(bin "$t")" "$FINDINGS/$t/corpus" "$ROOT/corpus/$t" \
       $(option_flags "$t") -max_total_time="$per" -timeout=25 -rss_limit_mb=2048 \
-      -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$FINDINGS/$t/" \
-      "${EXTRA[@]}" >"$FINDINGS/$t/logs/main.log" 2>&1) || true
-    log "  $t: $(cat "$FINDINGS"/"$t"/logs/fuzz-*.log 2>/dev/null | grep -c 'ERROR' || true) error reports," \
-        "$(ls "$FINDINGS/$t" | grep -cE '^(crash|leak|timeout|oom)-' || true) artifacts," \
-        "$(ls "$FINDINGS/$t/corpus" | wc -l) corpus inputs"
+      -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -print_final_stats=1 \
+      -artifact_prefix="$FINDINGS/$t/" "${EXTRA[@]}" >"$FINDINGS/$t/logs/main.log" 2>&1) || true
+    report_line "$t" "$per" "$jobs" >>"$report"
+    log "  $(tail -1 "$report" | tr '\t' ' ')"
   done
+  log "per-target report (tab-separated, one line per target): $report"
+  column -t -s $'\t' "$report" >&2 || cat "$report" >&2
   log "done; artifacts are in fuzz/findings/<target>/, then: scripts/fuzz.sh triage FILE TARGET;"
   log "fold new coverage into the committed corpus with: scripts/fuzz.sh merge"
 }
