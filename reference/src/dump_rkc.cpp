@@ -10,27 +10,13 @@
 #include "voxrig/kv6.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
+#include "voxrig/utf8.h"
 
 namespace voxrig {
 
 namespace detail {
 
 namespace {
-
-// A chunk tag as text, each byte one code point U+0000..U+00FF (Latin-1), the same spelling as
-// the RVC dump's chunk tags: readable for ASCII tags, exact for any 4 bytes.
-std::string tag_latin1(const std::array<uint8_t, 4>& tag) {
-  std::string s;
-  for (uint8_t b : tag) {
-    if (b < 0x80) {
-      s += static_cast<char>(b);
-    } else {
-      s += static_cast<char>(0xC0 | (b >> 6));
-      s += static_cast<char>(0x80 | (b & 0x3F));
-    }
-  }
-  return s;
-}
 
 void dump_seq_entry(JsonOut& out, const Seq& s) {
   out.begin_array(true);
@@ -210,7 +196,7 @@ std::string dump_rkc(const Character& c) {
   out.begin_array();
   for (const ExtraChunk& e : c.extra_chunks) {
     out.begin_object();
-    out.field_string("tag", detail::tag_latin1(e.tag));
+    out.field_string("tag", latin1_to_utf8(e.tag));
     out.key("bytes");
     out.value_digest(e.bytes.size(), e.bytes);
     out.end_object();

@@ -16,26 +16,11 @@
 #include "voxrig/json_out.h"
 #include "voxrig/rvc.h"
 #include "voxrig/sha256.h"
+#include "voxrig/utf8.h"
 
 namespace voxrig {
 
 namespace {
-
-// A tag as text: each byte is one code point U+0000..U+00FF (Latin-1), so every tag has exactly
-// one spelling and ASCII tags read naturally ("META").
-std::string tag_latin1(const std::array<char, 4>& tag) {
-  std::string s;
-  for (char ch : tag) {
-    const auto b = static_cast<unsigned char>(ch);
-    if (b < 0x80) {
-      s += static_cast<char>(b);
-    } else {
-      s += static_cast<char>(0xC0 | (b >> 6));
-      s += static_cast<char>(0x80 | (b & 0x3F));
-    }
-  }
-  return s;
-}
 
 void digest_u32s(JsonOut& out, std::string_view key, const std::vector<uint32_t>& v) {
   Sha256Stream h;
@@ -68,7 +53,8 @@ void dump_fields(JsonOut& out, const RvcClip& clip) {
   out.begin_array();
   for (const RvcChunk& c : clip.chunks) {
     out.begin_object();
-    out.field_string("tag", tag_latin1(c.tag));
+    out.field_string("tag", latin1_to_utf8(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c.tag.data()), c.tag.size())));
     out.field_u64("flags", c.flags);
     out.field_bool("deflated", c.deflated());
     digest_bytes(out, "stored", c.stored);

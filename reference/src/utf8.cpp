@@ -62,4 +62,18 @@ std::string repair_utf8(std::span<const uint8_t> bytes) {
   return out;
 }
 
+std::string latin1_to_utf8(std::span<const uint8_t> bytes) {
+  std::string s;
+  s.reserve(2 * bytes.size());
+  for (uint8_t b : bytes) {
+    if (b < 0x80) {
+      s += static_cast<char>(b);
+    } else {
+      s += static_cast<char>(0xC0 | (b >> 6));
+      s += static_cast<char>(0x80 | (b & 0x3F));
+    }
+  }
+  return s;
+}
+
 }  // namespace voxrig

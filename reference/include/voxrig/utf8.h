@@ -15,4 +15,8 @@ bool is_valid_utf8(std::span<const uint8_t> bytes);
 /// exactly as Rust's from_utf8_lossy / the WHATWG decoder. Valid input is returned unchanged.
 std::string repair_utf8(std::span<const uint8_t> bytes);
 
+/// Each byte as one code point U+0000..U+00FF (Latin-1) in UTF-8: how dumps spell chunk tags,
+/// so that any 4 bytes have exactly one spelling and ASCII tags read naturally ("META").
+std::string latin1_to_utf8(std::span<const uint8_t> bytes);
+
 }  // namespace voxrig
