@@ -24,14 +24,6 @@ constexpr int kUnsignedInt = 5125;
 constexpr int kArrayBuffer = 34962;
 constexpr int kElementArrayBuffer = 34963;
 
-Error make_error(ErrorCode code, std::string path, std::string detail) {
-  Error e;
-  e.code = code;
-  e.path = std::move(path);
-  e.detail = std::move(detail);
-  return e;
-}
-
 // D23: VOX0 (x, y, z), z up -> glTF (x, z, -y). A proper rotation, so rotations conjugate to
 // (M qv, w) and per-axis scales permute to (sx, sz, sy).
 Vec3 to_gltf(const Vec3& p) { return Vec3{p.x, p.z, -p.y}; }
@@ -216,7 +208,7 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
       const std::span<const Quad> group(quads.data() + begin, end - begin);
       const int32_t j = rt.joint_index(quads[begin].joint);
       if (j < 0) {
-        return make_error(ErrorCode::VsknJointMissing, "VSKN",
+        return model_error(ErrorCode::VsknJointMissing, "VSKN",
                           "joint map names joint " + std::to_string(quads[begin].joint) +
                               ", not in SKEL");
       }
@@ -301,12 +293,12 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
 Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
                                          const Anim* anim, const GltfOptions& options) {
   if ((skel == nullptr) != (vskn == nullptr) || (anim != nullptr && skel == nullptr)) {
-    return make_error(ErrorCode::RigIncomplete, "", "a rig needs SKEL and VSKN (ANIM optional)");
+    return model_error(ErrorCode::RigIncomplete, "", "a rig needs SKEL and VSKN (ANIM optional)");
   }
   try {
     return build(vox0, skel, vskn, anim, options);
   } catch (const std::exception& e) {  // nlohmann::json errors: a bug here, not bad input
-    return make_error(ErrorCode::InternalBug, "", e.what());
+    return model_error(ErrorCode::InternalBug, "", e.what());
   }
 }
 

@@ -116,11 +116,8 @@ Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t>
   VOXRIG_TRY((SkinningJob{&runtime, models, skin}.run()));
   for (const Quad& q : quads) {
     if (runtime.joint_index(q.joint) < 0) {
-      Error e;
-      e.code = ErrorCode::VsknJointMissing;
-      e.path = "VSKN";
-      e.detail = "joint map names joint " + std::to_string(q.joint) + ", not in SKEL";
-      return e;
+      return model_error(ErrorCode::VsknJointMissing, "VSKN",
+                         "joint map names joint " + std::to_string(q.joint) + ", not in SKEL");
     }
   }
   return write_obj(quads, vox0.palette, [&](const Quad& q, const Vec3& p) {

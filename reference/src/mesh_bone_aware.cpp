@@ -93,11 +93,8 @@ Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
   if (g.joints == nullptr) {
-    Error e;
-    e.code = ErrorCode::EvalBufferSize;
-    e.path = "VOX0";
-    e.detail = "bone-aware meshing needs one joint per voxel";
-    return e;
+    return model_error(ErrorCode::EvalBufferSize, "VOX0",
+                       "bone-aware meshing needs one joint per voxel");
   }
   MeshScratch::Impl& s = scratch.impl();
   s.ensure();

@@ -11,11 +11,7 @@ namespace voxrig {
 namespace {
 
 Error shape_error(const char* detail) {
-  Error e;
-  e.code = ErrorCode::EvalBufferSize;
-  e.path = "kv6";
-  e.detail = detail;
-  return e;
+  return model_error(ErrorCode::EvalBufferSize, "kv6", detail);
 }
 
 // Calls fn(x, y, voxel) for every voxel reachable through the run table.

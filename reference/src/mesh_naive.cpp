@@ -96,11 +96,8 @@ Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid)
   grid.sz = vox0.size_z;
   grid.count = size_t{grid.sx} * grid.sy * grid.sz;
   if (vox0.voxels.size() != grid.count || (!joints.empty() && joints.size() != grid.count)) {
-    Error e;
-    e.code = ErrorCode::EvalBufferSize;
-    e.path = "VOX0";
-    e.detail = "voxel or joint map size does not match the grid";
-    return e;
+    return model_error(ErrorCode::EvalBufferSize, "VOX0",
+                       "voxel or joint map size does not match the grid");
   }
   grid.vox = vox0.voxels.data();
   grid.joints = joints.empty() ? nullptr : joints.data();
@@ -133,11 +130,9 @@ Result<std::vector<uint16_t>> joint_map(const Vox0& vox0, const Vskn& vskn) {
   for (size_t i = 0; i < vskn.bindings.size(); ++i) {
     const VsknBinding& b = vskn.bindings[i];
     if (b.voxel_offset >= map.size()) {
-      Error e;
-      e.code = ErrorCode::VsknOffsetRange;
-      e.path = Path("VSKN").child("binding", int64_t(i)).str();
-      e.detail = "voxel offset " + std::to_string(b.voxel_offset) + " is outside the grid";
-      return e;
+      return model_error(ErrorCode::VsknOffsetRange,
+                         Path("VSKN").child("binding", int64_t(i)).str(),
+                         "voxel offset " + std::to_string(b.voxel_offset) + " is outside the grid");
     }
     map[b.voxel_offset] = b.joint;
   }

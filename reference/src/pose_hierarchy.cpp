@@ -18,13 +18,6 @@
 namespace voxrig {
 namespace {
 
-Error job_error(ErrorCode code, const char* detail) {
-  Error e;
-  e.code = code;
-  e.detail = detail;
-  return e;
-}
-
 // The 12 non-constant elements of T * R * S (rows 0-2 of the four columns; row 3 is 0 0 0 1).
 struct Affine {
   float m[12];  // column c, row r at c * 3 + r
@@ -147,10 +140,12 @@ Vec3 transform_point(const Mat4& m, const Vec3& p) {
 }
 
 Status LocalToModelJob::validate() const {
-  if (runtime == nullptr) return job_error(ErrorCode::EvalBadArgument, "no runtime");
+  if (runtime == nullptr) return model_error(ErrorCode::EvalBadArgument, {}, "no runtime");
   const size_t n = runtime->joint_count();
-  if (locals.size() < n) return job_error(ErrorCode::EvalBufferSize, "locals shorter than joints");
-  if (models.size() < n) return job_error(ErrorCode::EvalBufferSize, "models shorter than joints");
+  if (locals.size() < n)
+    return model_error(ErrorCode::EvalBufferSize, {}, "locals shorter than joints");
+  if (models.size() < n)
+    return model_error(ErrorCode::EvalBufferSize, {}, "models shorter than joints");
   return ok_status();
 }
 
@@ -181,11 +176,12 @@ Status LocalToModelJob::run() const {
 }
 
 Status SkinningJob::validate() const {
-  if (runtime == nullptr) return job_error(ErrorCode::EvalBadArgument, "no runtime");
+  if (runtime == nullptr) return model_error(ErrorCode::EvalBadArgument, {}, "no runtime");
   const size_t n = runtime->joint_count();
-  if (models.size() < n) return job_error(ErrorCode::EvalBufferSize, "models shorter than joints");
+  if (models.size() < n)
+    return model_error(ErrorCode::EvalBufferSize, {}, "models shorter than joints");
   if (skinning.size() < n) {
-    return job_error(ErrorCode::EvalBufferSize, "skinning shorter than joints");
+    return model_error(ErrorCode::EvalBufferSize, {}, "skinning shorter than joints");
   }
   return ok_status();
 }

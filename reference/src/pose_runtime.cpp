@@ -14,12 +14,7 @@ namespace voxrig {
 namespace {
 
 Error make_error(ErrorCode code, const Path& path, std::string detail) {
-  Error e;
-  e.code = code;
-  e.offset = 0;
-  e.path = path.str();
-  e.detail = std::move(detail);
-  return e;
+  return model_error(code, path.str(), std::move(detail));
 }
 
 }  // namespace

@@ -13,13 +13,6 @@
 namespace voxrig {
 namespace {
 
-Error job_error(ErrorCode code, const char* detail) {
-  Error e;
-  e.code = code;
-  e.detail = detail;
-  return e;
-}
-
 // normalized() for the hot loop (kept inline; the public function calls it).
 inline Quat normalize_inline(const Quat& q) {
   const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
@@ -113,21 +106,23 @@ double map_clip_time(double t_ms, uint32_t duration_ms, TimeMode mode) {
 }
 
 Status SamplingJob::validate() const {
-  if (runtime == nullptr) return job_error(ErrorCode::EvalBadArgument, "no runtime");
+  if (runtime == nullptr) return model_error(ErrorCode::EvalBadArgument, {}, "no runtime");
   if (policy != SamplePolicy::Step && policy != SamplePolicy::Linear &&
       policy != SamplePolicy::Slerp) {
-    return job_error(ErrorCode::EvalBadArgument, "unknown policy");
+    return model_error(ErrorCode::EvalBadArgument, {}, "unknown policy");
   }
   if (mode != TimeMode::Clamp && mode != TimeMode::Loop) {
-    return job_error(ErrorCode::EvalBadArgument, "unknown time mode");
+    return model_error(ErrorCode::EvalBadArgument, {}, "unknown time mode");
   }
-  if (clip >= runtime->clip_count()) return job_error(ErrorCode::EvalBadClip, "no such clip");
-  if (!std::isfinite(time_ms)) return job_error(ErrorCode::EvalBadTime, "time is not finite");
+  if (clip >= runtime->clip_count())
+    return model_error(ErrorCode::EvalBadClip, {}, "no such clip");
+  if (!std::isfinite(time_ms))
+    return model_error(ErrorCode::EvalBadTime, {}, "time is not finite");
   if (output.size() < runtime->joint_count()) {
-    return job_error(ErrorCode::EvalBufferSize, "output shorter than joints");
+    return model_error(ErrorCode::EvalBufferSize, {}, "output shorter than joints");
   }
   if (cache != nullptr && cache->capacity() < runtime->clip_track_count(clip)) {
-    return job_error(ErrorCode::EvalBufferSize, "cache smaller than the clip's tracks");
+    return model_error(ErrorCode::EvalBufferSize, {}, "cache smaller than the clip's tracks");
   }
   return ok_status();
 }

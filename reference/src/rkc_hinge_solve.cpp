@@ -59,11 +59,7 @@ Mat4 to_mat4(const Frame& f) {
 }
 
 Error rig_error(ErrorCode code, size_t bone, const char* detail) {
-  Error e;
-  e.code = code;
-  e.path = "BONS/bone[" + std::to_string(bone) + "]";
-  e.detail = detail;
-  return e;
+  return model_error(code, "BONS/bone[" + std::to_string(bone) + "]", detail);
 }
 
 }  // namespace
@@ -135,16 +131,10 @@ Result<RkcRig> RkcRig::build(std::span<const Hinge> hinges) {
 
 Status RkcHingeJob::validate() const {
   if (rig == nullptr) {
-    Error e;
-    e.code = ErrorCode::EvalBadArgument;
-    e.detail = "no rig";
-    return e;
+    return model_error(ErrorCode::EvalBadArgument, {}, "no rig");
   }
   if (kfaval.size() < rig->bone_count() || world.size() < rig->bone_count()) {
-    Error e;
-    e.code = ErrorCode::EvalBufferSize;
-    e.detail = "kfaval or world shorter than the bones";
-    return e;
+    return model_error(ErrorCode::EvalBufferSize, {}, "kfaval or world shorter than the bones");
   }
   return ok_status();
 }

@@ -13,14 +13,6 @@
 namespace voxrig {
 namespace {
 
-Error eval_error(ErrorCode code, std::string path, const char* detail) {
-  Error e;
-  e.code = code;
-  e.path = std::move(path);
-  e.detail = detail;
-  return e;
-}
-
 std::string seq_path(size_t i) { return "seq[" + std::to_string(i) + "]"; }
 
 inline int32_t wrap_sub(int32_t a, int32_t b) {
@@ -96,15 +88,15 @@ BoneXform blend_xform(const BoneXform& a, const BoneXform& b, float t) {
 
 Status RkcClipJob::validate() const {
   if (rig == nullptr || clip == nullptr || clock == nullptr) {
-    return eval_error(ErrorCode::EvalBadArgument, "", "rig, clip and clock are required");
+    return model_error(ErrorCode::EvalBadArgument, "", "rig, clip and clock are required");
   }
   const size_t bones = rig->bone_count();
   if (clip->numhin != bones ||
       clip->frames.size() != static_cast<uint64_t>(clip->frame_count) * clip->numhin) {
-    return eval_error(ErrorCode::EvalBadClip, "", "frame table does not match the bones");
+    return model_error(ErrorCode::EvalBadClip, "", "frame table does not match the bones");
   }
   if (kfaval.size() < bones) {
-    return eval_error(ErrorCode::EvalBufferSize, "", "kfaval shorter than the bones");
+    return model_error(ErrorCode::EvalBufferSize, "", "kfaval shorter than the bones");
   }
   const std::span<const Seq> seq = clip->seq;
   if (seq.empty() || clip->frame_count == 0) return ok_status();  // run() does nothing
@@ -112,7 +104,7 @@ Status RkcClipJob::validate() const {
     const int32_t frm = seq[i].frm;
     if (frm >= 0) {
       if (static_cast<uint32_t>(frm) >= clip->frame_count) {
-        return eval_error(ErrorCode::EvalFrameIndex, seq_path(i),
+        return model_error(ErrorCode::EvalFrameIndex, seq_path(i),
                           "frame index past the frame table");
       }
       continue;
@@ -120,12 +112,12 @@ Status RkcClipJob::validate() const {
     const size_t target = static_cast<size_t>(~frm);
     if (target == i) continue;  // stop marker
     if (target >= seq.size()) {
-      return eval_error(ErrorCode::EvalJumpTarget, seq_path(i),
+      return model_error(ErrorCode::EvalJumpTarget, seq_path(i),
                         "jump target past the seq");
     }
     // The frame at a jump's target is used as an upper frame: it must be a frame.
     if (seq[target].frm < 0) {
-      return eval_error(ErrorCode::EvalJumpTarget, seq_path(i),
+      return model_error(ErrorCode::EvalJumpTarget, seq_path(i),
                         "jump target is itself a jump or stop marker");
     }
   }

@@ -73,6 +73,12 @@ struct Error {
   std::string to_text() const;
 };
 
+/// An error about a model rather than bytes (evaluation, meshing and export check arguments
+/// and decoded models): offset 0, `path` names the model part ("BONS/bone[2]") or is empty.
+inline Error model_error(ErrorCode code, std::string path, std::string detail) {
+  return Error{code, 0, std::move(path), std::move(detail)};
+}
+
 /// A non-fatal finding of a validator (formats.md D14).
 struct Warning {
   WarningCode code;
