@@ -1,6 +1,6 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build script for voxrig. Runs inside the base-builder image (or
-# locally through scripts/test-cflite-build.sh) with the usual environment:
+# locally through fuzz/cflite_build_test.sh) with the usual environment:
 #   $CXX, $CXXFLAGS       compiler and flags (sanitizer + coverage instrumentation included)
 #   $LIB_FUZZING_ENGINE   link flags of the fuzzing engine (-fsanitize=fuzzer for libFuzzer)
 #   $SRC, $WORK, $OUT     source checkout, scratch space, output directory
@@ -15,7 +15,7 @@ command -v ninja >/dev/null 2>&1 && generator="Ninja"
 cmake -S "$SRC_DIR" -B "$BUILD_DIR" -G "$generator" \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DVOXRIG_FUZZ=ON -DVOXRIG_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DVOXRIG_SANITIZE=OFF \
-  -DVOXRIG_BUILD_TESTS=OFF -DVOXRIG_BUILD_BENCH=OFF \
+  -DBUILD_TESTING=OFF -DVOXRIG_BUILD_BENCH=OFF \
   -DOPENSSL_USE_STATIC_LIBS=TRUE -DZLIB_USE_STATIC_LIBS=ON
 
 targets=()

@@ -211,7 +211,7 @@ TEST(DumpVfp, StaticProfileDumpsRigSectionsAsOpaqueDigestsOfTheirPayloads) {
 }
 
 TEST(DumpVfp, SeedRigDigests) {
-  std::ifstream in(std::string(VOXRIG_SHARED_DIR) + "/design/examples/seed_rig.json");
+  std::ifstream in(std::string(VOXRIG_SOURCE_DIR) + "/golden/sources/vfp/models/seed_rig.json");
   std::stringstream ss;
   ss << in.rdbuf();
   auto f = compile_vfp_json(ss.str(), Limits{});

@@ -14,8 +14,10 @@
 
 namespace voxrig::json_test {
 
+// The seed's examples (shared/design/examples), kept verbatim in the golden sources so the tests
+// need nothing outside the repository.
 inline std::string read_example(const char* name) {
-  std::ifstream f(std::string(VOXRIG_SHARED_DIR) + "/design/examples/" + name, std::ios::binary);
+  std::ifstream f(std::string(VOXRIG_SOURCE_DIR) + "/golden/sources/vfp/models/" + name, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();

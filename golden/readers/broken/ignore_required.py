@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A deliberately broken reader: the Python example reader, but it ignores the REQUIRED flag of
-unknown sections (it treats every tag as a cache). `scripts/test-broken-reader.sh` checks that
+unknown sections (it treats every tag as a cache). `golden/tests/broken_reader_caught.sh` checks that
 `voxrig conform` catches it on exactly the cases that exercise that rule."""
 import os
 import sys

@@ -1,0 +1,500 @@
+// voxrig conform: runs a reader (the built-in reference by default) over the golden corpus
+// (conformance.md "The reader protocol"). The judging lives in the library (voxrig/conform.h);
+// this file plans the runs, drives the process pool and writes the reports.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "conform_corpus.h"
+#include "voxrig/process_pool.h"
+#include "gen_corpus.h"
+#include "voxrig/conform.h"
+
+namespace voxrig::cli {
+namespace {
+
+using namespace voxrig::conform;
+namespace fs = std::filesystem;
+
+constexpr std::string_view kUsage =
+    "usage: voxrig conform [--reader 'COMMAND'] [--profile P ...] [--golden DIR] [--jobs N]\n"
+    "                      [--timeout SEC] [--codes strict|loose] [--expected-failures FILE]\n"
+    "                      [--update-expected] [--writer] [--junit FILE] [--report FILE.json]\n"
+    "                      [--filter SUBSTR] [--level required|all]\n"
+    "Runs a reader over the golden corpus and compares its verdicts and dumps with the\n"
+    "manifest (golden/README.md). The manifest's SHA-256 hashes are checked first.\n"
+    "  --reader CMD        shell command; run as `CMD dump --profile P FILE` (and, with --writer,\n"
+    "                      `CMD roundtrip|canonicalize --profile P IN OUT`). Default: this voxrig\n"
+    "  --profile P         vfp-static | vfp-rig | rkc-strict | rkc-compat; repeatable\n"
+    "                      (default: all four; profiles that do not apply to a case are skipped)\n"
+    "  --golden DIR        the corpus (default: $VOXRIG_GOLDEN, the installed corpus, the source\n"
+    "                      tree's golden/)\n"
+    "  --jobs N            parallel reader runs (default: the number of CPUs)\n"
+    "  --timeout SEC       per run; the reader's process group is killed (default: 10)\n"
+    "  --codes loose       check accept/reject only, not error codes (reported as loose)\n"
+    "  --expected-failures FILE   `CASE_ID PROFILE [CHECK]  # reason` per line: listed failures\n"
+    "                      are xfail; a listed case that passes fails the run\n"
+    "  --update-expected   rewrite FILE with the current failures\n"
+    "  --writer            also check roundtrip and canonicalize output bytes\n"
+    "  --junit FILE        JUnit XML (one testsuite per profile)\n"
+    "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, timing\n"
+    "  --filter SUBSTR     only cases whose id contains SUBSTR\n"
+    "  --level all         recommended cases count too (default: reported, not counted)\n"
+    "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
+    "                      1 in 4 negative) into a temporary corpus and run on that; the seed is\n"
+    "                      printed, and on a failure the corpus is kept and the first failing case\n"
+    "                      is named with the command that regenerates it\n"
+    "  --seed S            generator seed (default 1); --format F: vfp|rkc|kv6|rvc|kfa|all (all)\n"
+    "  --size small|medium generated file size (default small)\n"
+    "The summary on stdout ends with `N passed, N failed`.\n"
+    "Exit: 0 nothing failed, 4 a case failed, crashed or timed out (or the corpus does not match\n"
+    "its manifest), 2 usage, 3 I/O.\n";
+
+constexpr std::string_view kAllProfiles[] = {"vfp-static", "vfp-rig", "rkc-strict", "rkc-compat"};
+
+struct Options {
+  std::optional<std::string> reader;
+  std::vector<std::string> profiles;
+  std::optional<std::string> golden;
+  unsigned jobs = 0;
+  double timeout = 10;
+  CodeMode codes = CodeMode::Strict;
+  std::optional<std::string> expected_failures;
+  bool update_expected = false;
+  bool writer = false;
+  std::optional<std::string> junit, report;
+  std::string filter;
+  bool level_all = false;
+  std::optional<uint64_t> generated;  // --generated N
+  GenCorpusOptions gen;
+};
+
+// The last value of a single-valued option (a later option overrides an earlier one).
+std::optional<std::string> last(const Args& args, std::string_view name) {
+  std::optional<std::string> v;
+  for (const auto& [k, value] : args.options)
+    if (k == name) v = value;
+  return v;
+}
+
+// Parses the options; returns kExitOk, kExitUsage, or -1 after printing help.
+int parse_options(int argc, char** argv, Options& o) {
+  auto args = parse_args(argc, argv, 2,
+                         {"--reader", "--profile", "--golden", "--jobs", "--timeout", "--codes",
+                          "--expected-failures", "--junit", "--report", "--filter", "--level",
+                          "--generated", "--seed", "--format", "--size"},
+                         {"--update-expected", "--writer"});
+  if (!args) return kExitUsage;
+  if (args->help) {
+    print_text(kUsage);
+    return -1;
+  }
+  if (!args->positional.empty()) {
+    std::cerr << "voxrig conform: unexpected argument '" << args->positional[0] << "' (see --help)\n";
+    return kExitUsage;
+  }
+  for (const auto& [name, value] : args->options) {
+    if (name == "--profile") {
+      std::string_view rest = value;
+      while (true) {  // "--profile a,b" is accepted as well as repeated options
+        const size_t comma = rest.find(',');
+        std::string p(rest.substr(0, comma));
+        if (!profile_from_string(p)) {
+          std::cerr << "voxrig conform: unknown profile '" << p
+                    << "' (expected vfp-static, vfp-rig, rkc-strict or rkc-compat)\n";
+          return kExitUsage;
+        }
+        bool dup = false;
+        for (const auto& q : o.profiles) dup |= q == p;
+        if (!dup) o.profiles.push_back(p);
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+      }
+    }
+  }
+  if (o.profiles.empty())
+    for (auto p : kAllProfiles) o.profiles.emplace_back(p);
+  o.reader = last(*args, "--reader");
+  if (o.reader && o.reader->find_first_not_of(" \t") == std::string::npos) {
+    std::cerr << "voxrig conform: --reader needs a command\n";
+    return kExitUsage;
+  }
+  o.golden = last(*args, "--golden");
+  if (auto j = last(*args, "--jobs")) {
+    char* end = nullptr;
+    const long n = std::strtol(j->c_str(), &end, 10);
+    if (j->empty() || *end || n < 1 || n > 64) {
+      std::cerr << "voxrig conform: --jobs takes a number from 1 to 64\n";
+      return kExitUsage;
+    }
+    o.jobs = static_cast<unsigned>(n);
+  }
+  if (auto t = last(*args, "--timeout")) {
+    char* end = nullptr;
+    const double v = std::strtod(t->c_str(), &end);
+    if (t->empty() || *end || !(v > 0) || v > 86400) {
+      std::cerr << "voxrig conform: --timeout takes seconds (> 0)\n";
+      return kExitUsage;
+    }
+    o.timeout = v;
+  }
+  if (auto c = last(*args, "--codes")) {
+    if (*c == "strict") o.codes = CodeMode::Strict;
+    else if (*c == "loose") o.codes = CodeMode::Loose;
+    else {
+      std::cerr << "voxrig conform: --codes takes strict or loose\n";
+      return kExitUsage;
+    }
+  }
+  if (auto l = last(*args, "--level")) {
+    if (*l == "all") o.level_all = true;
+    else if (*l != "required") {
+      std::cerr << "voxrig conform: --level takes required or all\n";
+      return kExitUsage;
+    }
+  }
+  o.expected_failures = last(*args, "--expected-failures");
+  o.update_expected = args->has("--update-expected");
+  if (o.update_expected && !o.expected_failures) {
+    std::cerr << "voxrig conform: --update-expected needs --expected-failures FILE\n";
+    return kExitUsage;
+  }
+  o.writer = args->has("--writer");
+  o.junit = last(*args, "--junit");
+  o.report = last(*args, "--report");
+  o.filter = last(*args, "--filter").value_or("");
+  if (auto g = last(*args, "--generated")) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(g->c_str(), &end, 10);
+    if (g->empty() || *end || (*g)[0] == '-' || n < 1 || n > 10000000) {
+      std::cerr << "voxrig conform: --generated takes a number of cases (1 to 10000000)\n";
+      return kExitUsage;
+    }
+    if (o.golden) {
+      std::cerr << "voxrig conform: --generated and --golden exclude each other\n";
+      return kExitUsage;
+    }
+    o.generated = n;
+    if (int rc = parse_generated_options(*args, o.gen); rc != kExitOk) return rc;
+    o.gen.count = n;
+    o.gen.negative_every = 4;
+    o.gen.progress = n >= 1000;
+  } else if (args->has("--seed") || args->has("--format") || args->has("--size")) {
+    std::cerr << "voxrig conform: --seed, --format and --size go with --generated N\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+// One planned reader run.
+struct Planned {
+  const ManifestCase* c = nullptr;
+  const ManifestExpect* e = nullptr;
+  Check check = Check::Dump;
+  std::string out_path;  // writer checks: where the reader writes
+};
+
+// Progress on stderr: rewritten in place on a terminal, one line per 10% otherwise.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), tty_(::isatty(2) == 1) {}
+  void step(const Planned& p) {
+    ++done_;
+    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + p.c->id +
+                       " " + p.e->profile;
+    if (p.check != Check::Dump) line += " " + std::string(to_string(p.check));
+    if (tty_) {
+      std::cerr << "\r\x1b[K" << line << std::flush;
+      return;
+    }
+    const size_t decile = done_ * 10 / total_;
+    if (decile != last_decile_) {
+      last_decile_ = decile;
+      std::cerr << line << "\n";
+    }
+  }
+  void finish() {
+    if (tty_) std::cerr << "\r\x1b[K" << std::flush;
+  }
+
+ private:
+  size_t total_, done_ = 0, last_decile_ = 0;
+  bool tty_;
+};
+
+// The last lines of stderr, at most 2 KiB, for failure details.
+std::string tail(const std::string& err) {
+  constexpr size_t kMax = 2048;
+  if (err.size() <= kMax) return err;
+  size_t start = err.size() - kMax;
+  if (size_t nl = err.find('\n', start); nl != std::string::npos && nl + 1 < err.size()) start = nl + 1;
+  return err.substr(start);
+}
+
+std::string describe(const Planned& p) {
+  if (p.check == Check::Dump) return p.e->accept ? "accept" : "reject " + p.e->error;
+  const WriterSpec& w = p.check == Check::Roundtrip ? p.e->roundtrip : p.e->canonicalize;
+  switch (w.kind) {
+    case WriterSpec::Kind::Same: return "output = input bytes";
+    case WriterSpec::Kind::Path: return "output = " + w.value;
+    case WriterSpec::Kind::Error: return "error " + w.value;
+    case WriterSpec::Kind::Absent: break;
+  }
+  return "";
+}
+
+Judgement judge(const Corpus& corpus, const Planned& p, const RunOutcome& run, CodeMode codes) {
+  if (p.check == Check::Dump) {
+    std::string dump;
+    if (p.e->accept && !slurp(corpus.file(p.e->dump), dump))
+      return {Verdict::Fail, "cannot read the golden dump " + p.e->dump};
+    return judge_dump({p.e->accept, p.e->error, dump}, run, codes);
+  }
+  const WriterSpec& w = p.check == Check::Roundtrip ? p.e->roundtrip : p.e->canonicalize;
+  std::string expected;
+  if (w.kind == WriterSpec::Kind::Same || w.kind == WriterSpec::Kind::Path) {
+    const std::string path = corpus.file(w.kind == WriterSpec::Kind::Same ? p.c->path : w.value);
+    if (!slurp(path, expected)) return {Verdict::Fail, "cannot read the golden file " + path};
+  }
+  std::optional<std::vector<uint8_t>> produced;
+  std::string got;
+  if (slurp(p.out_path, got)) produced.emplace(got.begin(), got.end());
+  std::error_code ec;
+  fs::remove(p.out_path, ec);
+  WriterExpectation we;
+  we.error = w.kind == WriterSpec::Kind::Error;
+  we.code = we.error ? w.value : "";
+  we.bytes = {reinterpret_cast<const uint8_t*>(expected.data()), expected.size()};
+  return judge_writer(we, run, produced, codes);
+}
+
+std::string make_temp_dir(const char* prefix = "voxrig-conform") {
+  const char* base = std::getenv("TMPDIR");
+  std::string templ = std::string(base && *base ? base : "/tmp") + "/" + prefix + "-XXXXXX";
+  if (!::mkdtemp(templ.data())) return "";
+  return templ;
+}
+
+}  // namespace
+
+int cmd_conform(int argc, char** argv) {
+  Options o;
+  if (int rc = parse_options(argc, argv, o); rc != kExitOk) return rc == -1 ? kExitOk : rc;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  // --generated: write a temporary corpus with `voxrig gen`'s code, then run the normal path.
+  std::string gen_dir;
+  std::vector<std::string> gen_ids;
+  if (o.generated) {
+    gen_dir = make_temp_dir("voxrig-generated");
+    if (gen_dir.empty()) {
+      std::cerr << "voxrig conform: cannot create a temporary directory\n";
+      return kExitIo;
+    }
+    const int rc = write_generated_corpus(gen_dir, o.gen, gen_ids);
+    if (rc == kExitIo) return rc;
+    std::cout << "voxrig conform: generated " << *o.generated << " case(s), seed " << o.gen.seed
+              << ", format " << (o.gen.all_formats ? std::string("all") : std::string(gen::to_string(o.gen.formats[0])))
+              << ", 1 in 4 negative, in " << gen_dir << "\n";
+    if (rc != kExitOk)
+      std::cout << "voxrig conform: the generator and the reference disagree (see stderr); "
+                   "conform will report those cases\n";
+    o.golden = gen_dir;
+  }
+
+  std::vector<std::string> tried;
+  auto dir = locate_golden(o.golden, tried);
+  if (!dir) {
+    std::cerr << "voxrig conform: no golden corpus (manifest.json) found; tried:\n";
+    for (const auto& t : tried) std::cerr << "  " << t << "\n";
+    std::cerr << "use --golden DIR or set VOXRIG_GOLDEN\n";
+    return kExitIo;
+  }
+  Corpus corpus;
+  if (int rc = load_corpus(*dir, corpus); rc != kExitOk) return rc;
+
+  ExpectedFailureList xfails;
+  if (o.expected_failures) {
+    std::string text;
+    std::error_code ec;
+    const bool exists = fs::exists(*o.expected_failures, ec);
+    if (exists && !slurp(*o.expected_failures, text)) {
+      std::cerr << "voxrig conform: cannot read " << *o.expected_failures << "\n";
+      return kExitIo;
+    }
+    if (!exists && !o.update_expected) {
+      std::cerr << "voxrig conform: cannot read " << *o.expected_failures
+                << " (use --update-expected to create it)\n";
+      return kExitIo;
+    }
+    xfails = parse_expected_failures(text);
+    for (const auto& p : xfails.problems)
+      std::cerr << "voxrig conform: " << *o.expected_failures << ": " << p << "\n";
+    if (!xfails.problems.empty()) return kExitUsage;
+  }
+
+  RunInfo info;
+  info.suite = corpus.manifest.suite;
+  info.suite_version = corpus.manifest.suite_version;
+  info.manifest_sha256 = corpus.manifest_sha256;
+  info.golden_dir = corpus.dir;
+  const std::string self = self_executable();
+  info.reader = o.reader ? *o.reader : "built-in reference reader (" + self + ")";
+  info.profiles = o.profiles;
+  info.codes = o.codes;
+  info.level_all = o.level_all;
+  info.writer = o.writer;
+  info.filter = o.filter;
+  info.expected_failures = o.expected_failures.value_or("");
+  info.jobs = o.jobs ? o.jobs : available_cpus();
+  info.timeout_seconds = o.timeout;
+  std::cout << header_text(info) << std::flush;
+
+  // Plan: for each case, each requested profile that applies, the dump run and, with --writer,
+  // the writer runs the manifest records an expectation for.
+  std::string tmp;
+  if (o.writer && (tmp = make_temp_dir()).empty()) {
+    std::cerr << "voxrig conform: cannot create a temporary directory\n";
+    return kExitIo;
+  }
+  std::vector<Planned> plan;
+  std::vector<ProcessJob> jobs;
+  size_t skipped = 0;
+  auto command = [&](std::vector<std::string> args) {
+    if (o.reader) return shell_command(*o.reader, args);
+    args.insert(args.begin(), self);
+    return args;
+  };
+  for (const auto& c : corpus.manifest.cases) {
+    if (!o.filter.empty() && c.id.find(o.filter) == std::string::npos) continue;
+    const std::string file = corpus.file(c.path);
+    for (const auto& profile : o.profiles) {
+      const ManifestExpect* e = c.find(profile);
+      if (!e) {
+        ++skipped;
+        continue;
+      }
+      plan.push_back({&c, e, Check::Dump, ""});
+      jobs.push_back({command({"dump", "--profile", profile, file})});
+      if (!o.writer || !e->accept) continue;
+      for (Check check : {Check::Roundtrip, Check::Canonicalize}) {
+        const WriterSpec& w = check == Check::Roundtrip ? e->roundtrip : e->canonicalize;
+        if (w.kind == WriterSpec::Kind::Absent) {
+          ++skipped;
+          continue;
+        }
+        const std::string out = tmp + "/" + std::to_string(plan.size()) + ".out";
+        plan.push_back({&c, e, check, out});
+        jobs.push_back({command({std::string(to_string(check)), "--profile", profile, file, out})});
+      }
+    }
+  }
+  if (plan.empty()) {
+    std::cerr << "voxrig conform: nothing to run (no case matches the filter and profiles)\n";
+    if (!tmp.empty()) fs::remove_all(tmp);
+    return kExitUsage;
+  }
+
+  std::vector<CaseResult> results(plan.size());
+  Progress progress(plan.size());
+  PoolOptions pool;
+  pool.parallel = info.jobs;
+  pool.timeout_seconds = o.timeout;
+  const bool complete = run_processes(jobs, pool, [&](size_t i, RunOutcome&& run) {
+    const Planned& p = plan[i];
+    CaseResult& r = results[i];
+    r.id = p.c->id;
+    r.profile = p.e->profile;
+    r.check = p.check;
+    r.level = p.c->level;
+    r.counted = p.c->level == Level::Required || o.level_all;
+    r.expected = describe(p);
+    Judgement j = judge(corpus, p, run, o.codes);
+    r.verdict = j.verdict;
+    r.reason = std::move(j.reason);
+    if (r.verdict != Verdict::Pass) r.stderr_tail = tail(run.err);
+    r.exit_code = run.exit_code;
+    r.signal = run.signal;
+    r.seconds = run.seconds;
+    progress.step(p);
+  });
+  progress.finish();
+  if (!tmp.empty()) fs::remove_all(tmp);
+  if (!complete) {
+    std::cerr << "voxrig conform: interrupted\n";
+    return 130;
+  }
+
+  // Entries that matched no run: kept when this run just did not select them (filter, profile,
+  // no --writer), reported as stale when the corpus has no such check at all.
+  std::vector<ExpectedFailure> kept;
+  for (const auto& e : apply_expected_failures(results, xfails)) {
+    const ManifestCase* c = nullptr;
+    for (const auto& mc : corpus.manifest.cases)
+      if (mc.id == e.id) c = &mc;
+    const ManifestExpect* me = c ? c->find(e.profile) : nullptr;
+    const bool exists = me && (e.check == Check::Dump ||
+                               (me->accept && (e.check == Check::Roundtrip ? me->roundtrip
+                                                                           : me->canonicalize)
+                                                      .kind != WriterSpec::Kind::Absent));
+    if (exists) {
+      kept.push_back(e);
+    } else {
+      std::cerr << "voxrig conform: " << *o.expected_failures << ": '" << e.id << " " << e.profile
+                << " " << to_string(e.check) << "' is not a check of this corpus (stale entry"
+                << (o.update_expected ? ", dropped" : "") << ")\n";
+    }
+  }
+
+  info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Summary summary = summarize(results, skipped);
+  std::cout << summary_text(info, results, summary) << std::flush;
+
+  int exit = summary.counted.failed() ? kExitFailed : kExitOk;
+  if (!gen_dir.empty()) {
+    std::error_code ec;
+    if (exit == kExitOk) {
+      fs::remove_all(gen_dir, ec);
+    } else {
+      for (const auto& r : results) {  // results are in plan order = case index order
+        if (r.verdict == Verdict::Pass || r.verdict == Verdict::Loose || r.verdict == Verdict::Xfail || !r.counted)
+          continue;
+        uint64_t index = 0;
+        for (size_t i = 0; i < gen_ids.size(); ++i)
+          if (gen_ids[i] == r.id) index = i;
+        std::cout << "first failing generated case: " << r.id << " (" << r.profile << ", "
+                  << to_string(r.check) << "): " << r.reason << "\n"
+                  << "  regenerate it: " << gen_regen_command(o.gen, index, "DIR") << "\n";
+        break;
+      }
+      std::cout << "generated corpus kept in " << gen_dir << " (seed " << o.gen.seed
+                << "; rerun: voxrig conform --golden " << gen_dir << ")\n";
+    }
+  }
+  auto write_text = [&](const std::string& path, const std::string& text) {
+    if (!write_file(path, std::vector<uint8_t>(text.begin(), text.end()))) exit = kExitIo;
+  };
+  if (o.junit) write_text(*o.junit, junit_xml(info, results));
+  if (o.report) write_text(*o.report, report_json(info, results, summary));
+  if (o.update_expected) {
+    const std::string text = render_expected_failures(results, kept);
+    write_text(*o.expected_failures, text);
+    size_t entries = 0;
+    for (size_t at = 0; at < text.size();) {
+      const size_t nl = text.find('\n', at);
+      entries += text[at] != '#';
+      at = nl == std::string::npos ? text.size() : nl + 1;
+    }
+    std::cerr << "voxrig conform: rewrote " << *o.expected_failures << " (" << entries
+              << " entries)\n";
+    if (exit == kExitFailed) exit = kExitOk;  // every current failure is now listed
+  }
+  return exit;
+}
+
+}  // namespace voxrig::cli

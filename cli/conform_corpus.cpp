@@ -1,0 +1,128 @@
+// Locating and verifying the golden corpus before `voxrig conform` runs anything.
+#include "conform_corpus.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli_common.h"
+#include "voxrig/process_pool.h"
+#include "voxrig/sha256.h"
+
+namespace voxrig::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_manifest(const std::string& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(dir) / "manifest.json", ec);
+}
+
+std::string absolute(const std::string& dir) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  return ec ? dir : p.string();
+}
+
+}  // namespace
+
+bool slurp(const std::string& path, std::string& out, size_t max) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0 || static_cast<uint64_t>(size) > max) return false;
+  in.seekg(0);
+  out.resize(static_cast<size_t>(size));
+  in.read(out.data(), size);
+  return static_cast<bool>(in) || in.gcount() == size;
+}
+
+std::optional<std::string> locate_golden(const std::optional<std::string>& explicit_dir,
+                                         std::vector<std::string>& tried) {
+  if (explicit_dir) {
+    tried.push_back(*explicit_dir + " (--golden)");
+    if (has_manifest(*explicit_dir)) return absolute(*explicit_dir);
+    return std::nullopt;
+  }
+  if (const char* env = std::getenv("VOXRIG_GOLDEN"); env && *env) {
+    tried.push_back(std::string(env) + " ($VOXRIG_GOLDEN)");
+    if (has_manifest(env)) return absolute(env);
+    return std::nullopt;
+  }
+#ifdef VOXRIG_GOLDEN_FROM_BINDIR
+  // The installed layout is checked before the source tree: an installed voxrig must run the
+  // corpus it was installed with, even when the checkout it was built from still exists.
+  if (const std::string exe = self_executable(); !exe.empty()) {
+    const std::string dir = (fs::path(exe).parent_path() / VOXRIG_GOLDEN_FROM_BINDIR).string();
+    tried.push_back(dir + " (installed)");
+    if (has_manifest(dir)) return absolute(dir);
+  }
+#endif
+#ifdef VOXRIG_SOURCE_GOLDEN_DIR
+  tried.push_back(std::string(VOXRIG_SOURCE_GOLDEN_DIR) + " (source tree)");
+  if (has_manifest(VOXRIG_SOURCE_GOLDEN_DIR)) return absolute(VOXRIG_SOURCE_GOLDEN_DIR);
+#endif
+  return std::nullopt;
+}
+
+int load_corpus(const std::string& dir, Corpus& out) {
+  out.dir = dir;
+  const std::string manifest_path = out.file("manifest.json");
+  std::string text;
+  if (!slurp(manifest_path, text)) {
+    std::cerr << "voxrig conform: cannot read " << manifest_path << "\n";
+    return kExitIo;
+  }
+  out.manifest_sha256 = to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+  std::string problem;
+  auto manifest = conform::parse_manifest(text, &problem);
+  if (!manifest) {
+    std::cerr << "voxrig conform: " << manifest_path << ": " << problem << "\n";
+    return kExitIo;
+  }
+  out.manifest = std::move(*manifest);
+
+  size_t missing = 0, differ = 0;
+  std::string bytes;
+  for (const auto& c : out.manifest.cases) {
+    const std::string path = out.file(c.path);
+    if (!slurp(path, bytes)) {
+      std::cerr << "voxrig conform: case " << c.id << ": cannot read " << path << "\n";
+      ++missing;
+      continue;
+    }
+    const std::string got =
+        to_hex(sha256({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
+    if (got != c.sha256) {
+      std::cerr << "voxrig conform: case " << c.id << ": " << c.path
+                << " does not match the manifest (manifest sha256 " << c.sha256 << ", file "
+                << got << ")\n";
+      ++differ;
+    }
+    auto need = [&](const std::string& rel) {
+      std::error_code ec;
+      if (!fs::is_regular_file(out.file(rel), ec)) {
+        std::cerr << "voxrig conform: case " << c.id << ": missing " << out.file(rel) << "\n";
+        ++missing;
+      }
+    };
+    for (const auto& e : c.expect) {
+      if (!e.accept) continue;
+      need(e.dump);
+      if (e.roundtrip.kind == conform::WriterSpec::Kind::Path) need(e.roundtrip.value);
+      if (e.canonicalize.kind == conform::WriterSpec::Kind::Path) need(e.canonicalize.value);
+    }
+  }
+  if (missing || differ) {
+    std::cerr << "voxrig conform: the corpus in " << dir << " does not match its manifest ("
+              << differ << " case file(s) differ, " << missing
+              << " file(s) missing); nothing was run. Regenerate or reinstall the corpus.\n";
+    return missing ? kExitIo : kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace voxrig::cli

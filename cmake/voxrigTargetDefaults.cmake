@@ -1,0 +1,26 @@
+# Per-target build settings of voxrig's own targets (nothing here is exported to consumers of
+# the installed package).
+#
+# voxrig_target_defaults(TARGET [FP_EXACT])
+#   Warnings (-Wall -Wextra, -Werror with VOXRIG_WERROR) on TARGET's own sources.
+#   FP_EXACT: -ffp-contract=off. D15 requires it of the codec (the unit-quaternion check and
+#   every float result must not depend on whether the compiler fuses a*b+c); targets that
+#   recompute the codec's floats to compare bit for bit (its unit tests, generators, benchmark
+#   baselines) need the same rule to agree with it.
+function(voxrig_target_defaults target)
+  cmake_parse_arguments(arg "FP_EXACT" "" "" ${ARGN})
+  target_compile_options(${target} PRIVATE -Wall -Wextra $<$<BOOL:${VOXRIG_WERROR}>:-Werror>)
+  if(arg_FP_EXACT)
+    target_compile_options(${target} PRIVATE -ffp-contract=off)
+  endif()
+endfunction()
+
+# voxrig_unit_test_binary(NAME SOURCES...)
+#   A GoogleTest binary whose tests are discovered as CTests with label `unit`.
+function(voxrig_unit_test_binary name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE VOXRIG_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  voxrig_target_defaults(${name})
+  gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,339 @@
+// Strict JSON -> flat tree, on top of nlohmann's SAX parser (see json_dom.h for the contract).
+//
+// Byte offsets: nlohmann's SAX events carry no positions, so the input is fed through an
+// iterator that publishes how far the lexer has read. At each event the lexer has consumed the
+// token (plus, for numbers, one look-ahead character), and tokens are separated only by
+// whitespace, ',' and ':'; so a token starts at the first such non-separator byte after the
+// previous event's read position.
+#include "json/json_dom.h"
+
+#include <cstddef>
+#include <iterator>
+#include <new>
+#include <optional>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+namespace voxrig::detail {
+namespace {
+
+/// A `const char*` that publishes its position on every increment.
+struct CountingIter {
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  const char* p = nullptr;
+  const char** frontier = nullptr;
+
+  reference operator*() const { return *p; }
+  CountingIter& operator++() {
+    ++p;
+    *frontier = p;
+    return *this;
+  }
+  CountingIter operator++(int) {
+    CountingIter old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const CountingIter& o) const { return p == o.p; }
+  bool operator!=(const CountingIter& o) const { return p != o.p; }
+};
+
+bool is_identifier(std::string_view k) {
+  if (k.empty()) return false;
+  for (size_t i = 0; i < k.size(); ++i) {
+    const char c = k[i];
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    const bool digit = c >= '0' && c <= '9';
+    if (!alpha && !(digit && i > 0)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+/// The SAX handler (nlohmann's SAX interface, 3.11).
+class JsonDomBuilder {
+ public:
+  using json = nlohmann::json;
+
+  explicit JsonDomBuilder(std::string_view text) : text_(text), frontier_(text.data()) {}
+
+  const char** frontier() { return &frontier_; }
+  JsonDoc take() { return std::move(doc_); }
+  std::optional<Error>& error() { return error_; }
+
+  bool null() { return add(JsonKind::Null); }
+  bool boolean(bool v) {
+    JsonNode& n = node(JsonKind::Bool);
+    n.flag = v;
+    return link();
+  }
+  bool number_integer(json::number_integer_t v) {
+    JsonNode& n = node(JsonKind::Integer);
+    n.flag = v < 0;
+    // Magnitude without overflow for INT64_MIN.
+    n.set_payload(v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v));
+    return link();
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    JsonNode& n = node(JsonKind::Integer);
+    n.set_payload(v);
+    return link();
+  }
+  bool number_float(json::number_float_t v, const std::string& literal) {
+    // nlohmann falls back to a float token for integer literals beyond 64 bits.
+    const bool integer_literal = literal.find_first_of(".eE") == std::string::npos;
+    JsonNode& n = node(integer_literal ? JsonKind::BigInteger : JsonKind::Float);
+    n.set_payload(std::bit_cast<uint64_t>(v));
+    return link();
+  }
+  bool string(std::string& s) {
+    JsonNode& n = node(JsonKind::String);
+    n.a = static_cast<uint32_t>(doc_.pool_.size());
+    n.b = static_cast<uint32_t>(s.size());
+    doc_.pool_ += s;
+    return link();
+  }
+  bool binary(json::binary_t&) { return false; }  // never produced by the JSON lexer
+
+  bool start_object(std::size_t) { return open(JsonKind::Object); }
+  bool start_array(std::size_t) { return open(JsonKind::Array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& k) {
+    Open& o = stack_.back();
+    const uint32_t at = token_start();
+    if (!o.keys.insert(k).second) {
+      std::string path = path_here();
+      append_json_key(path, k);
+      error_ = Error{ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\""};
+      return false;
+    }
+    key_start_ = static_cast<uint32_t>(doc_.pool_.size());
+    key_len_ = static_cast<uint32_t>(k.size());
+    key_offset_ = at;
+    key_pending_ = true;
+    doc_.pool_ += k;
+    mark();
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) {
+    ErrorCode code = ErrorCode::JsonSyntax;
+    const std::string_view what = ex.what();
+    if (ex.id == 406) {  // a number literal beyond the double range
+      code = last_token.find_first_of(".eE") == std::string::npos ? ErrorCode::JsonRange
+                                                                  : ErrorCode::JsonFloatOverflow;
+    } else if (what.find("surrogate") != std::string_view::npos) {
+      code = ErrorCode::JsonBadName;  // D16: a lone surrogate escape
+    }
+    // `position` counts the characters read, the offending one included.
+    uint64_t offset = position > 0 ? position - 1 : 0;
+    if (offset > text_.size()) offset = text_.size();
+    error_ = Error{code, offset, path_here(), std::string(what)};
+    return false;
+  }
+
+ private:
+  struct Open {
+    uint32_t node = 0;
+    uint32_t last = kNoNode;
+    std::unordered_set<std::string> keys;  // objects only
+  };
+
+  // Position of the next token: skip separators from the previous event's read position.
+  uint32_t token_start() {
+    size_t pos = prev_;
+    if (pos == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // nlohmann skips a BOM
+    while (pos < text_.size()) {
+      const char c = text_[pos];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',' && c != ':') break;
+      ++pos;
+    }
+    return static_cast<uint32_t>(pos);
+  }
+  void mark() { prev_ = static_cast<size_t>(frontier_ - text_.data()); }
+
+  JsonNode& node(JsonKind kind) {
+    doc_.nodes_.emplace_back();
+    JsonNode& n = doc_.nodes_.back();
+    n.kind = kind;
+    n.offset = token_start();
+    return n;
+  }
+  bool add(JsonKind kind) {
+    node(kind);
+    return link();
+  }
+  // Links the node just created into its parent.
+  bool link() {
+    const uint32_t index = doc_.nodes_.size() - 1;
+    if (!stack_.empty()) {
+      Open& o = stack_.back();
+      JsonNode& parent = doc_.nodes_[o.node];
+      JsonNode& n = doc_.nodes_[index];
+      if (parent.kind == JsonKind::Object) {
+        n.key_start = key_start_;
+        n.key_len = key_len_;
+        n.key_offset = key_offset_;
+      }
+      if (o.last == kNoNode) {
+        parent.a = index;
+      } else {
+        doc_.nodes_[o.last].next = index;
+      }
+      o.last = index;
+      ++parent.b;
+    }
+    key_pending_ = false;
+    mark();
+    return true;
+  }
+  bool open(JsonKind kind) {
+    if (stack_.size() >= kMaxJsonDepth) {
+      error_ = Error{ErrorCode::JsonLimit, token_start(), path_here(),
+                     "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+      return false;
+    }
+    node(kind);
+    link();
+    stack_.emplace_back();
+    stack_.back().node = doc_.nodes_.size() - 1;
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    mark();
+    return true;
+  }
+
+  // The JSON path of the value being parsed (for errors raised while parsing).
+  std::string path_here() const {
+    std::string out = "$";
+    for (size_t i = 1; i < stack_.size(); ++i) append_step(out, stack_[i - 1], stack_[i].node);
+    if (!stack_.empty()) {
+      const Open& o = stack_.back();
+      const JsonNode& parent = doc_.nodes_[o.node];
+      if (parent.kind == JsonKind::Array) {
+        out += '[' + std::to_string(parent.count()) + ']';
+      } else if (key_pending_) {
+        append_json_key(out, std::string_view(doc_.pool_).substr(key_start_, key_len_));
+      }
+    }
+    return out;
+  }
+  void append_step(std::string& out, const Open& parent_open, uint32_t child) const {
+    const JsonNode& parent = doc_.nodes_[parent_open.node];
+    const JsonNode& c = doc_.nodes_[child];
+    if (parent.kind == JsonKind::Object) {
+      append_json_key(out, std::string_view(doc_.pool_).substr(c.key_start, c.key_len));
+    } else {
+      out += '[' + std::to_string(parent.count() - 1) + ']';
+    }
+  }
+
+  std::string_view text_;
+  const char* frontier_;
+  size_t prev_ = 0;
+  JsonDoc doc_;
+  std::vector<Open> stack_;
+  uint32_t key_start_ = 0, key_len_ = 0, key_offset_ = 0;
+  bool key_pending_ = false;  // a key was read; its value is due
+  std::optional<Error> error_;
+};
+
+Result<JsonDoc> JsonDoc::parse(std::string_view text) {
+  // Offsets and pool positions are 32-bit.
+  if (text.size() >= 0xFFFFFFFFu) {
+    return Error{ErrorCode::JsonLimit, 0, "$", "JSON text of 4 GiB or more"};
+  }
+  try {
+    JsonDomBuilder builder(text);
+    CountingIter first{text.data(), builder.frontier()};
+    CountingIter last{text.data() + text.size(), builder.frontier()};
+    const bool ok = nlohmann::json::sax_parse(first, last, &builder);
+    if (!ok || builder.error()) {
+      if (builder.error()) return std::move(*builder.error());
+      return Error{ErrorCode::JsonSyntax, 0, "$", "not a JSON document"};
+    }
+    JsonDoc doc = builder.take();
+    if (doc.nodes_.empty()) return Error{ErrorCode::JsonSyntax, 0, "$", "empty document"};
+    return doc;
+  } catch (const std::bad_alloc&) {
+    return Error{ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text"};
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::JsonSyntax, 0, "$", e.what()};
+  }
+}
+
+const JsonNode* JsonDoc::member(const JsonNode& obj, std::string_view name) const {
+  for (const JsonNode* c = first(obj); c; c = next(*c)) {
+    if (key(*c) == name) return c;
+  }
+  return nullptr;
+}
+
+std::string_view kind_name(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::Null: return "null";
+    case JsonKind::Bool: return "boolean";
+    case JsonKind::Integer: return "integer";
+    case JsonKind::BigInteger: return "integer";
+    case JsonKind::Float: return "number with fraction or exponent";
+    case JsonKind::String: return "string";
+    case JsonKind::Array: return "array";
+    case JsonKind::Object: return "object";
+  }
+  return "value";
+}
+
+void append_json_key(std::string& out, std::string_view key) {
+  if (is_identifier(key)) {
+    out += '.';
+    out += key;
+    return;
+  }
+  out += "[\"";
+  for (char c : key) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  out += "\"]";
+}
+
+std::string JsonPath::str() const {
+  // Collect the chain root-first without recursion depth concerns (paths are short).
+  std::vector<const JsonPath*> chain;
+  for (const JsonPath* p = this; p; p = p->up) chain.push_back(p);
+  std::string out = "$";
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const JsonPath* p = *it;
+    if (!p->up) continue;  // the root
+    if (p->index >= 0) {
+      out += '[' + std::to_string(p->index) + ']';
+    } else {
+      append_json_key(out, p->key);
+    }
+  }
+  return out;
+}
+
+}  // namespace voxrig::detail

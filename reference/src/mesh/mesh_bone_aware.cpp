@@ -1,0 +1,120 @@
+// Bone-aware greedy meshing: the joint difference masks fed to the binary mesher, grouping by
+// joint, and the public entry point.
+//
+// A face is exposed when its neighbour is empty or bound to a different joint; runs split where
+// the joint changes; the quads are then grouped by joint id (per-joint block chains, emission
+// order kept), so a renderer can draw each joint's quads with that joint's skinning matrix.
+#include <algorithm>
+
+#include "mesh/mesh_internal.h"
+
+namespace voxrig {
+namespace detail {
+
+void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const uint16_t* end = g.joints + g.count;
+  alignas(16) uint16_t buf[72];
+  alignas(16) uint16_t buf2[72];
+  const uint64_t live = low_bits(t.cx);
+  const size_t plane = size_t{g.sx} * g.sy;
+  auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
+  for (uint32_t zz = 0; zz < t.cz; ++zz) {
+    const uint32_t z = t.z0 + zz;
+    for (uint32_t yy = 0; yy < t.cy; ++yy) {
+      const uint32_t y = t.y0 + yy;
+      const size_t r = row_index(int(zz), int(yy));
+      const uint16_t* p = row_ptr(y, z);
+      const uint16_t* rp = readable72(p, end, buf);
+      // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
+      // it is not, the right border bit is 0 and this bit is never used.
+      s.jdx[r] = diff_mask16(rp, rp + 1) & live;
+      s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
+      s.jdy[r] = y + 1 < g.sy ? diff_mask16(rp, readable72(p + g.sx, end, buf2)) & live : 0;
+      s.jdz[r] = z + 1 < g.sz ? diff_mask16(rp, readable72(p + plane, end, buf2)) & live : 0;
+    }
+    // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
+    s.jdy[row_index(int(zz), -1)] =
+        t.y0 > 0 ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+                               readable72(row_ptr(t.y0, z), end, buf2)) &
+                       live
+                 : 0;
+  }
+  // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
+  for (uint32_t yy = 0; yy < t.cy; ++yy) {
+    const uint32_t y = t.y0 + yy;
+    s.jdz[row_index(-1, int(yy))] =
+        t.z0 > 0 ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
+                               readable72(row_ptr(y, t.z0), end, buf2)) &
+                       live
+                 : 0;
+  }
+}
+
+namespace {
+
+// Index of the first non-zero voxel, or n.
+size_t first_solid(const uint8_t* vox, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(vox + i));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) != 0xFFFF) break;
+  }
+#endif
+  while (i < n && vox[i] == 0) ++i;
+  return i;
+}
+
+// True when some solid voxel at or after `i` is bound to a joint other than j0.
+bool mixed_joints(const uint8_t* vox, const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i jv = _mm_set1_epi16(static_cast<short>(j0));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i empty =
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(vox + i)), zero);
+    const __m128i same = _mm_packs_epi16(
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i)), jv),
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i + 8)), jv));
+    if (_mm_movemask_epi8(_mm_or_si128(empty, same)) != 0xFFFF) return true;
+  }
+#endif
+  for (; i < n; ++i)
+    if (vox[i] != 0 && joints[i] != j0) return true;
+  return false;
+}
+
+}  // namespace
+}  // namespace detail
+
+Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
+                       std::vector<Quad>& out, MeshScratch& scratch) {
+  detail::Grid g{};
+  VOXRIG_TRY(detail::make_grid(vox0, joints, g));
+  if (g.joints == nullptr) {
+    return model_error(ErrorCode::EvalBufferSize, "VOX0",
+                       "bone-aware meshing needs one joint per voxel");
+  }
+  MeshScratch::Impl& s = scratch.impl();
+  s.ensure();
+  // One joint over every solid voxel: exactly plain greedy with that joint (and no grouping).
+  const size_t first = detail::first_solid(g.vox, g.count);
+  if (first == g.count) {
+    out.clear();
+    return ok_status();
+  }
+  const uint16_t j0 = g.joints[first];
+  if (!detail::mixed_joints(g.vox, g.joints, first, g.count, j0)) {
+    detail::Grid plain = g;
+    plain.joints = nullptr;
+    out.clear();
+    detail::mesh_binary(plain, j0, s, out);
+    return ok_status();
+  }
+  detail::mesh_binary(g, 0, s, out);
+  s.flush_grouped(out);
+  return ok_status();
+}
+
+}  // namespace voxrig

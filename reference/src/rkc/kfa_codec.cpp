@@ -1,0 +1,174 @@
+// KFA skeleton + animation codec (rkc-family.md §5) and the seed's lossy Character export.
+//
+// | Field     | Type                    | Notes                                         |
+// |-----------|-------------------------|-----------------------------------------------|
+// | magic     | u32 0x6B6C774B          | bytes "Kwlk"                                  |
+// | name_len  | u32                     |                                               |
+// | kv6_name  | name_len bytes          | raw, no NUL, not decoded                      |
+// | numhin    | u32                     | limit kfa_hinges                              |
+// | hinges    | numhin x 64 B Hinge     | same record as RKCH BONS                      |
+// | numfrm    | u32                     | limit kfa_frame_cells on numfrm*max(numhin,1) |
+// | frmval    | numfrm x numhin x i16   | frame-major Q15 angles                        |
+// | seqnum    | u32                     | limit kfa_seq                                 |
+// | seq       | seqnum x {tim i32, frm i32} |                                           |
+// Bytes after seq are ignored (kfa.trailing_bytes warning). After the whole file is read:
+// each hinge's parent (kfa.parent_range), then cycles (kfa.parent_cycle), as RKCH (D9).
+#include <string>
+
+#include "rkc/rkc_detail.h"
+#include "voxrig/kfa.h"
+
+namespace voxrig {
+
+namespace {
+
+constexpr uint8_t kMagic[4] = {'K', 'w', 'l', 'k'};
+
+Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions& options,
+                            detail::WarningSink& sink) {
+  const Path root;
+  const Limits& lim = options.limits;
+  ByteReader r(bytes, 0, ErrorCode::KfaTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t magic, r.u32(root));
+  if (magic != load_u32(kMagic))
+    return ByteReader::fail_at(ErrorCode::KfaBadMagic, 0, root, "expected \"Kwlk\"");
+
+  Kfa k;
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t name_len, r.u32(root));
+  VOXRIG_ASSIGN_OR_RETURN(auto name, r.bytes(name_len, Path().child("name")));
+  k.kv6_name.assign(name.begin(), name.end());
+
+  const uint64_t numhin_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t numhin, r.u32(root));
+  if (numhin > lim.kfa_hinges)
+    return ByteReader::fail_at(ErrorCode::KfaLimitHinges, numhin_at, root,
+                               "numhin " + std::to_string(numhin) + " exceeds limit " +
+                                   std::to_string(lim.kfa_hinges));
+  const uint64_t hinges_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(auto hin,
+                          detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
+  k.hinges.resize(numhin);
+  for (size_t i = 0; i < numhin; ++i)
+    k.hinges[i] = detail::load_hinge(hin.data() + detail::kHingeSize * i);
+
+  const uint64_t numfrm_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(k.frame_count, r.u32(root));
+  // Hazard H3: a zero-width table (numhin 0) with 4 billion frames reads no bytes at all, so the
+  // limit counts each row as at least one cell.
+  const uint64_t cells = uint64_t{k.frame_count} * numhin;
+  const uint64_t charged = uint64_t{k.frame_count} * (numhin == 0 ? 1 : numhin);
+  if (charged > lim.kfa_frame_cells)
+    return ByteReader::fail_at(ErrorCode::KfaLimitFrameCells, numfrm_at, root,
+                               std::to_string(k.frame_count) + " frame(s) x " +
+                                   std::to_string(numhin) + " hinge(s) exceeds limit " +
+                                   std::to_string(lim.kfa_frame_cells));
+  VOXRIG_ASSIGN_OR_RETURN(auto frm, detail::read_table(r, cells, 2, root, "frmval"));
+  k.frames.resize(cells);
+  for (size_t i = 0; i < cells; ++i)
+    k.frames[i] = static_cast<int16_t>(load_u16(frm.data() + 2 * i));
+
+  const uint64_t seqnum_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, r.u32(root));
+  if (seqnum > lim.kfa_seq)
+    return ByteReader::fail_at(ErrorCode::KfaLimitSeq, seqnum_at, root,
+                               "seqnum " + std::to_string(seqnum) + " exceeds limit " +
+                                   std::to_string(lim.kfa_seq));
+  VOXRIG_ASSIGN_OR_RETURN(auto sq, detail::read_table(r, seqnum, detail::kSeqSize, root, "seq"));
+  k.seq.resize(seqnum);
+  for (size_t i = 0; i < seqnum; ++i) {
+    const uint8_t* p = sq.data() + detail::kSeqSize * i;
+    k.seq[i] = Seq{static_cast<int32_t>(load_u32(p)), static_cast<int32_t>(load_u32(p + 4))};
+  }
+  if (!r.at_end())
+    sink.add(WarningCode::KfaTrailingBytes, r.offset(), root,
+             std::to_string(r.remaining()) + " byte(s) after seq are dropped on write");
+
+  // QE.6b skeleton checks, RKCH's order: every parent's range first, then cycles.
+  std::vector<int32_t> parents(numhin);
+  for (size_t i = 0; i < numhin; ++i) {
+    const int32_t parent = k.hinges[i].parent;
+    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= numhin))
+      return ByteReader::fail_at(ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
+                                 Path().child("hinge", static_cast<int64_t>(i)),
+                                 "parent " + std::to_string(parent) + " of " +
+                                     std::to_string(numhin) + " hinge(s)");
+    parents[i] = parent;
+  }
+  if (auto start = detail::first_cycle_start(parents))
+    return ByteReader::fail_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
+                               Path().child("hinge", static_cast<int64_t>(*start)),
+                               "the parent chain never reaches a root");
+  return k;
+}
+
+}  // namespace
+
+Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  detail::WarningSink none;
+  return decode_kfa_impl(bytes, options, none);
+}
+
+Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
+                                          const DecodeOptions& options) {
+  std::vector<Warning> warnings;
+  detail::WarningSink sink(&warnings);
+  VOXRIG_TRY(decode_kfa_impl(bytes, options, sink));
+  return warnings;
+}
+
+Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
+  constexpr uint64_t kMax = 0xFFFFFFFFu;
+  if (k.kv6_name.size() > kMax || k.hinges.size() > kMax || k.seq.size() > kMax)
+    return ByteReader::fail_at(ErrorCode::KfaWriteTooLarge, 0, Path(),
+                               "a count or the name length does not fit in u32");
+  if (k.frames.size() != uint64_t{k.frame_count} * k.hinges.size())
+    return ByteReader::fail_at(ErrorCode::KfaWriteNotRectangular, 0, Path().child("frmval"),
+                               std::to_string(k.frames.size()) + " value(s) for " +
+                                   std::to_string(k.frame_count) + " frame(s) x " +
+                                   std::to_string(k.hinges.size()) + " hinge(s)");
+  ByteWriter w;
+  w.reserve(20 + k.kv6_name.size() + detail::kHingeSize * k.hinges.size() +
+            2 * k.frames.size() + detail::kSeqSize * k.seq.size());
+  w.bytes(std::span<const uint8_t>(kMagic));
+  w.u32(static_cast<uint32_t>(k.kv6_name.size()));
+  w.bytes(k.kv6_name);
+  w.u32(static_cast<uint32_t>(k.hinges.size()));
+  for (const Hinge& h : k.hinges) detail::write_hinge(w, h);
+  w.u32(k.frame_count);
+  for (int16_t v : k.frames) w.i16(v);
+  w.u32(static_cast<uint32_t>(k.seq.size()));
+  for (const Seq& s : k.seq) {
+    w.i32(s.tim);
+    w.i32(s.frm);
+  }
+  return w.take();
+}
+
+Result<Kfa> character_to_kfa(const Character& c, std::optional<size_t> clip,
+                             std::span<const uint8_t> kv6_name) {
+  Kfa k;
+  k.kv6_name.assign(kv6_name.begin(), kv6_name.end());
+  k.hinges.reserve(c.bones.size());
+  for (const Bone& b : c.bones) k.hinges.push_back(b.hinge);
+  if (!clip || *clip >= c.clips.size()) return k;
+  const auto* sk = std::get_if<SkeletalClip>(&c.clips[*clip].data);
+  if (!sk) return k;  // an Unknown clip exports no animation (as the seed)
+  const Path p = Path("CLPS").child("clip", static_cast<int64_t>(*clip));
+  if (sk->numhin != c.bones.size())
+    return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, 0, p,
+                               "numhin " + std::to_string(sk->numhin) + " != " +
+                                   std::to_string(c.bones.size()) + " bone(s)");
+  if (sk->frames.size() != uint64_t{sk->frame_count} * sk->numhin)
+    return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, p,
+                               "frames.size() != frame_count * numhin");
+  k.frame_count = sk->frame_count;
+  k.frames.resize(sk->frames.size());
+  for (size_t i = 0; i < sk->frames.size(); ++i) {
+    const auto& v0 = c.bones[i % sk->numhin].hinge.v[0];
+    k.frames[i] = hinge_angle(sk->frames[i], v0);
+  }
+  k.seq = sk->seq;
+  return k;
+}
+
+}  // namespace voxrig

@@ -1,0 +1,199 @@
+// KV6 voxel sprite codec (rkc-family.md §3).
+//
+// | Offset | Size          | Type     | Field                                             |
+// |--------|---------------|----------|---------------------------------------------------|
+// | 0x00   | 4             | bytes    | magic "Kvxl" (4B 76 78 6C)                        |
+// | 0x04   | 4             | u32      | xsiz                                              |
+// | 0x08   | 4             | u32      | ysiz                                              |
+// | 0x0C   | 4             | u32      | zsiz (not used by parse)                          |
+// | 0x10   | 12            | 3 x f32  | xpiv, ypiv, zpiv                                  |
+// | 0x1C   | 4             | u32      | numvoxs                                           |
+// | 0x20   | 8 * numvoxs   | Voxel[]  | col u32, z u16, vis u8, dir u8                    |
+// | ...    | 4 * xsiz      | u32[]    | xlen[x]                                           |
+// | ...    | 2*xsiz*ysiz   | u16[]    | ylen[x][y], x outer                               |
+// | ...    | 0 or 772      | optional | "SPal" + 768 palette bytes (only if >= 772 remain) |
+// Everything after that is ignored (kv6.trailing_bytes warning).
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "rkc/rkc_detail.h"
+#include "voxrig/float_text.h"
+#include "voxrig/kv6.h"
+
+namespace voxrig {
+
+namespace {
+
+constexpr size_t kHeaderSize = 32;
+constexpr size_t kVoxelSize = 8;
+constexpr size_t kPaletteTrailer = 4 + 768;
+constexpr uint8_t kMagic[4] = {'K', 'v', 'x', 'l'};
+constexpr uint8_t kPalMagic[4] = {'S', 'P', 'a', 'l'};
+
+// D9's run-table rule, first failure only. Offsets point at the table (or voxel) concerned.
+std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t xlen_at,
+                                      uint64_t ylen_at) {
+  const uint64_t numvoxs = m.voxels.size();
+  uint64_t sum_x = 0;
+  for (uint32_t v : m.xlen) sum_x += v;
+  if (sum_x != numvoxs)
+    return ByteReader::fail_at(ErrorCode::Kv6RunTables, xlen_at, Path().child("xlen"),
+                               "sum of xlen " + std::to_string(sum_x) + " != numvoxs " +
+                                   std::to_string(numvoxs));
+  uint64_t sum_y = 0;
+  for (uint16_t v : m.ylen) sum_y += v;
+  if (sum_y != numvoxs)
+    return ByteReader::fail_at(ErrorCode::Kv6RunTables, ylen_at, Path().child("ylen"),
+                               "sum of ylen " + std::to_string(sum_y) + " != numvoxs " +
+                                   std::to_string(numvoxs));
+  for (uint64_t x = 0; x < m.xsiz; ++x) {
+    uint64_t row = 0;
+    for (uint64_t y = 0; y < m.ysiz; ++y) row += m.ylen[x * m.ysiz + y];
+    if (row != m.xlen[x])
+      return ByteReader::fail_at(ErrorCode::Kv6RunTables, ylen_at + 2 * x * m.ysiz,
+                                 Path().child("xlen", static_cast<int64_t>(x)),
+                                 "column runs of slice " + std::to_string(x) + " sum to " +
+                                     std::to_string(row) + ", xlen says " +
+                                     std::to_string(m.xlen[x]));
+  }
+  for (size_t i = 0; i < m.voxels.size(); ++i) {
+    if (m.voxels[i].z >= m.zsiz)
+      return ByteReader::fail_at(ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
+                                 Path().child("voxel", static_cast<int64_t>(i)),
+                                 "z " + std::to_string(m.voxels[i].z) + " >= zsiz " +
+                                     std::to_string(m.zsiz));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool Kv6::operator==(const Kv6& o) const {
+  return xsiz == o.xsiz && ysiz == o.ysiz && zsiz == o.zsiz && same_bits(pivot[0], o.pivot[0]) &&
+         same_bits(pivot[1], o.pivot[1]) && same_bits(pivot[2], o.pivot[2]) &&
+         voxels == o.voxels && xlen == o.xlen && ylen == o.ylen && palette == o.palette;
+}
+
+namespace detail {
+
+Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
+                            const DecodeOptions& options, WarningSink& sink) {
+  const Path root;
+  // §3.2 step 1: the size check comes before the magic, so a short file with a wrong magic
+  // reports too_small (as the seed).
+  if (bytes.size() < kHeaderSize)
+    return ByteReader::fail_at(ErrorCode::Kv6TooSmall, base, root,
+                               std::to_string(bytes.size()) + " byte(s), need at least 32");
+  if (std::memcmp(bytes.data(), kMagic, 4) != 0)
+    return ByteReader::fail_at(ErrorCode::Kv6BadMagic, base, root, "expected \"Kvxl\"");
+
+  Kv6 m;
+  const uint8_t* h = bytes.data();
+  m.xsiz = load_u32(h + 0x04);
+  m.ysiz = load_u32(h + 0x08);
+  m.zsiz = load_u32(h + 0x0C);
+  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
+  const uint32_t numvoxs = load_u32(h + 0x1C);
+
+  const Limits& lim = options.limits;
+  const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;  // < 2^64: both factors < 2^32
+  if (columns > lim.kv6_columns)
+    return ByteReader::fail_at(ErrorCode::Kv6LimitColumns, base + 0x04, root,
+                               "xsiz*ysiz = " + std::to_string(columns) + " exceeds limit " +
+                                   std::to_string(lim.kv6_columns));
+  if (numvoxs > lim.kv6_voxels)
+    return ByteReader::fail_at(ErrorCode::Kv6LimitVoxels, base + 0x1C, root,
+                               "numvoxs " + std::to_string(numvoxs) + " exceeds limit " +
+                                   std::to_string(lim.kv6_voxels));
+
+  ByteReader r(bytes, base, ErrorCode::Kv6Truncated);
+  VOXRIG_TRY(r.skip(kHeaderSize, root));
+
+  const uint64_t voxels_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(auto vox, detail::read_table(r, numvoxs, kVoxelSize, root, "voxel"));
+  m.voxels.resize(numvoxs);
+  for (size_t i = 0; i < numvoxs; ++i) {
+    const uint8_t* p = vox.data() + kVoxelSize * i;
+    m.voxels[i] = Kv6Voxel{load_u32(p), load_u16(p + 4), p[6], p[7]};
+  }
+
+  const uint64_t xlen_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(auto xl, detail::read_table(r, m.xsiz, 4, root, "xlen"));
+  m.xlen.resize(m.xsiz);
+  for (size_t x = 0; x < m.xsiz; ++x) m.xlen[x] = load_u32(xl.data() + 4 * x);
+
+  const uint64_t ylen_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(auto yl, detail::read_table(r, columns, 2, root, "ylen"));
+  m.ylen.resize(columns);
+  for (size_t i = 0; i < columns; ++i) m.ylen[i] = load_u16(yl.data() + 2 * i);
+
+  // D9: the run tables are the part of KV6 that consumers index with; under rkc-strict a file
+  // whose tables disagree is rejected, under rkc-compat it loads as in the seed (warning).
+  if (auto bad = check_run_tables(m, voxels_at, xlen_at, ylen_at)) {
+    if (detail::is_strict(options)) return *std::move(bad);
+    sink.add_rendered(WarningCode::Kv6RunTables, bad->offset, bad->path, bad->detail);
+  }
+
+  // §3.2 step 4: a palette only when a whole trailer is there and starts with "SPal".
+  if (r.remaining() >= kPaletteTrailer &&
+      std::memcmp(r.data().data() + r.pos(), kPalMagic, 4) == 0) {
+    VOXRIG_TRY(r.skip(4, root));
+    VOXRIG_ASSIGN_OR_RETURN(auto pal, r.bytes(768, root));
+    Kv6Palette palette;
+    std::memcpy(palette.data(), pal.data(), 768);
+    m.palette = palette;
+  }
+  // §3.2 step 5: anything else is ignored; the writer drops it.
+  if (!r.at_end())
+    sink.add(WarningCode::Kv6TrailingBytes, r.offset(), root,
+             std::to_string(r.remaining()) + " byte(s) after the tables are dropped on write");
+  return m;
+}
+
+}  // namespace detail
+
+Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
+                       const DecodeOptions& options) {
+  detail::WarningSink none;
+  return detail::decode_kv6_impl(bytes, base_offset, options, none);
+}
+
+Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
+                                          const DecodeOptions& options) {
+  std::vector<Warning> warnings;
+  detail::WarningSink sink(&warnings);
+  VOXRIG_TRY(detail::decode_kv6_impl(bytes, 0, options, sink));
+  return warnings;
+}
+
+Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
+  const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;
+  if (m.xlen.size() != m.xsiz || m.ylen.size() != columns || m.voxels.size() > 0xFFFFFFFFu)
+    return ByteReader::fail_at(ErrorCode::Kv6WriteTableSize, 0, Path(),
+                               "xlen/ylen sizes must be xsiz and xsiz*ysiz, voxels <= 2^32-1");
+  ByteWriter w;
+  w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + 4 * m.xlen.size() +
+            2 * m.ylen.size() + (m.palette ? kPaletteTrailer : 0));
+  w.bytes(std::span<const uint8_t>(kMagic));
+  w.u32(m.xsiz);
+  w.u32(m.ysiz);
+  w.u32(m.zsiz);
+  for (float f : m.pivot) w.f32(f);
+  w.u32(static_cast<uint32_t>(m.voxels.size()));
+  for (const Kv6Voxel& v : m.voxels) {
+    w.u32(v.col);
+    w.u16(v.z);
+    w.u8(v.vis);
+    w.u8(v.dir);
+  }
+  for (uint32_t v : m.xlen) w.u32(v);
+  for (uint16_t v : m.ylen) w.u16(v);
+  if (m.palette) {
+    w.bytes(std::span<const uint8_t>(kPalMagic));
+    w.bytes(std::span<const uint8_t>(*m.palette));
+  }
+  return w.take();
+}
+
+}  // namespace voxrig

@@ -1,0 +1,350 @@
+// RKCH v3 chunk payloads (rkc-family.md §2.3): decoders and canonical writers.
+//
+// META: name_len u16 | name | root 3 x f32                          (bytes after root ignored)
+// MSHS: count u32 | count x { blob_len u32 | KV6 blob }             (bytes after last ignored)
+// BONS: count u32 | count x Bone                                    (bytes after last ignored)
+//   Bone:       name_len u16 | name | attach_count u32 | attach_count x Attachment | Hinge (64 B)
+//   Attachment: mesh_kind u16 (0 static, 1 clip; checked right after index) | index u32 |
+//               local_offset BoneXform (40 B) | speed_q8 i32 | start_phase_ms u32   (54 B)
+// CLPS: count u32 | count x { name_len u16 | name | kind u16 | payload_len u32 | body }
+//   kind 0 (skeletal) body: numfrm u32 | numhin u32 (must equal the bone count, checked at
+//   once) | numfrm x numhin BoneXform (frame-major) | seqcount u32 | seqcount x {tim i32,
+//   frm i32} (bytes after seq ignored); any other kind: body kept verbatim.
+// VCLP: count u32 | count x { blob_len u32 | RVC blob }             (bytes after last ignored)
+//
+// Every payload is read with its own bounded reader whose offsets are absolute in the file.
+// Counts are checked against the limits when read; reservations are clamped by the bytes left
+// and never report an error of their own (D13), so the seed's error order is kept.
+#include <string>
+
+#include "rkc/rkc_detail.h"
+#include "voxrig/rkc.h"
+#include "voxrig/utf8.h"
+
+namespace voxrig::detail {
+
+namespace {
+
+constexpr uint64_t kU32Max = 0xFFFFFFFFu;
+constexpr size_t kMinBone = 2 + 4 + kHingeSize;  // empty name, no attachments
+constexpr size_t kMinClip = 2 + 2 + 4;           // empty name, empty body
+constexpr size_t kMinKv6Blob = 4 + 32;           // blob_len + KV6 header
+constexpr size_t kMinRvcBlob = 4 + 6;            // blob_len + RVC magic/version
+
+Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uint64_t limit) {
+  return ByteReader::fail_at(code, at, p,
+                             "count " + std::to_string(count) + " exceeds limit " +
+                                 std::to_string(limit));
+}
+
+// A u32 element count, rejected with `code` at the count's own offset when it exceeds `limit`
+// (checked before any reserve, so a hostile count never sizes an allocation).
+Result<uint32_t> read_count(ByteReader& r, const Path& p, uint64_t limit, ErrorCode code) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
+  if (count > limit) return over_limit(code, at, p, count, limit);
+  return count;
+}
+
+// A length-prefixed name. rkc-strict rejects ill-formed UTF-8 (rkc.bad_utf8, at the name's
+// first byte); rkc-compat repairs it like the seed's from_utf8_lossy (D6) and warns.
+Result<std::string> read_name(ByteReader& r, const Path& p, const DecodeOptions& options,
+                              WarningSink& sink) {
+  VOXRIG_ASSIGN_OR_RETURN(const uint16_t len, r.u16(p));
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(auto raw, r.bytes(len, p));
+  if (is_valid_utf8(raw)) return std::string(raw.begin(), raw.end());
+  if (is_strict(options))
+    return ByteReader::fail_at(ErrorCode::RkcBadUtf8, at, p, "name is not valid UTF-8");
+  std::string fixed = repair_utf8(raw);
+  sink.add(WarningCode::RkcRepairedUtf8, at, p,
+           std::to_string(raw.size()) + " byte(s) repaired to " + std::to_string(fixed.size()));
+  return fixed;
+}
+
+void warn_trailing(const ByteReader& r, const Path& p, WarningSink& sink) {
+  if (!r.at_end())
+    sink.add(WarningCode::RkcTrailingPayload, r.offset(), p,
+             std::to_string(r.remaining()) + " byte(s) after the last field are dropped on write");
+}
+
+Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const Path& p,
+                                     const DecodeOptions& options, WarningSink& sink) {
+  const Limits& lim = options.limits;
+  SkeletalClip s;
+  const uint64_t numfrm_at = body.offset();
+  VOXRIG_ASSIGN_OR_RETURN(s.frame_count, body.u32(p));
+  const uint64_t numhin_at = body.offset();
+  VOXRIG_ASSIGN_OR_RETURN(s.numhin, body.u32(p));
+  // The seed checks this right after numhin, before any frame, so it fires for 0 frames too.
+  if (s.numhin != bone_count)
+    return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, numhin_at, p,
+                               "numhin " + std::to_string(s.numhin) + " != " +
+                                   std::to_string(bone_count) + " bone(s)");
+  // Hazard H2: with 0 bones, 4 billion empty rows read nothing; each row counts as one cell.
+  const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
+  const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
+  if (charged > lim.rkc_frame_cells)
+    return ByteReader::fail_at(ErrorCode::RkcLimitFrameCells, numfrm_at, p,
+                               std::to_string(s.frame_count) + " frame(s) x " +
+                                   std::to_string(s.numhin) + " bone(s) exceeds limit " +
+                                   std::to_string(lim.rkc_frame_cells));
+  VOXRIG_ASSIGN_OR_RETURN(auto tab, read_table(body, cells, kBoneXformSize, p, "frmval"));
+  s.frames.resize(cells);
+  for (size_t i = 0; i < cells; ++i) s.frames[i] = load_bone_xform(tab.data() + kBoneXformSize * i);
+
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqcount,
+                          read_count(body, p, lim.rkc_seq, ErrorCode::RkcLimitSeq));
+  VOXRIG_ASSIGN_OR_RETURN(auto sq, read_table(body, seqcount, kSeqSize, p, "seq"));
+  s.seq.resize(seqcount);
+  for (size_t i = 0; i < seqcount; ++i) {
+    const uint8_t* q = sq.data() + kSeqSize * i;
+    s.seq[i] = Seq{static_cast<int32_t>(load_u32(q)), static_cast<int32_t>(load_u32(q + 4))};
+  }
+  warn_trailing(body, p, sink);
+  return s;
+}
+
+// Writes `name` with its u16 length; a name the field cannot hold is an error, not a panic.
+Status write_name(ByteWriter& w, const std::string& name, const Path& p) {
+  if (name.size() > 0xFFFF)
+    return ByteReader::fail_at(ErrorCode::RkcWriteNameTooLong, 0, p,
+                               std::to_string(name.size()) + " bytes do not fit in u16");
+  w.u16(static_cast<uint16_t>(name.size()));
+  w.bytes(name);
+  return {};
+}
+
+Status write_count(ByteWriter& w, uint64_t n, const Path& p) {
+  if (n > kU32Max)
+    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, p, "count does not fit in u32");
+  w.u32(static_cast<uint32_t>(n));
+  return {};
+}
+
+Status write_blob(ByteWriter& w, const std::vector<uint8_t>& blob, const Path& p) {
+  VOXRIG_TRY(write_count(w, blob.size(), p));
+  w.bytes(blob);
+  return {};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- decoders
+
+Status decode_meta(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out) {
+  const Path p("META");
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(out.name, read_name(r, p.child("name"), options, sink));
+  for (float& f : out.root) {
+    VOXRIG_ASSIGN_OR_RETURN(f, r.f32(p.child("root")));
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+Status decode_mshs(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out) {
+  const Path p("MSHS");
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes));
+  out.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.remaining()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path mp = p.child("mesh", i);
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(mp));
+    const uint64_t at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, mp));
+    WarningSink inner = sink.enabled() ? sink.nested(mp.str()) : WarningSink();
+    auto mesh = decode_kv6_impl(blob, at, options, inner);
+    if (!mesh.ok()) return mesh.error().prefixed(mp.str());
+    out.meshes.push_back(std::move(mesh).value());
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out, CrossRefOffsets& refs) {
+  const Path p("BONS");
+  const Limits& lim = options.limits;
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, lim.rkc_bones, ErrorCode::RkcLimitBones));
+  const size_t reserve = clamp_reserve(count, kMinBone, r.remaining());
+  out.bones.reserve(reserve);
+  refs.hinge_at.reserve(reserve);
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path bp = p.child("bone", i);
+    Bone bone;
+    VOXRIG_ASSIGN_OR_RETURN(bone.name, read_name(r, bp.child("name"), options, sink));
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t attach_count,
+                            read_count(r, bp, lim.rkc_attachments_per_bone,
+                                       ErrorCode::RkcLimitAttachments));
+    bone.attachments.reserve(clamp_reserve(attach_count, kAttachmentSize, r.remaining()));
+    for (uint32_t j = 0; j < attach_count; ++j) {
+      const Path ap = bp.child("attachment", j);
+      const uint64_t kind_at = r.offset();
+      VOXRIG_ASSIGN_OR_RETURN(const uint16_t kind, r.u16(ap));
+      const uint64_t index_at = r.offset();
+      Attachment a;
+      VOXRIG_ASSIGN_OR_RETURN(a.index, r.u32(ap));
+      // The seed checks mesh_kind right after index, before the rest of the record is read.
+      if (kind > 1)
+        return ByteReader::fail_at(ErrorCode::RkcUnsupportedMeshKind, kind_at, ap,
+                                   "mesh_kind " + std::to_string(kind));
+      a.kind = static_cast<AttachmentKind>(kind);
+      VOXRIG_ASSIGN_OR_RETURN(auto xf, r.bytes(kBoneXformSize, ap));
+      a.local_offset = load_bone_xform(xf.data());
+      VOXRIG_ASSIGN_OR_RETURN(a.speed_q8, r.i32(ap));
+      VOXRIG_ASSIGN_OR_RETURN(a.start_phase_ms, r.u32(ap));
+      bone.attachments.push_back(a);
+      refs.attachment_index_at.push_back(index_at);
+    }
+    const uint64_t hinge_at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(auto hb, r.bytes(kHingeSize, bp.child("hinge")));
+    bone.hinge = load_hinge(hb.data());
+    refs.hinge_at.push_back(hinge_at);
+    out.bones.push_back(std::move(bone));
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out) {
+  const Path p("CLPS");
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
+                          read_count(r, p, options.limits.rkc_clips, ErrorCode::RkcLimitClips));
+  out.clips.reserve(clamp_reserve(count, kMinClip, r.remaining()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path cp = p.child("clip", i);
+    Clip clip;
+    VOXRIG_ASSIGN_OR_RETURN(clip.name, read_name(r, cp.child("name"), options, sink));
+    VOXRIG_ASSIGN_OR_RETURN(const uint16_t kind, r.u16(cp));
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(cp));
+    VOXRIG_ASSIGN_OR_RETURN(ByteReader body, r.sub(len, cp));
+    if (kind == 0) {
+      VOXRIG_ASSIGN_OR_RETURN(clip.data,
+                              decode_skeletal(body, out.bones.size(), cp, options, sink));
+    } else {
+      clip.data = UnknownClip{kind, std::vector<uint8_t>(body.data().begin(), body.data().end())};
+    }
+    out.clips.push_back(std::move(clip));
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
+                   Character& out) {
+  const Path p("VCLP");
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, options.limits.rkc_voxel_clips,
+                                                           ErrorCode::RkcLimitVoxelClips));
+  out.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.remaining()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path vp = p.child("clip", i);
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(vp));
+    const uint64_t at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, vp));
+    auto clip = decode_rvc(blob, at, options);
+    if (!clip.ok()) return clip.error().prefixed(vp.str());
+    out.voxel_clips.push_back(std::move(clip).value());
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+// ---------------------------------------------------------------- writers
+
+Status write_meta(ByteWriter& w, const Character& c) {
+  VOXRIG_TRY(write_name(w, c.name, Path("META").child("name")));
+  for (float f : c.root) w.f32(f);
+  return {};
+}
+
+Status write_mshs(ByteWriter& w, const Character& c) {
+  const Path p("MSHS");
+  VOXRIG_TRY(write_count(w, c.meshes.size(), p));
+  for (size_t i = 0; i < c.meshes.size(); ++i) {
+    const Path mp = p.child("mesh", static_cast<int64_t>(i));
+    auto blob = encode_kv6(c.meshes[i]);
+    if (!blob.ok()) return blob.error().prefixed(mp.str());
+    VOXRIG_TRY(write_blob(w, blob.value(), mp));
+  }
+  return {};
+}
+
+Status write_bons(ByteWriter& w, const Character& c) {
+  const Path p("BONS");
+  VOXRIG_TRY(write_count(w, c.bones.size(), p));
+  for (size_t i = 0; i < c.bones.size(); ++i) {
+    const Bone& b = c.bones[i];
+    const Path bp = p.child("bone", static_cast<int64_t>(i));
+    VOXRIG_TRY(write_name(w, b.name, bp.child("name")));
+    VOXRIG_TRY(write_count(w, b.attachments.size(), bp));
+    for (const Attachment& a : b.attachments) {
+      w.u16(static_cast<uint16_t>(a.kind));
+      w.u32(a.index);
+      write_bone_xform(w, a.local_offset);
+      w.i32(a.speed_q8);
+      w.u32(a.start_phase_ms);
+    }
+    write_hinge(w, b.hinge);
+  }
+  return {};
+}
+
+Status write_clps(ByteWriter& w, const Character& c) {
+  const Path p("CLPS");
+  VOXRIG_TRY(write_count(w, c.clips.size(), p));
+  for (size_t i = 0; i < c.clips.size(); ++i) {
+    const Clip& clip = c.clips[i];
+    const Path cp = p.child("clip", static_cast<int64_t>(i));
+    VOXRIG_TRY(write_name(w, clip.name, cp.child("name")));
+    if (const auto* s = std::get_if<SkeletalClip>(&clip.data)) {
+      // numhin is written as recorded (a zero-frame clip keeps the bone count it was read
+      // with), never derived from the first row as the seed does (hazard H13).
+      if (s->frames.size() != uint64_t{s->frame_count} * s->numhin)
+        return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
+                                   std::to_string(s->frames.size()) + " xform(s) for " +
+                                       std::to_string(s->frame_count) + " frame(s) x " +
+                                       std::to_string(s->numhin) + " bone(s)");
+      w.u16(0);
+      const size_t len_at = w.begin_length();
+      w.u32(s->frame_count);
+      w.u32(s->numhin);
+      for (const BoneXform& x : s->frames) write_bone_xform(w, x);
+      VOXRIG_TRY(write_count(w, s->seq.size(), cp));
+      for (const Seq& q : s->seq) {
+        w.i32(q.tim);
+        w.i32(q.frm);
+      }
+      if (w.size() - len_at - 4 > kU32Max)
+        return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
+      w.end_length(len_at);
+    } else {
+      const auto& u = std::get<UnknownClip>(clip.data);
+      w.u16(u.kind);
+      VOXRIG_TRY(write_blob(w, u.bytes, cp));
+    }
+  }
+  return {};
+}
+
+Status write_vclp(ByteWriter& w, const Character& c) {
+  const Path p("VCLP");
+  VOXRIG_TRY(write_count(w, c.voxel_clips.size(), p));
+  for (size_t i = 0; i < c.voxel_clips.size(); ++i) {
+    const Path vp = p.child("clip", static_cast<int64_t>(i));
+    auto blob = encode_rvc(c.voxel_clips[i]);
+    if (!blob.ok()) return blob.error().prefixed(vp.str());
+    VOXRIG_TRY(write_blob(w, blob.value(), vp));
+  }
+  return {};
+}
+
+}  // namespace voxrig::detail

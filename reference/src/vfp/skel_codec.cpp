@@ -1,0 +1,183 @@
+// SKEL v1 payload: skeleton hierarchy and bind pose (seed chapter 6B; formats.md "SKEL").
+//
+// Header, 36 B:
+// | off | size | type  | field                               | check, in this order          |
+// |-----|------|-------|-------------------------------------|-------------------------------|
+// | 0   | 1    | u8    | version = 1                         | skel.bad_version (unsupported) |
+// | 1   | 1    | u8    | reserved = 0                        | skel.reserved                 |
+// | 2   | 2    | u16   | jointCount >= 1                     | skel.no_joints, skel.limit.joints |
+// | 4   | 32   | bytes | baseSourceHash = header sourceHash  | skel.base_source_hash         |
+// Joint, 48 B prefix <Hh3f4f3fB3x> + name, jointCount times:
+// | +0  | 2    | u16   | jointId, strictly increasing        | skel.joint_order              |
+// | +2  | 2    | i16   | parentId (-1 = root)                | after the payload, see below  |
+// | +4  | 12   | 3f32  | translation xyz                     | skel.non_finite (each float)  |
+// | +16 | 16   | 4f32  | rotation xyzw: finite, then unit    | skel.non_finite,              |
+// |     |      |       |                                     | skel.non_unit_rotation        |
+// | +32 | 12   | 3f32  | scale xyz (any finite value)        | skel.non_finite               |
+// | +44 | 1    | u8    | nameLen                             |                               |
+// | +45 | 3    | pad   | = 0 (one 3-byte field)              | skel.reserved                 |
+// | +48 | n    | UTF-8 | name                                | skel.bad_utf8                 |
+// After the last joint: no byte left (skel.trailing_bytes); then, in joint order, parent
+// existence (skel.parent_missing); then cycles (skel.parent_cycle, reported on the first joint
+// in file order whose parent chain never reaches a root; a self-parent is a cycle).
+// A read that runs past the payload is skel.truncated; reads go field by field.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "vfp/vfp_internal.h"
+#include "voxrig/byte_writer.h"
+#include "voxrig/utf8.h"
+#include "voxrig/vfp.h"
+
+namespace voxrig {
+
+namespace {
+
+using detail::num;
+
+constexpr uint64_t kHeaderBytes = 36;
+constexpr uint64_t kJointPrefixBytes = 48;
+
+// The file offset of joint i's parentId, recomputed from the decoded joints (errors only: the
+// success path keeps no per-joint offsets).
+uint64_t parent_offset(const Skel& skel, size_t i, uint64_t base) {
+  uint64_t at = base + kHeaderBytes;
+  for (size_t k = 0; k < i; ++k) at += kJointPrefixBytes + skel.joints[k].name.size();
+  return at + 2;
+}
+
+Status check_parents(const Skel& skel, uint64_t base) {
+  const size_t n = skel.joints.size();
+  // parent_index[i]: index of joint i's parent, or -1 for a root.
+  std::vector<int32_t> parent_index(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t parent = skel.joints[i].parent;
+    if (parent == -1) continue;
+    const auto it = parent < 0 ? skel.joints.end()
+                               : std::lower_bound(skel.joints.begin(), skel.joints.end(),
+                                                  static_cast<uint16_t>(parent),
+                                                  [](const SkelJoint& j, uint16_t id) {
+                                                    return j.id < id;
+                                                  });
+    if (it == skel.joints.end() || it->id != static_cast<uint16_t>(parent))
+      return ByteReader::fail_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
+                                 Path("SKEL").child("joint", static_cast<int64_t>(i)),
+                                 "parentId " + std::to_string(parent) + " names no joint");
+    parent_index[i] = static_cast<int32_t>(it - skel.joints.begin());
+  }
+  // 0 = not visited, 1 = on the walk in progress, 2 = reaches a root. Each joint is walked
+  // once, so this is O(n) however deep the hierarchy.
+  std::vector<uint8_t> state(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int32_t k = static_cast<int32_t>(i);
+    while (k >= 0 && state[k] == 0) {
+      state[k] = 1;
+      k = parent_index[k];
+    }
+    if (k >= 0 && state[k] == 1)
+      return ByteReader::fail_at(ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
+                                 Path("SKEL").child("joint", static_cast<int64_t>(i)),
+                                 "parent chain of joint id " + num(skel.joints[i].id) +
+                                     " never reaches a root");
+    for (k = static_cast<int32_t>(i); k >= 0 && state[k] == 1; k = parent_index[k]) state[k] = 2;
+  }
+  return {};
+}
+
+}  // namespace
+
+bool is_unit_quaternion(const Quat& q) {
+  // D15: double, this exact association, no FMA (the build uses -ffp-contract=off).
+  const double x = q.x, y = q.y, z = q.z, w = q.w;
+  const double norm = std::sqrt(((x * x + y * y) + z * z) + w * w);
+  return std::fabs(norm - 1.0) <= 1e-3;
+}
+
+Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const RigContext& ctx,
+                         const Limits& limits) {
+  ByteReader r(payload, base, ErrorCode::SkelTruncated);
+  const Path root("SKEL");
+
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
+  if (version != 1)
+    return ByteReader::fail_at(ErrorCode::SkelBadVersion, base, root, "version " + num(version));
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
+  if (reserved != 0)
+    return ByteReader::fail_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
+  VOXRIG_ASSIGN_OR_RETURN(const uint16_t joint_count, r.u16(root));
+  if (joint_count == 0)
+    return ByteReader::fail_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
+  VOXRIG_TRY(detail::check_count(r, joint_count, 0, limits.skel_joints,
+                                 ErrorCode::SkelLimitJoints, root, base + 2));
+  VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, root));
+  if (!std::equal(hash.begin(), hash.end(), ctx.source_hash.begin()))
+    return ByteReader::fail_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
+                               "baseSourceHash differs from the header sourceHash");
+
+  Skel out;
+  std::memcpy(out.base_source_hash.data(), hash.data(), 32);
+  // Clamped by the bytes present: a lying count cannot make us reserve more than the payload.
+  out.joints.reserve(std::min<uint64_t>(joint_count, r.remaining() / kJointPrefixBytes));
+  for (uint32_t i = 0; i < joint_count; ++i) {
+    const Path jp = root.child("joint", i);
+    SkelJoint j;
+    const uint64_t id_at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(j.id, r.u16(jp));
+    if (i > 0 && j.id <= out.joints.back().id)
+      return ByteReader::fail_at(ErrorCode::SkelJointOrder, id_at, jp,
+                                 "jointId " + num(j.id) + " after " + num(out.joints.back().id));
+    VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
+    VOXRIG_ASSIGN_OR_RETURN(j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite,
+                                                     ErrorCode::SkelNonUnitRotation));
+    VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(jp));
+    const uint64_t pad_at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));
+    if (pad[0] | pad[1] | pad[2])
+      return ByteReader::fail_at(ErrorCode::SkelReserved, pad_at, jp, "pad bytes are not 0");
+    const uint64_t name_at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, jp));
+    if (!is_valid_utf8(name))
+      return ByteReader::fail_at(ErrorCode::SkelBadUtf8, name_at, jp, "name is not valid UTF-8");
+    j.name.assign(name.begin(), name.end());
+    out.joints.push_back(std::move(j));
+  }
+  VOXRIG_TRY(r.expect_end(ErrorCode::SkelTrailingBytes, root));
+  VOXRIG_TRY(check_parents(out, base));
+  return out;
+}
+
+Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
+  const Path root("SKEL");
+  if (skel.joints.size() > 0xFFFF)
+    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                               num(skel.joints.size()) + " joints do not fit jointCount (u16)");
+  size_t total = kHeaderBytes;
+  for (size_t i = 0; i < skel.joints.size(); ++i) {
+    const size_t len = skel.joints[i].name.size();
+    if (len > detail::kMaxNameBytes)
+      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0,
+                                 root.child("joint", static_cast<int64_t>(i)),
+                                 "name is " + num(len) + " bytes; nameLen holds at most 255");
+    total += kJointPrefixBytes + len;
+  }
+  ByteWriter w;
+  w.reserve(total);
+  w.u8(1);
+  w.u8(0);
+  w.u16(static_cast<uint16_t>(skel.joints.size()));
+  w.bytes(skel.base_source_hash);
+  for (const SkelJoint& j : skel.joints) {
+    w.u16(j.id);
+    w.i16(j.parent);
+    for (float f : {j.bind.t.x, j.bind.t.y, j.bind.t.z, j.bind.r.x, j.bind.r.y, j.bind.r.z,
+                    j.bind.r.w, j.bind.s.x, j.bind.s.y, j.bind.s.z})
+      w.f32(f);
+    w.u8(static_cast<uint8_t>(j.name.size()));
+    w.zeros(3);
+    w.bytes(j.name);
+  }
+  return w.take();
+}
+
+}  // namespace voxrig

@@ -1,0 +1,301 @@
+// Field locator, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS, VCLP with embedded
+// KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md (name_len,
+// attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "layout_walker.h"
+
+namespace voxrig::golden::detail {
+
+static void walk_xform(Walker& w, const std::string& name) {
+  Walker x(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  if (!w.fits(40)) return;
+  w.emit(name, w.pos(), 40);
+  x.vec3("t");
+  x.quat("r");
+  x.vec3("s");
+  w.set_pos(x.pos());
+}
+
+static void walk_hinge(Walker& w, const std::string& name) {
+  if (!w.fits(64)) return;
+  w.emit(name, w.pos(), 64);
+  Walker h(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  h.uint("parent", 4);
+  h.vec3("p0");
+  h.vec3("p1");
+  h.vec3("v0");
+  h.vec3("v1");
+  h.uint("vmin", 2);
+  h.uint("vmax", 2);
+  h.uint("htype", 1);
+  h.field("filler", 7);
+  w.set_pos(h.pos());
+}
+
+void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
+                 std::vector<std::string> prefixes) {
+  Walker w(b, start, end, out, std::move(prefixes));
+  w.field("magic", 4);
+  auto xs = w.uint("xsiz", 4), ys = w.uint("ysiz", 4);
+  w.uint("zsiz", 4);
+  w.field("xpiv", 4);
+  w.field("ypiv", 4);
+  w.field("zpiv", 4);
+  auto nv = w.uint("numvoxs", 4);
+  for (uint64_t i = 0; nv && i < *nv && w.fits(8); ++i) {
+    const std::string v = idx("voxel", i);
+    w.emit(v, w.pos(), 8);
+    w.field(v + "/col", 4);
+    w.field(v + "/z", 2);
+    w.field(v + "/vis", 1);
+    w.field(v + "/dir", 1);
+  }
+  if (xs) {
+    w.emit("xlen", w.pos(), std::min(w.remaining(), *xs * 4));
+    for (uint64_t x = 0; x < *xs && w.fits(4); ++x) w.field(idx("xlen", x), 4);
+  }
+  if (xs && ys) {
+    w.emit("ylen", w.pos(), std::min(w.remaining(), *xs * *ys * 2));
+    for (uint64_t i = 0; i < *xs * *ys && w.fits(2); ++i) w.field(idx("ylen", i), 2);
+  }
+  if (w.fits(772) && std::memcmp(b.data() + w.pos(), "SPal", 4) == 0) {
+    w.emit("palette", w.pos(), 772);
+    w.field("palette/tag", 4);
+    w.field("palette/data", 768);
+  }
+  w.emit("trailer", w.pos(), w.remaining());
+  w.end_marker();
+}
+
+static void walk_rvc_frames(Walker& w, uint64_t frame_count, uint64_t owpc) {
+  for (uint64_t f = 0; f < frame_count && w.fits(1); ++f) {
+    const std::string fr = idx("frame", f);
+    const uint64_t fstart = w.pos();
+    auto kind = w.uint(fr + "/kind", 1);
+    if (kind.value_or(2) == 0) {
+      for (const char* arr : {"occupancy", "offsets", "colors"}) {
+        auto n = w.uint(fr + "/" + arr + "_count", 4);
+        if (!n) break;
+        w.emit(fr + "/" + arr, w.pos(), std::min(w.remaining(), *n * 4));
+        for (uint64_t i = 0; i < *n && w.fits(4); ++i) w.field(fr + "/" + idx(arr, i), 4);
+      }
+    } else if (kind.value_or(2) == 1) {
+      auto n = w.uint(fr + "/changed_count", 4);
+      for (uint64_t c = 0; n && c < *n && w.fits(4); ++c) {
+        const std::string ch = fr + "/" + idx("change", c);
+        w.uint(ch + "/col", 4);
+        w.field(ch + "/occupancy", std::min(w.remaining(), owpc * 4));
+        auto nc = w.uint(ch + "/colors_count", 4);
+        for (uint64_t i = 0; nc && i < *nc && w.fits(4); ++i) w.field(ch + "/" + idx("colors", i), 4);
+      }
+    } else {
+      break;
+    }
+    w.emit(fr, fstart, w.pos() - fstart);
+  }
+}
+
+void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
+                 const std::vector<std::string>& prefixes) {
+  Walker w(b, start, end, out, prefixes);
+  w.field("magic", 4);
+  auto ver = w.uint("version", 2);
+  if (!ver) return;
+  const bool v1 = *ver == 1;
+  std::map<std::string, uint64_t> seen;
+  uint64_t pos = w.pos();
+  uint64_t frame_count = 0, owpc = 1;
+  const uint64_t hdr = v1 ? 8 : 9;
+  for (uint64_t i = 0; pos + hdr <= end; ++i) {
+    const std::string tag = tag_text(b, pos);
+    const uint64_t k = seen[tag]++;
+    const uint64_t len_off = pos + (v1 ? 4 : 5);
+    const uint64_t flags = v1 ? 0 : b[pos + 4];
+    const uint64_t len = le(b, len_off, 4);
+    const uint64_t pstart = pos + hdr, pend = std::min(end, pstart + len);
+    std::vector<std::string> sec;
+    for (const auto& p : alias_prefixes("chunk", i, tag, k))
+      for (const auto& q : prefixes) sec.push_back(q.empty() ? p : q + "/" + p);
+    for (const auto& p : sec) {
+      out.fields.push_back({p, pos, pend - pos});
+      out.fields.push_back({p + "/tag", pos, 4});
+      if (!v1) out.fields.push_back({p + "/flags", pos + 4, 1});
+      out.fields.push_back({p + "/len", len_off, 4});
+      out.fields.push_back({p + "/payload", pstart, pend - pstart});
+    }
+    std::vector<std::string> pp = sec;
+    if (tag != "?")
+      for (const auto& t : tag_prefixes(tag, k))
+        for (const auto& q : prefixes) pp.push_back(q.empty() ? t : q + "/" + t);
+    Walker pw(b, pstart, pend, out, pp);
+    if (flags & 1) {
+      pw.uint("raw_len", 4);
+      pw.field("stream", pw.remaining());
+    } else if (tag == "META") {
+      auto dx = pw.uint("dims.x", 4), dy = pw.uint("dims.y", 4), dz = pw.uint("dims.z", 4);
+      (void)dx;
+      (void)dy;
+      pw.vec3("pivot");
+      pw.field("voxel_world_size", 4);
+      pw.uint("loop_mode", 1);
+      pw.uint("default_frame_ms", 4);
+      auto fc = pw.uint("frame_count", 4);
+      if (fc) frame_count = *fc;
+      if (dz) owpc = std::max<uint64_t>(1, (*dz + 31) / 32);
+    } else if (tag == "FRMS") {
+      walk_rvc_frames(pw, frame_count, owpc);
+    } else if (tag == "TIME") {
+      for (uint64_t f = 0; pw.fits(4); ++f) pw.field(idx("duration", f), 4);
+    }
+    pw.end_marker();
+    add_region(out, sec[0] + "/len", len_off, pstart, pend, pp);
+    pos = pend;
+  }
+  w.end_marker();
+}
+
+static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag, Walker& w) {
+  Layout& out = w.out();
+  if (tag == "META") {
+    auto n = w.uint("name_len", 2);
+    if (n) w.field("name", std::min(*n, w.remaining()));
+    w.vec3("root");
+    return;
+  }
+  if (tag == "MSHS" || tag == "VCLP") {
+    const bool mesh = tag == "MSHS";
+    auto n = w.uint("count", 4);
+    for (uint64_t i = 0; n && i < *n && w.fits(4); ++i) {
+      const std::string rec = idx(mesh ? "mesh" : "clip", i);
+      const uint64_t start = w.pos();
+      auto len = w.uint(rec + "/blob_len", 4).value_or(0);
+      const uint64_t bstart = w.pos(), bend = std::min(w.end(), bstart + len);
+      w.emit(rec, start, bend - start);
+      w.field(rec + "/blob", bend - bstart);
+      auto sub = w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc"));
+      if (mesh) walk_kv6_at(b, bstart, bend, out, sub);
+      else walk_rvc_at(b, bstart, bend, out, sub);
+      w.emit(rec + "/blob/end", bend, 0);
+      add_region(out, w.sub_prefixes(rec + "/blob_len")[0], start, bstart, bend,
+                 w.sub_prefixes(rec + "/blob"));
+      for (const auto& p : w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc")))
+        out.regions.back().end_paths.push_back(p + "/end");
+    }
+    return;
+  }
+  if (tag == "BONS") {
+    auto n = w.uint("count", 4);
+    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
+      const std::string bone = idx("bone", i);
+      const uint64_t start = w.pos();
+      Walker bw(b, start, w.end(), out, w.sub_prefixes(bone));
+      auto nl = bw.uint("name_len", 2);
+      bw.field("name", std::min(nl.value_or(0), bw.remaining()));
+      auto na = bw.uint("attach_count", 4);
+      for (uint64_t a = 0; na && a < *na && bw.fits(54); ++a) {
+        const std::string at = idx("attachment", a);
+        bw.emit(at, bw.pos(), 54);
+        Walker aw(b, bw.pos(), w.end(), out, bw.sub_prefixes(at));
+        aw.uint("mesh_kind", 2);
+        aw.uint("index", 4);
+        walk_xform(aw, "local_offset");
+        aw.uint("speed_q8", 4);
+        aw.uint("start_phase_ms", 4);
+        bw.set_pos(aw.pos());
+      }
+      walk_hinge(bw, "hinge");
+      w.emit(bone, start, bw.pos() - start);
+      w.set_pos(bw.pos());
+    }
+    return;
+  }
+  if (tag == "CLPS") {
+    auto n = w.uint("count", 4);
+    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
+      const std::string clip = idx("clip", i);
+      const uint64_t start = w.pos();
+      Walker cw(b, start, w.end(), out, w.sub_prefixes(clip));
+      auto nl = cw.uint("name_len", 2);
+      cw.field("name", std::min(nl.value_or(0), cw.remaining()));
+      auto kind = cw.uint("kind", 2);
+      const uint64_t len_off = cw.pos();
+      auto len = cw.uint("payload_len", 4);
+      if (len) {
+        const uint64_t bstart = cw.pos(), bend = std::min(w.end(), bstart + *len);
+        cw.emit("body", bstart, bend - bstart);
+        Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
+        if (kind && *kind == 0) {
+          auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
+          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
+            for (uint64_t h = 0; h < *nh; ++h)
+              walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
+          auto ns = body.uint("seqcount", 4);
+          for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
+            body.uint(idx("seq", s) + "/tim", 4);
+            body.uint(idx("seq", s) + "/frm", 4);
+          }
+        }
+        body.end_marker();
+        add_region(out, cw.sub_prefixes("payload_len")[0], len_off, bstart, bend,
+                   cw.sub_prefixes("body"));
+        cw.set_pos(bend);
+      }
+      w.emit(clip, start, cw.pos() - start);
+      w.set_pos(cw.pos());
+    }
+  }
+}
+
+void walk_rkc(std::span<const uint8_t> b, Layout& out) {
+  Walker h(b, 0, b.size(), out, {"header"});
+  h.field("magic", 4);
+  h.field("version", 2);
+  std::map<std::string, uint64_t> seen;
+  uint64_t pos = 6;
+  for (uint64_t i = 0; pos + 8 <= b.size(); ++i) {
+    const std::string tag = tag_text(b, pos);
+    const uint64_t k = seen[tag]++;
+    const uint64_t len = le(b, pos + 4, 4);
+    const uint64_t pstart = pos + 8, pend = std::min<uint64_t>(b.size(), pstart + len);
+    auto sec = alias_prefixes("chunk", i, tag, k);
+    for (const auto& p : sec) {
+      out.fields.push_back({p, pos, pend - pos});
+      out.fields.push_back({p + "/tag", pos, 4});
+      out.fields.push_back({p + "/len", pos + 4, 4});
+      out.fields.push_back({p + "/payload", pstart, pend - pstart});
+    }
+    std::vector<std::string> pp = sec;
+    if (tag != "?")
+      for (auto& p : tag_prefixes(tag, k)) pp.push_back(p);
+    Walker pw(b, pstart, pend, out, pp);
+    walk_rkc_payload(b, tag, pw);
+    pw.end_marker();
+    add_region(out, sec[0] + "/len", pos + 4, pstart, pend, pp);
+    pos = pend;
+  }
+}
+
+void walk_kfa(std::span<const uint8_t> b, Layout& out) {
+  Walker w(b, 0, b.size(), out, {""});
+  w.field("magic", 4);
+  auto nl = w.uint("name_len", 4);
+  if (nl) w.field("name", std::min(*nl, w.remaining()));
+  auto nh = w.uint("numhin", 4);
+  for (uint64_t i = 0; nh && i < *nh && w.fits(64); ++i) walk_hinge(w, idx("hinge", i));
+  auto nf = w.uint("numfrm", 4);
+  if (nf && nh) {
+    w.emit("frmval", w.pos(), std::min(w.remaining(), *nf * *nh * 2));
+    for (uint64_t f = 0; f < *nf && w.fits(2 * *nh) && *nh; ++f)
+      for (uint64_t h = 0; h < *nh; ++h) w.field(idx("frame", f) + "/" + idx("hinge", h), 2);
+  }
+  auto ns = w.uint("seqnum", 4);
+  for (uint64_t s = 0; ns && s < *ns && w.fits(8); ++s) {
+    w.uint(idx("seq", s) + "/tim", 4);
+    w.uint(idx("seq", s) + "/frm", 4);
+  }
+}
+
+}  // namespace voxrig::golden::detail

@@ -1,0 +1,225 @@
+// Field locator for golden mutations: a lenient walk that names every field of a VFP, RKCH, KV6,
+// RVC or KFA file. Never validates; stops a table at the first element that does not fit.
+//
+// VFP payload field names (formats.md):
+//   VOX0  version reserved paletteCount sizeX sizeY sizeZ reserved2 palette[i] voxels
+//         (computed: voxel[i], voxel[x,y,z])
+//   SKEL  version reserved jointCount baseSourceHash joint[i]{jointId parentId translation(.x.y.z)
+//         rotation(.x.y.z.w) scale(.x.y.z) nameLen pad name}
+//   VSKN  version encoding defaultJointId reserved bindingCount baseSourceHash skeletonHash
+//         record[i]{voxelOffset jointId}
+//   ANIM  version reserved clipCount baseSourceHash skeletonHash clip[i]{clipId trackCount
+//         durationMs nameLen pad name track[j]{jointId reserved keyCount key[k]{timeMs
+//         translation rotation scale}}}
+#include "voxrig/layout.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "layout_walker.h"
+
+namespace voxrig::golden {
+namespace {
+
+using namespace detail;
+
+// ---------------------------------------------------------------- VFP payloads
+void walk_vox0(Walker& w) {
+  w.uint("version", 1);
+  w.uint("reserved", 1);
+  auto pc = w.uint("paletteCount", 2);
+  auto sx = w.uint("sizeX", 2), sy = w.uint("sizeY", 2), sz = w.uint("sizeZ", 2);
+  w.uint("reserved2", 2);
+  for (uint64_t i = 0; pc && i < *pc && w.fits(4); ++i) w.field(idx("palette", i), 4);
+  if (sx && sy && sz) w.emit("voxels", w.pos(), std::min(w.remaining(), *sx * *sy * *sz));
+}
+
+void walk_skel(Walker& w) {
+  w.uint("version", 1);
+  w.uint("reserved", 1);
+  auto n = w.uint("jointCount", 2);
+  w.field("baseSourceHash", 32);
+  for (uint64_t i = 0; n && i < *n && w.fits(48); ++i) {
+    const uint64_t start = w.pos();
+    const uint64_t name_len = w.bytes()[start + 44];
+    w.emit(idx("joint", i), start, std::min(48 + name_len, w.remaining()));
+    Walker j(w.bytes(), start, w.end(), w.out(), w.sub_prefixes(idx("joint", i)));
+    j.uint("jointId", 2);
+    j.uint("parentId", 2);
+    j.vec3("translation");
+    j.quat("rotation");
+    j.vec3("scale");
+    j.uint("nameLen", 1);
+    j.field("pad", 3);
+    j.field("name", std::min(name_len, j.remaining()));
+    w.set_pos(j.pos());
+  }
+}
+
+void walk_vskn(Walker& w) {
+  w.uint("version", 1);
+  w.uint("encoding", 1);
+  w.uint("defaultJointId", 2);
+  w.uint("reserved", 2);
+  auto n = w.uint("bindingCount", 4);
+  w.field("baseSourceHash", 32);
+  w.field("skeletonHash", 32);
+  for (uint64_t i = 0; n && i < *n && w.fits(6); ++i) {
+    w.emit(idx("record", i), w.pos(), 6);
+    w.field(idx("record", i) + "/voxelOffset", 4);
+    w.field(idx("record", i) + "/jointId", 2);
+  }
+}
+
+void walk_anim(Walker& w) {
+  w.uint("version", 1);
+  w.uint("reserved", 1);
+  auto nc = w.uint("clipCount", 2);
+  w.field("baseSourceHash", 32);
+  w.field("skeletonHash", 32);
+  for (uint64_t c = 0; nc && c < *nc && w.fits(12); ++c) {
+    const uint64_t cstart = w.pos();
+    Walker cw(w.bytes(), cstart, w.end(), w.out(), w.sub_prefixes(idx("clip", c)));
+    cw.uint("clipId", 2);
+    auto nt = cw.uint("trackCount", 2);
+    cw.uint("durationMs", 4);
+    auto nl = cw.uint("nameLen", 1);
+    cw.field("pad", 3);
+    cw.field("name", std::min(nl.value_or(0), cw.remaining()));
+    for (uint64_t t = 0; nt && t < *nt && cw.fits(8); ++t) {
+      const uint64_t tstart = cw.pos();
+      Walker tw(w.bytes(), tstart, w.end(), w.out(), cw.sub_prefixes(idx("track", t)));
+      tw.uint("jointId", 2);
+      tw.uint("reserved", 2);
+      auto nk = tw.uint("keyCount", 4);
+      for (uint64_t k = 0; nk && k < *nk && tw.fits(44); ++k) {
+        tw.emit(idx("key", k), tw.pos(), 44);
+        Walker kw(w.bytes(), tw.pos(), w.end(), w.out(), tw.sub_prefixes(idx("key", k)));
+        kw.uint("timeMs", 4);
+        kw.vec3("translation");
+        kw.quat("rotation");
+        kw.vec3("scale");
+        tw.set_pos(kw.pos());
+      }
+      cw.emit(idx("track", t), tstart, tw.pos() - tstart);
+      cw.set_pos(tw.pos());
+    }
+    w.emit(idx("clip", c), cstart, cw.pos() - cstart);
+    w.set_pos(cw.pos());
+  }
+}
+
+void walk_vfp(std::span<const uint8_t> b, Layout& out) {
+  Walker h(b, 0, b.size(), out, {"header"});
+  h.field("magic", 4);
+  h.field("versionMajor", 1);
+  h.field("versionMinor", 1);
+  h.field("headerFlags", 2);
+  h.field("sectionCount", 4);
+  h.field("sourceHash", 32);
+  if (b.size() < 44) return;
+  std::map<std::string, uint64_t> seen;
+  uint64_t pos = 44;
+  for (uint64_t i = 0; pos + 16 <= b.size(); ++i) {
+    const std::string tag = tag_text(b, pos);
+    const uint64_t k = seen[tag]++;
+    const uint64_t len = le(b, pos + 12, 4);
+    const uint64_t pstart = pos + 16;
+    const uint64_t pend = std::min<uint64_t>(b.size(), pstart + len);
+    auto sec = alias_prefixes("section", i, tag, k);
+    for (const auto& p : sec) {
+      out.fields.push_back({p, pos, pend - pos});
+      out.fields.push_back({p + "/tag", pos, 4});
+      out.fields.push_back({p + "/chunkId", pos + 4, 4});
+      out.fields.push_back({p + "/codec", pos + 8, 1});
+      out.fields.push_back({p + "/flags", pos + 9, 1});
+      out.fields.push_back({p + "/reserved", pos + 10, 2});
+      out.fields.push_back({p + "/length", pos + 12, 4});
+      out.fields.push_back({p + "/payload", pstart, pend - pstart});
+    }
+    std::vector<std::string> payload_prefixes = sec;
+    if (tag != "?")
+      for (auto& p : tag_prefixes(tag, k)) payload_prefixes.push_back(p);
+    Walker pw(b, pstart, pend, out, payload_prefixes);
+    if (tag == "VOX0") walk_vox0(pw);
+    else if (tag == "SKEL") walk_skel(pw);
+    else if (tag == "VSKN") walk_vskn(pw);
+    else if (tag == "ANIM") walk_anim(pw);
+    pw.end_marker();
+    add_region(out, sec[0] + "/length", pos + 12, pstart, pend, payload_prefixes);
+    pos = pend;
+  }
+}
+
+bool magic(std::span<const uint8_t> b, const char* m) {
+  return b.size() >= 4 && std::memcmp(b.data(), m, 4) == 0;
+}
+
+// Parses "[a]" or "[a,b,c]" of unsigned integers.
+std::optional<std::vector<uint64_t>> parse_index(std::string_view s) {
+  if (s.size() < 3 || s.front() != '[' || s.back() != ']') return std::nullopt;
+  std::vector<uint64_t> r;
+  uint64_t v = 0;
+  bool digit = false;
+  for (char c : s.substr(1)) {
+    if (c >= '0' && c <= '9') {
+      v = v * 10 + uint64_t(c - '0');
+      digit = true;
+    } else if ((c == ',' || c == ']') && digit) {
+      r.push_back(v);
+      v = 0;
+      digit = false;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+const Field* lookup(const Layout& l, std::string_view path) {
+  for (const auto& f : l.fields)
+    if (f.path == path) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+Layout layout_of(std::span<const uint8_t> bytes) {
+  Layout out;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "VFP\0", 4) == 0) walk_vfp(bytes, out);
+  else if (magic(bytes, "RKCH")) walk_rkc(bytes, out);
+  else if (magic(bytes, "Kvxl")) walk_kv6_at(bytes, 0, bytes.size(), out, {""});
+  else if (magic(bytes, "RVCL")) walk_rvc_at(bytes, 0, bytes.size(), out, {""});
+  else if (magic(bytes, "Kwlk")) walk_kfa(bytes, out);
+  out.fields.push_back({"end", bytes.size(), 0});
+  return out;
+}
+
+std::optional<Field> find_field(const Layout& layout, std::span<const uint8_t> bytes,
+                                std::string_view path, std::string& why) {
+  if (const Field* f = lookup(layout, path)) return *f;
+  // Computed VOX0 voxel addresses: PREFIX/voxel[i] or PREFIX/voxel[x,y,z].
+  const size_t at = path.rfind("/voxel[");
+  if (at != std::string_view::npos) {
+    const std::string prefix(path.substr(0, at));
+    auto ix = parse_index(path.substr(at + 6));
+    const Field* vox = lookup(layout, prefix + "/voxels");
+    const Field* sx = lookup(layout, prefix + "/sizeX");
+    const Field* sy = lookup(layout, prefix + "/sizeY");
+    if (ix && vox && sx && sy && (ix->size() == 1 || ix->size() == 3)) {
+      uint64_t i = (*ix)[0];
+      if (ix->size() == 3) {
+        const uint64_t X = le(bytes, sx->offset, 2), Y = le(bytes, sy->offset, 2);
+        i = (*ix)[0] + X * ((*ix)[1] + Y * (*ix)[2]);
+      }
+      if (i < vox->size) return Field{std::string(path), vox->offset + i, 1};
+      why = "voxel index " + std::to_string(i) + " is outside the voxels present";
+      return std::nullopt;
+    }
+  }
+  why = "no field named '" + std::string(path) + "' in this file";
+  return std::nullopt;
+}
+
+}  // namespace voxrig::golden

@@ -1,0 +1,127 @@
+// golden_layout_walker.h — internal helpers of the field locator (golden_layout*.cpp): the
+// lenient forward walker that names fields under one or more alias prefixes, and tag aliases.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "voxrig/layout.h"
+
+namespace voxrig::golden::detail {
+
+inline uint64_t le(std::span<const uint8_t> b, uint64_t at, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v |= uint64_t(b[at + i]) << (8 * i);
+  return v;
+}
+
+// Emits fields under one or more alias prefixes while walking forward through [pos, end).
+class Walker {
+ public:
+  Walker(std::span<const uint8_t> b, uint64_t pos, uint64_t end, Layout& out,
+         std::vector<std::string> prefixes)
+      : b_(b), pos_(pos), end_(end), out_(out), prefixes_(std::move(prefixes)) {}
+
+  uint64_t pos() const { return pos_; }
+  uint64_t end() const { return end_; }
+  uint64_t remaining() const { return end_ - pos_; }
+  bool fits(uint64_t n) const { return n <= remaining(); }
+
+  // Names [pos, pos+n) and advances; false (nothing emitted) if it does not fit.
+  bool field(const std::string& name, uint64_t n) {
+    if (!fits(n)) return false;
+    emit(name, pos_, n);
+    pos_ += n;
+    return true;
+  }
+  // Names a range without advancing (a sub-field or a whole record).
+  void emit(const std::string& name, uint64_t at, uint64_t n) {
+    for (const auto& p : prefixes_) out_.fields.push_back({p.empty() ? name : p + "/" + name, at, n});
+  }
+  // A little-endian unsigned field; returns its value (0 when it does not fit).
+  std::optional<uint64_t> uint(const std::string& name, int n) {
+    if (!fits(uint64_t(n))) return std::nullopt;
+    uint64_t v = le(b_, pos_, n);
+    field(name, uint64_t(n));
+    return v;
+  }
+  bool vec3(const std::string& name) {
+    if (!fits(12)) return false;
+    emit(name, pos_, 12);
+    static const char* kAxes[] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i) field(name + "." + kAxes[i], 4);
+    return true;
+  }
+  bool quat(const std::string& name) {
+    if (!fits(16)) return false;
+    emit(name, pos_, 16);
+    static const char* kAxes[] = {"x", "y", "z", "w"};
+    for (int i = 0; i < 4; ++i) field(name + "." + kAxes[i], 4);
+    return true;
+  }
+  void end_marker() { emit("end", end_, 0); }
+  const std::vector<std::string>& prefixes() const { return prefixes_; }
+  std::vector<std::string> sub_prefixes(const std::string& name) const {
+    std::vector<std::string> r;
+    for (const auto& p : prefixes_) r.push_back(p.empty() ? name : p + "/" + name);
+    return r;
+  }
+  std::span<const uint8_t> bytes() const { return b_; }
+  Layout& out() { return out_; }
+  void set_pos(uint64_t p) { pos_ = p; }
+
+ private:
+  std::span<const uint8_t> b_;
+  uint64_t pos_, end_;
+  Layout& out_;
+  std::vector<std::string> prefixes_;
+};
+
+inline std::string idx(const std::string& name, uint64_t i) { return name + "[" + std::to_string(i) + "]"; }
+
+// Adds a region whose u32 length sits at `len_off` and counts [start, end).
+inline void add_region(Layout& out, const std::string& len_path, uint64_t len_off, uint64_t start,
+                uint64_t end, const std::vector<std::string>& prefixes) {
+  Region r{len_path, len_off, start, end, {}};
+  for (const auto& p : prefixes) r.end_paths.push_back(p + "/end");
+  out.regions.push_back(std::move(r));
+}
+
+// Tag aliases of the k-th occurrence: "section[3]", "section[SKEL]" (first only), "section[SKEL:1]".
+inline std::vector<std::string> alias_prefixes(const std::string& container, uint64_t i,
+                                        const std::string& tag, uint64_t k) {
+  std::vector<std::string> r{idx(container, i)};
+  if (k == 0) r.push_back(container + "[" + tag + "]");
+  r.push_back(container + "[" + tag + ":" + std::to_string(k) + "]");
+  return r;
+}
+inline std::vector<std::string> tag_prefixes(const std::string& tag, uint64_t k) {
+  std::vector<std::string> r;
+  if (k == 0) r.push_back(tag);
+  r.push_back(tag + ":" + std::to_string(k));
+  return r;
+}
+
+inline bool printable_tag(std::span<const uint8_t> b, uint64_t at) {
+  for (int i = 0; i < 4; ++i)
+    if (b[at + i] < 0x20 || b[at + i] > 0x7E) return false;
+  return true;
+}
+inline std::string tag_text(std::span<const uint8_t> b, uint64_t at) {
+  if (!printable_tag(b, at)) return "?";
+  return std::string(reinterpret_cast<const char*>(b.data() + at), 4);
+}
+
+
+// RKCH-family walkers (golden_layout_rkc.cpp).
+void walk_rkc(std::span<const uint8_t> b, Layout& out);
+void walk_kfa(std::span<const uint8_t> b, Layout& out);
+void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
+                 std::vector<std::string> prefixes);
+void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
+                 const std::vector<std::string>& prefixes);
+
+}  // namespace voxrig::golden::detail
