@@ -65,8 +65,7 @@ void per_voxel_greedy(const Vox0& g, std::span<const uint16_t> joints, std::vect
                 row = mask[size_t{iv + h} * du + iu + k] == key;
               if (!row) break;
             }
-            for (uint32_t r = 0; r < h; ++r)
-              std::fill_n(&mask[size_t{iv + r} * du + iu], w, 0u);
+            for (uint32_t r = 0; r < h; ++r) std::fill_n(&mask[size_t{iv + r} * du + iu], w, 0u);
             uint32_t c[3];
             c[d] = s + positive;
             c[u] = iu;

@@ -35,8 +35,8 @@ class PlainSampler {
   size_t joint_count() const { return first_.size() - 1; }
 
  private:
-  std::vector<float> times_;  // all tracks' key times, concatenated
-  std::vector<Trs> values_;   // matching values
+  std::vector<float> times_;     // all tracks' key times, concatenated
+  std::vector<Trs> values_;      // matching values
   std::vector<uint32_t> first_;  // track j's keys: [first_[j], first_[j + 1])
 };
 

@@ -85,9 +85,10 @@ void register_rkch() {
 }
 
 void register_kv6() {
-  const std::pair<GridKind, uint32_t> cases[] = {
-      {GridKind::Sphere, 16}, {GridKind::Sphere, 64}, {GridKind::Terrain, 64},
-      {GridKind::Sphere, 128}};
+  const std::pair<GridKind, uint32_t> cases[] = {{GridKind::Sphere, 16},
+                                                 {GridKind::Sphere, 64},
+                                                 {GridKind::Terrain, 64},
+                                                 {GridKind::Sphere, 128}};
   for (const auto& [kind, n] : cases) {
     const std::string tag = std::string(grid_name(kind)) + "/" + std::to_string(n);
     register_codec<Kv6>(

@@ -89,8 +89,9 @@ void Measured::finish(uint64_t allocs_now) {
       benchmark::Counter(static_cast<double>(allocs), benchmark::Counter::kAvgIterations);
   if (role_ == Role::Baseline) state_.counters["baseline"] = 1;
   if (alloc_ == Alloc::None && allocs != 0)
-    report_failure(state_, std::to_string(allocs) + " heap allocation(s) in a loop that must "
-                                                    "not allocate");
+    report_failure(state_, std::to_string(allocs) +
+                               " heap allocation(s) in a loop that must "
+                               "not allocate");
 }
 
 void register_memcpy(const std::string& name, std::function<size_t()> size) {

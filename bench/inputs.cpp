@@ -97,9 +97,12 @@ void require(bool ok, const std::string& what) {
 
 const char* grid_name(GridKind kind) {
   switch (kind) {
-    case GridKind::Random50: return "random50";
-    case GridKind::Sphere: return "sphere";
-    case GridKind::Terrain: return "terrain";
+    case GridKind::Random50:
+      return "random50";
+    case GridKind::Sphere:
+      return "sphere";
+    case GridKind::Terrain:
+      return "terrain";
   }
   return "?";
 }
@@ -156,8 +159,8 @@ Anim pose_anim(const Skel& skel, uint32_t keys, uint64_t seed) {
     t.joint = j.id;
     for (uint32_t k = 0; k < keys; ++k) {
       AnimKey key;
-      key.time_ms = keys == 1 ? 0 : static_cast<uint32_t>((uint64_t{k} * 1000 + (keys - 1) / 2) /
-                                                          (keys - 1));
+      key.time_ms =
+          keys == 1 ? 0 : static_cast<uint32_t>((uint64_t{k} * 1000 + (keys - 1) / 2) / (keys - 1));
       key.trs = random_trs(rng);
       t.keys.push_back(key);
     }
@@ -187,7 +190,7 @@ Vskn vskn_from_map(const Vox0& vox0, const std::vector<uint16_t>& joints) {
 
 VfpFile rig_file(GridKind kind, uint32_t n, uint32_t joints) {
   VfpFile f;
-  const auto section = [](const char (&tag)[5], uint8_t flags, auto body) {
+  const auto section = [](const char(&tag)[5], uint8_t flags, auto body) {
     Section s;
     s.header.tag = make_tag(tag);
     s.header.flags = flags;

@@ -25,8 +25,8 @@ std::vector<uint32_t> sizes_for(GridKind kind) {
 }
 
 std::string name(const std::string& mesher, uint32_t joints, GridKind kind, uint32_t n) {
-  return "MESH/" + mesher + (joints ? "_j" + std::to_string(joints) : "") + "/" +
-         grid_name(kind) + "/" + std::to_string(n);
+  return "MESH/" + mesher + (joints ? "_j" + std::to_string(joints) : "") + "/" + grid_name(kind) +
+         "/" + std::to_string(n);
 }
 
 void finish(benchmark::State& state, uint32_t n, size_t quads) {
@@ -37,8 +37,9 @@ void finish(benchmark::State& state, uint32_t n, size_t quads) {
 enum class Mesher { Naive, Greedy, BoneAware };
 
 void register_library(Mesher mesher, uint32_t joints, GridKind kind, uint32_t n) {
-  const char* base = mesher == Mesher::Naive ? "naive" : mesher == Mesher::Greedy ? "greedy"
-                                                                                   : "bone_aware";
+  const char* base = mesher == Mesher::Naive    ? "naive"
+                     : mesher == Mesher::Greedy ? "greedy"
+                                                : "bone_aware";
   benchmark::RegisterBenchmark(name(base, joints, kind, n).c_str(), [=](benchmark::State& state) {
     const Vox0& g = grid(kind, n);
     const std::span<const uint16_t> jm =
@@ -47,9 +48,12 @@ void register_library(Mesher mesher, uint32_t joints, GridKind kind, uint32_t n)
     std::vector<Quad> out;
     const auto run = [&] {
       switch (mesher) {
-        case Mesher::Naive: return mesh_naive(g, jm, out, scratch);
-        case Mesher::Greedy: return mesh_greedy(g, out, scratch);
-        case Mesher::BoneAware: return mesh_bone_aware(g, jm, out, scratch);
+        case Mesher::Naive:
+          return mesh_naive(g, jm, out, scratch);
+        case Mesher::Greedy:
+          return mesh_greedy(g, out, scratch);
+        case Mesher::BoneAware:
+          return mesh_bone_aware(g, jm, out, scratch);
       }
       return mesh_greedy(g, out, scratch);
     };
@@ -82,19 +86,19 @@ void register_grid(GridKind kind, uint32_t n) {
   // bench-smoke budget cannot afford, and 64^3 is where the targets are stated.
   if (n > 128) return;
   for (uint32_t joints : {0u, 1u, 8u, 64u}) {
-    benchmark::RegisterBenchmark(
-        name("pvgreedy", joints, kind, n).c_str(), [=](benchmark::State& state) {
-          const Vox0& g = grid(kind, n);
-          std::span<const uint16_t> jm;
-          if (joints) jm = joint_map(joints, n);
-          std::vector<Quad> out;
-          std::vector<uint32_t> mask;
-          for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
-            per_voxel_greedy(g, jm, out, mask);
-            benchmark::DoNotOptimize(out.data());
-          }
-          finish(state, n, out.size());
-        });
+    benchmark::RegisterBenchmark(name("pvgreedy", joints, kind, n).c_str(),
+                                 [=](benchmark::State& state) {
+                                   const Vox0& g = grid(kind, n);
+                                   std::span<const uint16_t> jm;
+                                   if (joints) jm = joint_map(joints, n);
+                                   std::vector<Quad> out;
+                                   std::vector<uint32_t> mask;
+                                   for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
+                                     per_voxel_greedy(g, jm, out, mask);
+                                     benchmark::DoNotOptimize(out.data());
+                                   }
+                                   finish(state, n, out.size());
+                                 });
   }
 }
 

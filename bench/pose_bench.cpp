@@ -109,20 +109,19 @@ void register_plain(bool forward, uint32_t joints) {
 }
 
 void register_hierarchy(uint32_t joints) {
-  benchmark::RegisterBenchmark(("POSE/l2m/" + std::to_string(joints)).c_str(),
-                               [=](benchmark::State& state) {
-                                 const PoseInput& in = pose_input(joints);
-                                 std::vector<Trs> locals(in.runtime->bind_locals().begin(),
-                                                         in.runtime->bind_locals().end());
-                                 std::vector<Mat4> models(joints);
-                                 const LocalToModelJob job{in.runtime.get(), locals, models};
-                                 for (auto _ : measure(state, Alloc::None)) {
-                                   Status s = job.run();
-                                   benchmark::DoNotOptimize(s);
-                                   benchmark::ClobberMemory();
-                                 }
-                                 rates(state, 0, joints);
-                               });
+  benchmark::RegisterBenchmark(
+      ("POSE/l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
+        const PoseInput& in = pose_input(joints);
+        std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
+        std::vector<Mat4> models(joints);
+        const LocalToModelJob job{in.runtime.get(), locals, models};
+        for (auto _ : measure(state, Alloc::None)) {
+          Status s = job.run();
+          benchmark::DoNotOptimize(s);
+          benchmark::ClobberMemory();
+        }
+        rates(state, 0, joints);
+      });
   benchmark::RegisterBenchmark(("POSE/skinning/" + std::to_string(joints)).c_str(),
                                [=](benchmark::State& state) {
                                  const PoseInput& in = pose_input(joints);
@@ -154,30 +153,30 @@ void register_rkc(uint32_t bones) {
   };
   for (int what = 0; what < 3; ++what) {
     static const char* kNames[] = {"RKC/clip_eval/", "RKC/hinge_solve/", "RKC/clip_eval_hinge/"};
-    benchmark::RegisterBenchmark((kNames[what] + std::to_string(bones)).c_str(),
-                                 [=](benchmark::State& state) {
-      prepare();
-      const auto& clip = std::get<SkeletalClip>(input->character.clips[0].data);
-      RkcClock clock;
-      std::vector<BoneXform> kfaval(bones);
-      std::vector<Mat4> world(bones);
-      RkcClipJob job{input->rig.get(), &clip, 16, &clock, kfaval};
-      RkcHingeJob solve{input->rig.get(), kfaval, RkcPlacement{}, world};
-      must(job.run(), "RkcClipJob");
-      must(solve.run(), "RkcHingeJob");
-      for (auto _ : measure(state, Alloc::None)) {
-        if (what != 1) {
-          Status s = job.run();
-          benchmark::DoNotOptimize(s);
-        }
-        if (what != 0) {
-          Status s = solve.run();
-          benchmark::DoNotOptimize(s);
-        }
-        benchmark::ClobberMemory();
-      }
-      rates(state, 0, bones);
-    });
+    benchmark::RegisterBenchmark(
+        (kNames[what] + std::to_string(bones)).c_str(), [=](benchmark::State& state) {
+          prepare();
+          const auto& clip = std::get<SkeletalClip>(input->character.clips[0].data);
+          RkcClock clock;
+          std::vector<BoneXform> kfaval(bones);
+          std::vector<Mat4> world(bones);
+          RkcClipJob job{input->rig.get(), &clip, 16, &clock, kfaval};
+          RkcHingeJob solve{input->rig.get(), kfaval, RkcPlacement{}, world};
+          must(job.run(), "RkcClipJob");
+          must(solve.run(), "RkcHingeJob");
+          for (auto _ : measure(state, Alloc::None)) {
+            if (what != 1) {
+              Status s = job.run();
+              benchmark::DoNotOptimize(s);
+            }
+            if (what != 0) {
+              Status s = solve.run();
+              benchmark::DoNotOptimize(s);
+            }
+            benchmark::ClobberMemory();
+          }
+          rates(state, 0, bones);
+        });
   }
 }
 
@@ -187,8 +186,8 @@ const bool registered = [] {
       for (bool forward : {true, false}) register_sampling(p, m, forward, 256, false);
   for (uint32_t joints : {16u, 64u, 256u, 1024u}) {
     for (bool forward : {true, false}) {
-      if (joints != 256) register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints,
-                                           false);
+      if (joints != 256)
+        register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, false);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true);
       register_plain(forward, joints);
     }

@@ -39,8 +39,10 @@ std::optional<Args> parse_args(int argc, char** argv, int first,
         continue;
       }
       bool takes_value = false, known = false;
-      for (auto v : value_options) if (v == name) takes_value = known = true;
-      for (auto f : flag_options) if (f == name) known = true;
+      for (auto v : value_options)
+        if (v == name) takes_value = known = true;
+      for (auto f : flag_options)
+        if (f == name) known = true;
       if (!known) {
         std::cerr << "voxrig: unknown option " << name << " (see --help)\n";
         return std::nullopt;
@@ -66,7 +68,8 @@ std::optional<std::vector<uint8_t>> read_file(const std::string& path) {
     std::cerr << "voxrig: cannot read " << path << ": " << std::strerror(errno) << "\n";
     return std::nullopt;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) {
     std::cerr << "voxrig: cannot read " << path << ": read error\n";
     return std::nullopt;
@@ -97,8 +100,8 @@ std::optional<Profile> profile_option(const Args& args, bool& bad) {
 }
 
 std::string error_json(const Error& e) {
-  return "{\"error\": " + json_quote(to_string(e.code)) + ", \"offset\": " +
-         std::to_string(e.offset) + ", \"path\": " + json_quote(e.path) + "}";
+  return "{\"error\": " + json_quote(to_string(e.code)) +
+         ", \"offset\": " + std::to_string(e.offset) + ", \"path\": " + json_quote(e.path) + "}";
 }
 
 void print_text(std::string_view text) { std::cout << text; }

@@ -15,11 +15,11 @@ namespace voxrig::cli {
 
 /// Exit codes every command uses, so CI scripts can tell the cases apart.
 enum Exit : int {
-  kExitOk = 0,       ///< accepted / success
-  kExitReject = 1,   ///< the input file was rejected (an Error was printed)
-  kExitUsage = 2,    ///< wrong arguments
-  kExitIo = 3,       ///< a file could not be read or written
-  kExitFailed = 4,   ///< a check the command runs failed (conform, regen differences, ...)
+  kExitOk = 0,      ///< accepted / success
+  kExitReject = 1,  ///< the input file was rejected (an Error was printed)
+  kExitUsage = 2,   ///< wrong arguments
+  kExitIo = 3,      ///< a file could not be read or written
+  kExitFailed = 4,  ///< a check the command runs failed (conform, regen differences, ...)
 };
 
 /// Parsed command line of one subcommand: positional arguments and --options.

@@ -45,7 +45,8 @@ FileCommand begin(int argc, char** argv, std::string_view usage, size_t position
   }
   bool bad = false;
   c.profile = profile_option(*c.args, bad);
-  if (bad) c.exit = kExitUsage;
+  if (bad)
+    c.exit = kExitUsage;
   else if (c.args->positional.size() != positional) {
     std::cerr << "voxrig: expected " << positional << " file argument(s), got "
               << c.args->positional.size() << " (see --help)\n";
@@ -94,8 +95,8 @@ int cmd_compile(int argc, char** argv) {
   }
   auto in = read_file(args->positional[0]);
   if (!in) return kExitIo;
-  auto model = compile_vfp_json(std::string_view(reinterpret_cast<const char*>(in->data()), in->size()),
-                                Limits{});
+  auto model = compile_vfp_json(
+      std::string_view(reinterpret_cast<const char*>(in->data()), in->size()), Limits{});
   if (!model.ok()) {
     std::cout << error_json(model.error()) << "\n";
     std::cerr << args->positional[0] << ": " << model.error().to_text() << "\n";
@@ -162,8 +163,8 @@ int cmd_validate(int argc, char** argv) {
     if (r.error) exit = kExitReject;
     if (args->has("--json")) {
       std::cout << "{\"file\": " << json_quote(path) << ", \"format\": \"" << to_string(r.format)
-                << "\", \"profile\": \"" << to_string(profile) << "\", \"valid\": "
-                << (r.error ? "false" : "true");
+                << "\", \"profile\": \"" << to_string(profile)
+                << "\", \"valid\": " << (r.error ? "false" : "true");
       if (r.error) std::cout << ", \"error\": " << error_json(*r.error);
       std::cout << ", \"warnings\": [";
       for (size_t i = 0; i < r.warnings.size(); ++i) {
@@ -181,8 +182,7 @@ int cmd_validate(int argc, char** argv) {
     if (r.error) {
       const Error& e = *r.error;
       std::cout << path << ":" << e.offset << ": error " << to_string(e.code) << " ("
-                << to_string(category_of(e.code)) << ")"
-                << (e.path.empty() ? "" : " at " + e.path)
+                << to_string(category_of(e.code)) << ")" << (e.path.empty() ? "" : " at " + e.path)
                 << (e.detail.empty() ? "" : ": " + e.detail) << "\n";
     } else {
       std::cout << path << ": ok (" << to_string(r.format) << ", " << to_string(profile) << ", "
@@ -197,7 +197,8 @@ int cmd_roundtrip(int argc, char** argv) {
       "usage: voxrig roundtrip [--profile P] IN OUT\n"
       "Decodes IN and writes it back with the writer (formats.md D1): byte-identical for every\n"
       "valid VFP and RVC file; the canonical writer for RKCH, KV6 and KFA.\n" +
-      std::string(kProfileHelp) + "Exit: 0 written, 1 rejected (error JSON on stdout), 2 usage, 3 I/O.\n";
+      std::string(kProfileHelp) +
+      "Exit: 0 written, 1 rejected (error JSON on stdout), 2 usage, 3 I/O.\n";
   return rewrite_command(argc, argv, kUsage, roundtrip_any);
 }
 
@@ -206,7 +207,8 @@ int cmd_canonicalize(int argc, char** argv) {
       "usage: voxrig canonicalize [--profile P] IN OUT\n"
       "Decodes IN and writes its canonical form (formats.md D1): VFP sections reordered by tag\n"
       "class; other formats as roundtrip.\n" +
-      std::string(kProfileHelp) + "Exit: 0 written, 1 rejected (error JSON on stdout), 2 usage, 3 I/O.\n";
+      std::string(kProfileHelp) +
+      "Exit: 0 written, 1 rejected (error JSON on stdout), 2 usage, 3 I/O.\n";
   return rewrite_command(argc, argv, kUsage, canonicalize_any);
 }
 
@@ -214,7 +216,9 @@ int cmd_limits(int argc, char** argv) {
   auto args = parse_args(argc, argv, 2, {}, {});
   if (!args) return kExitUsage;
   if (args->help) {
-    print_text("usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md D18 table).\n");
+    print_text(
+        "usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md D18 "
+        "table).\n");
     return kExitOk;
   }
   std::cout << Limits{}.to_json();

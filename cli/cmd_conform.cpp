@@ -11,9 +11,9 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "conform_corpus.h"
-#include "voxrig/process_pool.h"
 #include "gen_corpus.h"
 #include "voxrig/conform.h"
+#include "voxrig/process_pool.h"
 
 namespace voxrig::cli {
 namespace {
@@ -42,12 +42,14 @@ constexpr std::string_view kUsage =
     "  --update-expected   rewrite FILE with the current failures\n"
     "  --writer            also check roundtrip and canonicalize output bytes\n"
     "  --junit FILE        JUnit XML (one testsuite per profile)\n"
-    "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, timing\n"
+    "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, "
+    "timing\n"
     "  --filter SUBSTR     only cases whose id contains SUBSTR\n"
     "  --level all         recommended cases count too (default: reported, not counted)\n"
     "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
     "                      1 in 4 negative) into a temporary corpus and run on that; the seed is\n"
-    "                      printed, and on a failure the corpus is kept and the first failing case\n"
+    "                      printed, and on a failure the corpus is kept and the first failing "
+    "case\n"
     "                      is named with the command that regenerates it\n"
     "  --seed S            generator seed (default 1); --format F: vfp|rkc|kv6|rvc|kfa|all (all)\n"
     "  --size small|medium generated file size (default small)\n"
@@ -84,18 +86,19 @@ std::optional<std::string> last(const Args& args, std::string_view name) {
 
 // Parses the options; returns kExitOk, kExitUsage, or -1 after printing help.
 int parse_options(int argc, char** argv, Options& o) {
-  auto args = parse_args(argc, argv, 2,
-                         {"--reader", "--profile", "--golden", "--jobs", "--timeout", "--codes",
-                          "--expected-failures", "--junit", "--report", "--filter", "--level",
-                          "--generated", "--seed", "--format", "--size"},
-                         {"--update-expected", "--writer"});
+  auto args = parse_args(
+      argc, argv, 2,
+      {"--reader", "--profile", "--golden", "--jobs", "--timeout", "--codes", "--expected-failures",
+       "--junit", "--report", "--filter", "--level", "--generated", "--seed", "--format", "--size"},
+      {"--update-expected", "--writer"});
   if (!args) return kExitUsage;
   if (args->help) {
     print_text(kUsage);
     return -1;
   }
   if (!args->positional.empty()) {
-    std::cerr << "voxrig conform: unexpected argument '" << args->positional[0] << "' (see --help)\n";
+    std::cerr << "voxrig conform: unexpected argument '" << args->positional[0]
+              << "' (see --help)\n";
     return kExitUsage;
   }
   for (const auto& [name, value] : args->options) {
@@ -144,15 +147,18 @@ int parse_options(int argc, char** argv, Options& o) {
     o.timeout = v;
   }
   if (auto c = last(*args, "--codes")) {
-    if (*c == "strict") o.codes = CodeMode::Strict;
-    else if (*c == "loose") o.codes = CodeMode::Loose;
+    if (*c == "strict")
+      o.codes = CodeMode::Strict;
+    else if (*c == "loose")
+      o.codes = CodeMode::Loose;
     else {
       std::cerr << "voxrig conform: --codes takes strict or loose\n";
       return kExitUsage;
     }
   }
   if (auto l = last(*args, "--level")) {
-    if (*l == "all") o.level_all = true;
+    if (*l == "all")
+      o.level_all = true;
     else if (*l != "required") {
       std::cerr << "voxrig conform: --level takes required or all\n";
       return kExitUsage;
@@ -232,7 +238,8 @@ std::string tail(const std::string& err) {
   constexpr size_t kMax = 2048;
   if (err.size() <= kMax) return err;
   size_t start = err.size() - kMax;
-  if (size_t nl = err.find('\n', start); nl != std::string::npos && nl + 1 < err.size()) start = nl + 1;
+  if (size_t nl = err.find('\n', start); nl != std::string::npos && nl + 1 < err.size())
+    start = nl + 1;
   return err.substr(start);
 }
 
@@ -240,10 +247,14 @@ std::string describe(const Planned& p) {
   if (p.check == Check::Dump) return p.e->accept ? "accept" : "reject " + p.e->error;
   const WriterSpec& w = p.check == Check::Roundtrip ? p.e->roundtrip : p.e->canonicalize;
   switch (w.kind) {
-    case WriterSpec::Kind::Same: return "output = input bytes";
-    case WriterSpec::Kind::Path: return "output = " + w.value;
-    case WriterSpec::Kind::Error: return "error " + w.value;
-    case WriterSpec::Kind::Absent: break;
+    case WriterSpec::Kind::Same:
+      return "output = input bytes";
+    case WriterSpec::Kind::Path:
+      return "output = " + w.value;
+    case WriterSpec::Kind::Error:
+      return "error " + w.value;
+    case WriterSpec::Kind::Absent:
+      break;
   }
   return "";
 }
@@ -299,7 +310,9 @@ int cmd_conform(int argc, char** argv) {
     const int rc = write_generated_corpus(gen_dir, o.gen, gen_ids);
     if (rc == kExitIo) return rc;
     std::cout << "voxrig conform: generated " << *o.generated << " case(s), seed " << o.gen.seed
-              << ", format " << (o.gen.all_formats ? std::string("all") : std::string(gen::to_string(o.gen.formats[0])))
+              << ", format "
+              << (o.gen.all_formats ? std::string("all")
+                                    : std::string(gen::to_string(o.gen.formats[0])))
               << ", 1 in 4 negative, in " << gen_dir << "\n";
     if (rc != kExitOk)
       std::cout << "voxrig conform: the generator and the reference disagree (see stderr); "
@@ -438,10 +451,11 @@ int cmd_conform(int argc, char** argv) {
     for (const auto& mc : corpus.manifest.cases)
       if (mc.id == e.id) c = &mc;
     const ManifestExpect* me = c ? c->find(e.profile) : nullptr;
-    const bool exists = me && (e.check == Check::Dump ||
-                               (me->accept && (e.check == Check::Roundtrip ? me->roundtrip
-                                                                           : me->canonicalize)
-                                                      .kind != WriterSpec::Kind::Absent));
+    const bool exists =
+        me &&
+        (e.check == Check::Dump ||
+         (me->accept && (e.check == Check::Roundtrip ? me->roundtrip : me->canonicalize).kind !=
+                            WriterSpec::Kind::Absent));
     if (exists) {
       kept.push_back(e);
     } else {
@@ -462,7 +476,8 @@ int cmd_conform(int argc, char** argv) {
       fs::remove_all(gen_dir, ec);
     } else {
       for (const auto& r : results) {  // results are in plan order = case index order
-        if (r.verdict == Verdict::Pass || r.verdict == Verdict::Loose || r.verdict == Verdict::Xfail || !r.counted)
+        if (r.verdict == Verdict::Pass || r.verdict == Verdict::Loose ||
+            r.verdict == Verdict::Xfail || !r.counted)
           continue;
         uint64_t index = 0;
         for (size_t i = 0; i < gen_ids.size(); ++i)

@@ -18,7 +18,8 @@ namespace {
 
 // Decodes `bytes` (read from `path`) as VFP under vfp-rig (meshing needs the rig when there is
 // one). Prints the error JSON (stdout) and returns nullopt on failure; sets `exit`.
-std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes, int& exit) {
+std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes,
+                                int& exit) {
   auto f = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, Limits{}});
   if (!f.ok()) {
     std::cout << error_json(f.error()) << "\n";
@@ -59,9 +60,12 @@ Result<std::vector<Quad>> mesh_model(const VfpFile& f, std::string_view mesher) 
     VOXRIG_ASSIGN_OR_RETURN(joints, joint_map(v, *f.vskn()));
   }
   Status s;
-  if (mesher == "naive") s = mesh_naive(v, joints, quads, scratch);
-  else if (mesher == "greedy" || joints.empty()) s = mesh_greedy(v, quads, scratch);
-  else s = mesh_bone_aware(v, joints, quads, scratch);
+  if (mesher == "naive")
+    s = mesh_naive(v, joints, quads, scratch);
+  else if (mesher == "greedy" || joints.empty())
+    s = mesh_greedy(v, quads, scratch);
+  else
+    s = mesh_bone_aware(v, joints, quads, scratch);
   if (!s.ok()) return std::move(s).error();
   return quads;
 }
@@ -99,7 +103,8 @@ int cmd_mesh(int argc, char** argv) {
     if (!kv6.ok()) return report(kv6.error(), args->positional[0]);
     std::vector<Quad> quads;
     MeshScratch scratch;
-    Status s = mesher == "naive" ? mesh_kv6_naive(*kv6, quads) : mesh_kv6_greedy(*kv6, quads, scratch);
+    Status s =
+        mesher == "naive" ? mesh_kv6_naive(*kv6, quads) : mesh_kv6_greedy(*kv6, quads, scratch);
     if (!s.ok()) return report(s.error(), "meshing");
     return write_text(*out, export_obj(quads)) ? kExitOk : kExitIo;
   }
@@ -166,8 +171,9 @@ int cmd_pose(int argc, char** argv) {
   PoseRequest req;
   req.clip = *clip;
   req.time_ms = t;
-  req.policy = policy == "step" ? SamplePolicy::Step
-               : policy == "slerp" ? SamplePolicy::Slerp : SamplePolicy::Linear;
+  req.policy = policy == "step"    ? SamplePolicy::Step
+               : policy == "slerp" ? SamplePolicy::Slerp
+                                   : SamplePolicy::Linear;
   req.mode = mode == "loop" ? TimeMode::Loop : TimeMode::Clamp;
   auto obj = export_posed_obj(*f->vox0(), *joints, *runtime, req);
   if (!obj.ok()) return report(obj.error(), "pose");

@@ -72,7 +72,8 @@ ordered_json mutation_json(const gen::GenMutation& m) {
   j["op"] = m.op;
   j["offset"] = m.offset;
   j["field"] = m.field;
-  if (m.op == "truncate") j["length"] = m.value;
+  if (m.op == "truncate")
+    j["length"] = m.value;
   else if (m.op == "set_bytes" || m.op == "append") {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string h;
@@ -95,7 +96,8 @@ std::string gen_case_id(const gen::GenCase& c, uint64_t index) {
   return "gen/" + std::string(gen::to_string(c.format)) + "/" + num + "-" + c.kind;
 }
 
-std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index, const std::string& out_dir) {
+std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index,
+                              const std::string& out_dir) {
   std::string cmd = "voxrig gen --format ";
   if (o.all_formats) {
     cmd += "all";
@@ -105,8 +107,10 @@ std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index, const s
   }
   cmd += " --seed " + std::to_string(o.seed) + " --index " + std::to_string(index);
   if (o.size == gen::GenSize::Medium) cmd += " --size medium";
-  if (o.all_negative) cmd += " --negative";
-  else if (o.negative_every) cmd += " --mix-negative " + std::to_string(o.negative_every);
+  if (o.all_negative)
+    cmd += " --negative";
+  else if (o.negative_every)
+    cmd += " --mix-negative " + std::to_string(o.negative_every);
   return cmd + " --out " + out_dir;
 }
 
@@ -121,7 +125,8 @@ int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
   uint64_t last_decile = 0;
   for (uint64_t i = first; i < end; ++i) {
     const gen::GenFormat f = o.formats[i % o.formats.size()];
-    const bool negative = o.all_negative || (o.negative_every && i % o.negative_every == o.negative_every - 1);
+    const bool negative =
+        o.all_negative || (o.negative_every && i % o.negative_every == o.negative_every - 1);
     const uint64_t cseed = gen::case_seed(o.seed, i);
     const gen::GenCase c = gen::generate_case(f, cseed, o.size, negative);
     const std::string id = gen_case_id(c, i);
@@ -145,7 +150,8 @@ int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
       if (!dump.ok()) {
         ++mismatches;
         std::cerr << "gen: MISMATCH " << id << " [" << profile
-                  << "]: declared accept, the reference rejects: " << dump.error().to_text() << "\n";
+                  << "]: declared accept, the reference rejects: " << dump.error().to_text()
+                  << "\n";
         const std::string note = "{\"note\": \"the reference rejected this generated file\"}\n";
         w.put(dump_path, {note.begin(), note.end()});
       } else {
@@ -187,8 +193,10 @@ int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
     }
     m["note"] = (c.negative ? "mutation " + c.kind + " of a valid file: " : "valid file: ") +
                 c.description + "; regenerate: " + gen_regen_command(o, i, "DIR");
-    m["generator"] = {{"seed", std::to_string(o.seed)}, {"index", i},
-                      {"case_seed", std::to_string(cseed)}, {"kind", c.kind},
+    m["generator"] = {{"seed", std::to_string(o.seed)},
+                      {"index", i},
+                      {"case_seed", std::to_string(cseed)},
+                      {"kind", c.kind},
                       {"size", o.size == gen::GenSize::Small ? "small" : "medium"}};
     m["expect"] = expect;
     cases.push_back(std::move(m));
@@ -213,7 +221,8 @@ int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
   w.put("manifest.json", {text.begin(), text.end()});
   if (!w.ok) return kExitIo;
   if (mismatches) {
-    std::cerr << "gen: " << mismatches << " disagreement(s) between generated files and the reference\n";
+    std::cerr << "gen: " << mismatches
+              << " disagreement(s) between generated files and the reference\n";
     return kExitFailed;
   }
   return kExitOk;
@@ -247,7 +256,8 @@ int parse_gen_options(const Args& args, GenCorpusOptions& o, const char* who) {
     return kExitUsage;
   }
   if (auto s = args.get("--size")) {
-    if (*s == "medium") o.size = gen::GenSize::Medium;
+    if (*s == "medium")
+      o.size = gen::GenSize::Medium;
     else if (*s != "small") {
       std::cerr << "voxrig " << who << ": --size takes small or medium\n";
       return kExitUsage;
@@ -263,9 +273,10 @@ int parse_generated_options(const Args& args, GenCorpusOptions& o) {
 }
 
 int cmd_gen(int argc, char** argv) {
-  auto args = parse_args(argc, argv, 2,
-                         {"--format", "--count", "--seed", "--out", "--size", "--index", "--mix-negative"},
-                         {"--negative", "--list-mutations"});
+  auto args =
+      parse_args(argc, argv, 2,
+                 {"--format", "--count", "--seed", "--out", "--size", "--index", "--mix-negative"},
+                 {"--negative", "--list-mutations"});
   if (!args) return kExitUsage;
   if (args->help) {
     print_text(kUsage);
@@ -292,7 +303,8 @@ int cmd_gen(int argc, char** argv) {
     std::cerr << "voxrig gen: --out DIR is required\n";
     return kExitUsage;
   }
-  if (auto s = args->get("--count"); s && (!parse_u64(*s, o.count) || o.count == 0 || o.count > 10000000)) {
+  if (auto s = args->get("--count");
+      s && (!parse_u64(*s, o.count) || o.count == 0 || o.count > 10000000)) {
     std::cerr << "voxrig gen: --count takes a number from 1 to 10000000\n";
     return kExitUsage;
   }
@@ -320,7 +332,8 @@ int cmd_gen(int argc, char** argv) {
   }
   fs::create_directories(*out, ec);
   if (fs::exists(fs::path(*out) / "manifest.json", ec))
-    for (const char* sub : {"files/gen", "dumps/gen", "expected/gen"}) fs::remove_all(fs::path(*out) / sub, ec);
+    for (const char* sub : {"files/gen", "dumps/gen", "expected/gen"})
+      fs::remove_all(fs::path(*out) / sub, ec);
   std::vector<std::string> ids;
   const int rc = write_generated_corpus(*out, o, ids);
   if (rc == kExitIo) return rc;

@@ -6,19 +6,19 @@
 // expected and manifest.json. Any disagreement fails (exit 4) and lists every mismatch.
 // check: verifies the committed manifest's hashes, regenerates into a temporary directory and
 // fails on any byte difference from the committed tree.
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
-#include <unistd.h>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "voxrig/layout.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
+#include "voxrig/layout.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
@@ -42,15 +42,17 @@ std::string sha_hex(const std::vector<uint8_t>& b) { return to_hex(sha256(b)); }
 // Everything one regeneration produces, by path relative to the golden directory.
 struct Generated {
   std::map<std::string, std::vector<uint8_t>> files;
-  std::vector<std::string> mismatches;  // reference disagrees with a declaration
-  std::vector<std::string> errors;      // a source could not be loaded or built
+  std::vector<std::string> mismatches;                     // reference disagrees with a declaration
+  std::vector<std::string> errors;                         // a source could not be loaded or built
   std::map<std::string, std::string> expected_by_content;  // case id + sha -> expected/ path
-  std::map<std::string, std::map<std::string, std::pair<int, int>>> counts;  // format -> profile -> (accept, reject)
+  std::map<std::string, std::map<std::string, std::pair<int, int>>>
+      counts;  // format -> profile -> (accept, reject)
 };
 
 std::string describe(const Result<std::string>& r) {
-  return r.ok() ? "accept" : "reject " + std::string(to_string(r.error().code)) + " (" +
-                                 r.error().to_text() + ")";
+  return r.ok() ? "accept"
+                : "reject " + std::string(to_string(r.error().code)) + " (" + r.error().to_text() +
+                      ")";
 }
 
 // Runs one writer operation and checks it against the declaration; returns the manifest value.
@@ -68,8 +70,9 @@ ordered_json writer_check(const char* op, const CaseDef& d, const ProfileExpect&
   const bool same = bytes == d.bytes;
   switch (w.kind) {
     case WriterExpect::Kind::Same:
-      if (!same) g.mismatches.push_back(where + "declared byte-identical output, got " +
-                                        std::to_string(bytes.size()) + " different bytes");
+      if (!same)
+        g.mismatches.push_back(where + "declared byte-identical output, got " +
+                               std::to_string(bytes.size()) + " different bytes");
       break;
     case WriterExpect::Kind::Differs:
       if (same) g.mismatches.push_back(where + "declared a different output, got the input bytes");
@@ -94,9 +97,10 @@ ordered_json writer_check(const char* op, const CaseDef& d, const ProfileExpect&
   // One file per distinct output of a case: roundtrip and canonicalize (and the profiles) share it
   // when their bytes agree.
   const std::string key = d.id + "\n" + sha_hex(bytes);
-  if (auto it = g.expected_by_content.find(key); it != g.expected_by_content.end()) return it->second;
-  const std::string path = "expected/" + d.id + "." + pe.profile + "." + op + "." +
-                           golden::extension_of(d.format);
+  if (auto it = g.expected_by_content.find(key); it != g.expected_by_content.end())
+    return it->second;
+  const std::string path =
+      "expected/" + d.id + "." + pe.profile + "." + op + "." + golden::extension_of(d.format);
   g.files[path] = bytes;
   g.expected_by_content[key] = path;
   return path;
@@ -174,7 +178,8 @@ ordered_json run_compile_case(const CompileCase& c, Sources& s, Generated& g) {
   if (!c.from_model.empty()) e["compile_input"] = c.from_model;
   if (!c.note.empty()) e["note"] = c.note;
   auto model = compile_vfp_json(c.text, Limits{});
-  Result<std::vector<uint8_t>> bytes = model.ok() ? encode_vfp(*model) : Result<std::vector<uint8_t>>(model.error());
+  Result<std::vector<uint8_t>> bytes =
+      model.ok() ? encode_vfp(*model) : Result<std::vector<uint8_t>>(model.error());
   ordered_json x;
   auto& count = g.counts["vfp-json"]["compile"];
   (c.accept ? count.first : count.second)++;
@@ -317,7 +322,8 @@ int check(const std::string& golden_dir, bool keep) {
       for (const auto& c : m.value(list, nlohmann::json::array())) {
         const std::string p = c.at("path");
         auto bytes = golden::slurp(golden_dir + "/" + p);
-        if (!bytes) problems.push_back("manifest: " + p + " is missing");
+        if (!bytes)
+          problems.push_back("manifest: " + p + " is missing");
         else if (sha_hex(*bytes) != c.at("sha256").get<std::string>())
           problems.push_back("manifest: sha256 of " + p + " does not match");
       }
@@ -337,12 +343,15 @@ int check(const std::string& golden_dir, bool keep) {
   for (const auto& p : fresh)
     if (!committed.count(p)) problems.push_back(p + ": generated but not committed");
   for (const auto& p : committed)
-    if (!fresh.count(p)) problems.push_back(p + ": committed but no longer generated");
+    if (!fresh.count(p))
+      problems.push_back(p + ": committed but no longer generated");
     else if (golden::slurp(golden_dir + "/" + p) != golden::slurp(tmpl + "/" + p))
       problems.push_back(p + ": differs from the regenerated bytes");
   std::error_code ec;
-  if (keep) std::cout << "golden: regenerated tree kept in " << tmpl << "\n";
-  else fs::remove_all(tmpl, ec);
+  if (keep)
+    std::cout << "golden: regenerated tree kept in " << tmpl << "\n";
+  else
+    fs::remove_all(tmpl, ec);
   for (const auto& p : problems) std::cerr << "golden: DRIFT " << p << "\n";
   if (!problems.empty()) {
     std::cerr << "golden: " << problems.size()
@@ -379,7 +388,8 @@ int cmd_golden(int argc, char** argv) {
     auto bytes = read_file(args->positional[1]);
     if (!bytes) return kExitIo;
     const golden::Layout l = golden::layout_of(*bytes);
-    for (const auto& f : l.fields) std::cout << f.offset << "\t" << f.size << "\t" << f.path << "\n";
+    for (const auto& f : l.fields)
+      std::cout << f.offset << "\t" << f.size << "\t" << f.path << "\n";
     for (const auto& r : l.regions)
       std::cout << "region " << r.length_path << " @" << r.length_offset << " counts ["
                 << r.content_start << ", " << r.content_end << ")\n";

@@ -76,7 +76,8 @@ int load_corpus(const std::string& dir, Corpus& out) {
     std::cerr << "voxrig conform: cannot read " << manifest_path << "\n";
     return kExitIo;
   }
-  out.manifest_sha256 = to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+  out.manifest_sha256 =
+      to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
   std::string problem;
   auto manifest = conform::parse_manifest(text, &problem);
   if (!manifest) {
@@ -98,8 +99,8 @@ int load_corpus(const std::string& dir, Corpus& out) {
         to_hex(sha256({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
     if (got != c.sha256) {
       std::cerr << "voxrig conform: case " << c.id << ": " << c.path
-                << " does not match the manifest (manifest sha256 " << c.sha256 << ", file "
-                << got << ")\n";
+                << " does not match the manifest (manifest sha256 " << c.sha256 << ", file " << got
+                << ")\n";
       ++differ;
     }
     auto need = [&](const std::string& rel) {

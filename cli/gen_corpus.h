@@ -29,7 +29,8 @@ struct GenCorpusOptions {
 std::string gen_case_id(const gen::GenCase& c, uint64_t index);
 
 /// The command that regenerates case `index` of the run alone into `out_dir`.
-std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index, const std::string& out_dir);
+std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index,
+                              const std::string& out_dir);
 
 /// Generates the cases and writes the corpus into `dir` (created if needed). For every profile a
 /// case declares as accepted, the expected dump and writer outputs come from the reference;

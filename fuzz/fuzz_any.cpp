@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto canon = canonicalize_any(in, p, limits);
     VOXRIG_FUZZ_CHECK(canon.ok(), "canonicalize_any fails where roundtrip_any succeeds");
     const ValidationReport again = validate_any(canon.value(), p, limits);
-    VOXRIG_FUZZ_CHECK(!again.error.has_value(), "canonical output rejected: " +
-                                                    (again.error ? again.error->to_text() : ""));
+    VOXRIG_FUZZ_CHECK(!again.error.has_value(),
+                      "canonical output rejected: " + (again.error ? again.error->to_text() : ""));
   }
   return 0;
 }

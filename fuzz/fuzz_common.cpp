@@ -82,8 +82,8 @@ void check_rkc_file(View bytes) {
     VOXRIG_FUZZ_CHECK(r.ok() == v.ok(), "validate_rkc and decode_rkc disagree on the verdict");
     if (!ok_or_checked(r, 0, bytes.size())) {
       VOXRIG_FUZZ_CHECK(v.error().code == r.error().code, "validate_rkc reports another code");
-      VOXRIG_FUZZ_CHECK(!strict_model, "rkc-strict accepts what rkc-compat rejects: " +
-                                           r.error().to_text());
+      VOXRIG_FUZZ_CHECK(!strict_model,
+                        "rkc-strict accepts what rkc-compat rejects: " + r.error().to_text());
       continue;
     }
     const Character& model = r.value();
@@ -91,8 +91,9 @@ void check_rkc_file(View bytes) {
     if (p == Profile::RkcStrict) strict_model = model;
     auto enc = encode_rkc(model);
     if (!enc.ok()) {  // only a lossy repair can make a decoded name too long (H1)
-      VOXRIG_FUZZ_CHECK(p == Profile::RkcCompat && enc.error().code == ErrorCode::RkcWriteNameTooLong,
-                        enc.error().to_text());
+      VOXRIG_FUZZ_CHECK(
+          p == Profile::RkcCompat && enc.error().code == ErrorCode::RkcWriteNameTooLong,
+          enc.error().to_text());
       continue;
     }
     auto again = decode_rkc(enc.value(), opts);
@@ -146,11 +147,12 @@ void check_rvc_file(View bytes) {
   // version, so write the edit as version 2 as the seed's writer always does (see fuzz/README.md).
   edited.version = 2;
   VOXRIG_FUZZ_CHECK(rvc_update_meta(edited).ok() && rvc_update_frames(edited).ok() &&
-                    rvc_update_time(edited).ok(), "rvc_update_* failed on a parsed clip");
-  auto back = decode_rvc(must(encode_rvc(edited), "encode_rvc"), 0,
-                         options(Profile::RkcCompat));
+                        rvc_update_time(edited).ok(),
+                    "rvc_update_* failed on a parsed clip");
+  auto back = decode_rvc(must(encode_rvc(edited), "encode_rvc"), 0, options(Profile::RkcCompat));
   VOXRIG_FUZZ_CHECK(back.ok() && back.value().meta == clip.meta &&
-                    back.value().frames == clip.frames && back.value().durations == clip.durations,
+                        back.value().frames == clip.frames &&
+                        back.value().durations == clip.durations,
                     "re-encoded views read back different");
   (void)dump_rvc(clip);
 }
@@ -372,7 +374,9 @@ std::vector<uint8_t> d20_bounded(const RigRuntime& rt, const RigInput& rig) {
     const int32_t p = rt.parents()[j];
     const Vec3& b = rig.skel.joints[j].bind.s;
     double hi = 0, lo = std::min({std::fabs(b.x), std::fabs(b.y), std::fabs(b.z)});
-    auto widen = [&](const Vec3& s) { hi = std::max({hi, double(std::fabs(s.x)), double(std::fabs(s.y)), double(std::fabs(s.z))}); };
+    auto widen = [&](const Vec3& s) {
+      hi = std::max({hi, double(std::fabs(s.x)), double(std::fabs(s.y)), double(std::fabs(s.z))});
+    };
     widen(b);
     for (const AnimClip& c : rig.anim.clips)
       for (const AnimTrack& t : c.tracks)
@@ -399,7 +403,7 @@ void check_d19(const RigRuntime& rt, const RigInput& rig) {
       const size_t j = size_t(rt.joint_index(track.joint));
       animated[j] = 1;
       for (const AnimKey& k : track.keys) {
-        const SamplingJob job{&rt, c, double(k.time_ms), SamplePolicy::Step, TimeMode::Clamp,
+        const SamplingJob job{&rt,     c,  double(k.time_ms), SamplePolicy::Step, TimeMode::Clamp,
                               nullptr, out};
         VOXRIG_FUZZ_CHECK(job.run().ok());
         VOXRIG_FUZZ_CHECK((out[j] == Trs{k.trs.t, normalized(k.trs.r), k.trs.s}),
@@ -448,8 +452,10 @@ RkcInput read_rkc_rig(Picker& in) {
   r.okfatim = in.take() % 4 == 0 ? i32() : int32_t(in.take());
   for (int32_t& a : r.advances) {
     const uint8_t kind = in.take() % 4;
-    a = kind == 0 ? int32_t(in.take()) : kind == 1 ? -int32_t(in.take()) : kind == 2 ? i32()
-                                                              : INT32_MAX - int32_t(in.take());
+    a = kind == 0   ? int32_t(in.take())
+        : kind == 1 ? -int32_t(in.take())
+        : kind == 2 ? i32()
+                    : INT32_MAX - int32_t(in.take());
   }
   return r;
 }

@@ -25,8 +25,8 @@
 #include "voxrig/limits.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
-#include "voxrig/rkc_model.h"
 #include "voxrig/result.h"
+#include "voxrig/rkc_model.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::fuzz {
@@ -45,8 +45,8 @@ using View = std::span<const uint8_t>;
 }  // namespace voxrig::fuzz
 
 /// Aborts with the failed condition (and an optional detail string) when `cond` is false.
-#define VOXRIG_FUZZ_CHECK(cond, ...)                                              \
-  do {                                                                            \
+#define VOXRIG_FUZZ_CHECK(cond, ...)                                                         \
+  do {                                                                                       \
     if (!(cond)) ::voxrig::fuzz::fail(#cond, __FILE__, __LINE__ __VA_OPT__(, ) __VA_ARGS__); \
   } while (0)
 
@@ -103,15 +103,27 @@ inline bool is_prefix(const Bytes& a, View b) {
 /// Little-endian appender for the fixed contexts and containers the targets build.
 struct Le {
   Bytes b;
-  Le& u8(uint8_t v) { b.push_back(v); return *this; }
+  Le& u8(uint8_t v) {
+    b.push_back(v);
+    return *this;
+  }
   Le& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
   Le& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
   Le& i16(int16_t v) { return u16(uint16_t(v)); }
   Le& i32(int32_t v) { return u32(uint32_t(v)); }
   Le& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  Le& str(std::string_view s) { b.insert(b.end(), s.begin(), s.end()); return *this; }
-  Le& raw(View v) { b.insert(b.end(), v.begin(), v.end()); return *this; }
-  Le& zeros(size_t n) { b.insert(b.end(), n, 0); return *this; }
+  Le& str(std::string_view s) {
+    b.insert(b.end(), s.begin(), s.end());
+    return *this;
+  }
+  Le& raw(View v) {
+    b.insert(b.end(), v.begin(), v.end());
+    return *this;
+  }
+  Le& zeros(size_t n) {
+    b.insert(b.end(), n, 0);
+    return *this;
+  }
   /// RKCH chunk: tag, u32 len, payload.
   Le& chunk(std::string_view tag, View payload) {
     return str(tag).u32(uint32_t(payload.size())).raw(payload);

@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const VfpFile& model = r.value();
   const fuzz::Bytes bytes = fuzz::must(encode_vfp(model), "encode_vfp of a compiled model");
   auto rig = decode_vfp(bytes, fuzz::options(Profile::VfpRig));
-  VOXRIG_FUZZ_CHECK(rig.ok(), "compiled file rejected by vfp-rig: " +
-                                  (rig.ok() ? "" : rig.error().to_text()));
+  VOXRIG_FUZZ_CHECK(
+      rig.ok(), "compiled file rejected by vfp-rig: " + (rig.ok() ? "" : rig.error().to_text()));
   VOXRIG_FUZZ_CHECK(rig.value() == model, "compiled model differs from its decoded bytes");
   VfpFile rebound = model;
   rebind(rebound);

@@ -2,9 +2,9 @@
 // as a hand-built rig (fuzz_common.h read_rig) plus sample times; every clip is sampled at every
 // time under every policy and time mode, then composed and skinned. Invariants: a well-formed
 // rig builds; jobs fail only on a non-finite time (eval.bad_time); a SamplingCache never changes
-// a result; D19 exactness (fuzz_common.h check_d19); results are finite whenever the inputs are inside D20's
-// bounds and the scale products along every chain stay within [1e-6, 1e6] (deeper chains can
-// overflow binary32 legitimately); no UB (sanitizers).
+// a result; D19 exactness (fuzz_common.h check_d19); results are finite whenever the inputs are
+// inside D20's bounds and the scale products along every chain stay within [1e-6, 1e6] (deeper
+// chains can overflow binary32 legitimately); no UB (sanitizers).
 #include <cmath>
 
 #include "fuzz_common.h"
@@ -42,8 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           VOXRIG_FUZZ_CHECK((SkinningJob{&rt, models, skinning}.run().ok()));
           for (size_t j = 0; j < n; ++j)
             if (bounded[j])
-              VOXRIG_FUZZ_CHECK(fuzz::finite(locals[j]) && fuzz::finite(models[j]) &&
-                                fuzz::finite(skinning[j]), "non-finite result inside D20 bounds");
+              VOXRIG_FUZZ_CHECK(
+                  fuzz::finite(locals[j]) && fuzz::finite(models[j]) && fuzz::finite(skinning[j]),
+                  "non-finite result inside D20 bounds");
         }
   return 0;
 }

@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzz::check_error(v.error(), 0, UINT32_MAX);
       VOXRIG_FUZZ_CHECK(v.error().code == run.error().code);
       VOXRIG_FUZZ_CHECK(v.error().code != ErrorCode::EvalBadArgument &&
-                        v.error().code != ErrorCode::EvalBufferSize, v.error().to_text());
+                            v.error().code != ErrorCode::EvalBufferSize,
+                        v.error().to_text());
       break;
     }
     VOXRIG_FUZZ_CHECK((RkcHingeJob{&rig.value(), kfaval, {}, world}.run().ok()));

@@ -34,8 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (float f : {b.t.x, b.t.y, b.t.z, b.r.x, b.r.y, b.r.z, b.r.w, b.s.x, b.s.y, b.s.z})
       VOXRIG_FUZZ_CHECK(std::isfinite(f), "accepted a non-finite float");
     VOXRIG_FUZZ_CHECK(is_unit_quaternion(b.r), "accepted a non-unit rotation");
-    VOXRIG_FUZZ_CHECK(is_valid_utf8(fuzz::View(
-        reinterpret_cast<const uint8_t*>(j.name.data()), j.name.size())), "bad UTF-8 name");
+    VOXRIG_FUZZ_CHECK(
+        is_valid_utf8(fuzz::View(reinterpret_cast<const uint8_t*>(j.name.data()), j.name.size())),
+        "bad UTF-8 name");
     std::vector<size_t> path;  // parents exist and every chain reaches a root (no cycle)
     for (size_t k = i; k != n && !reaches_root[k];) {
       path.push_back(k);

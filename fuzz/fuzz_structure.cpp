@@ -20,7 +20,9 @@ namespace {
 
 using Rng = std::minstd_rand;
 
-size_t pick(Rng& rng, size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<size_t>(0, n - 1)(rng); }
+size_t pick(Rng& rng, size_t n) {
+  return n == 0 ? 0 : std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+}
 
 /// libFuzzer's byte mutator on `b`, allowing it to grow by up to `room` bytes.
 void mutate_bytes(Bytes& b, size_t room) {
@@ -52,7 +54,7 @@ size_t emit(const Bytes& out, uint8_t* data, size_t size, size_t max_size) {
 
 struct Part {
   std::array<uint8_t, 4> tag{};
-  Bytes head;     // VFP: chunkId, codec, flags, reserved (8 bytes); RKCH: empty
+  Bytes head;  // VFP: chunkId, codec, flags, reserved (8 bytes); RKCH: empty
   Bytes payload;
   bool is(const char* t) const { return std::memcmp(tag.data(), t, 4) == 0; }
 };
@@ -93,7 +95,8 @@ void fix_vfp_hashes(Split& s) {
   const Sha256 source = sha256(vox0->payload);
   std::copy(source.begin(), source.end(), s.header.begin() + 12);
   for (Part& p : s.parts)
-    if (p.is("SKEL") && p.payload.size() >= 36) std::copy(source.begin(), source.end(), &p.payload[4]);
+    if (p.is("SKEL") && p.payload.size() >= 36)
+      std::copy(source.begin(), source.end(), &p.payload[4]);
   const Part* skel = first("SKEL");
   const Sha256 skeleton = skel ? sha256(skel->payload) : Sha256{};
   for (Part& p : s.parts) {
@@ -147,8 +150,12 @@ bool edit_list(std::vector<Part>& parts, Rng& rng) {
   if (parts.empty()) return false;
   const size_t i = pick(rng, parts.size());
   switch (pick(rng, 3)) {
-    case 0: parts.insert(parts.begin() + pick(rng, parts.size() + 1), parts[i]); break;
-    case 1: parts.erase(parts.begin() + i); break;
+    case 0:
+      parts.insert(parts.begin() + pick(rng, parts.size() + 1), parts[i]);
+      break;
+    case 1:
+      parts.erase(parts.begin() + i);
+      break;
     default: {
       Part p = parts[i];
       parts.erase(parts.begin() + i);
@@ -170,11 +177,21 @@ size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
   Part& p = s.parts[pick(rng, s.parts.size())];
   switch (pick(rng, 10)) {
-    case 0: edit_list(s.parts, rng); break;
-    case 1: mutate_fixed(p.head.data(), p.head.size()); break;
-    case 2: std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4); break;
-    case 3: fix_rig_counts(p); break;
-    case 4: mutate_fixed(&s.header[4], 4); break;  // versionMajor, versionMinor, headerFlags
+    case 0:
+      edit_list(s.parts, rng);
+      break;
+    case 1:
+      mutate_fixed(p.head.data(), p.head.size());
+      break;
+    case 2:
+      std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4);
+      break;
+    case 3:
+      fix_rig_counts(p);
+      break;
+    case 4:
+      mutate_fixed(&s.header[4], 4);
+      break;  // versionMajor, versionMinor, headerFlags
     default:
       mutate_bytes(p.payload, room);
       if (pick(rng, 2)) fix_rig_counts(p);
@@ -198,7 +215,7 @@ void fix_key_frame(RvcVoxelFrame& f, uint64_t cols, uint32_t owpc, Rng& rng) {
     for (uint32_t i = 0; i < n; ++i) {
       const uint64_t old = uint64_t{f.color_offsets[c]} + i;
       colors.push_back(old < f.colors.size() && old < f.color_offsets[c + 1] ? f.colors[old]
-                                                                            : random_colour(rng));
+                                                                             : random_colour(rng));
     }
     offsets.push_back(uint32_t(colors.size()));
   }
@@ -238,8 +255,10 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
     case 0: {  // duplicate, delete or move a chunk as stored
       if (c.chunks.empty()) return false;
       const size_t i = pick(rng, c.chunks.size());
-      if (pick(rng, 2)) c.chunks.insert(c.chunks.begin() + pick(rng, c.chunks.size()), c.chunks[i]);
-      else c.chunks.erase(c.chunks.begin() + i);
+      if (pick(rng, 2))
+        c.chunks.insert(c.chunks.begin() + pick(rng, c.chunks.size()), c.chunks[i]);
+      else
+        c.chunks.erase(c.chunks.begin() + i);
       return true;
     }
     case 1: {  // mutate one chunk's inflated payload, store it deflated (D4) or raw
@@ -273,7 +292,8 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
         d.cols.push_back(uint32_t(pick(rng, 8) == 0 ? rng() : pick(rng, size_t(cols) + 1)));
         for (uint32_t w = 0; w < owpc; ++w) d.occupancy.push_back(uint32_t(rng()) & 0x0F0F);
         uint32_t n = 0;
-        for (uint32_t w = 0; w < owpc; ++w) n += uint32_t(std::popcount(d.occupancy[d.occupancy.size() - 1 - w]));
+        for (uint32_t w = 0; w < owpc; ++w)
+          n += uint32_t(std::popcount(d.occupancy[d.occupancy.size() - 1 - w]));
         d.color_counts.push_back(n);
         for (uint32_t i = 0; i < n; ++i) d.colors.push_back(random_colour(rng));
       }
@@ -287,11 +307,15 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
       c.has_time = pick(rng, 4) != 0;
       c.durations.clear();
       if (c.has_time)
-        for (uint32_t i = 0; i < c.meta.frame_count; ++i) c.durations.push_back(uint32_t(pick(rng, 40)));
+        for (uint32_t i = 0; i < c.meta.frame_count; ++i)
+          c.durations.push_back(uint32_t(pick(rng, 40)));
       return rvc_update_time(c).ok();
-    case 6: c = random_clip(rng); return true;
+    case 6:
+      c = random_clip(rng);
+      return true;
     default:  // v1 <-> v2 (v1 cannot hold flags)
-      if (std::any_of(c.chunks.begin(), c.chunks.end(), [](const RvcChunk& ch) { return ch.flags; }))
+      if (std::any_of(c.chunks.begin(), c.chunks.end(),
+                      [](const RvcChunk& ch) { return ch.flags; }))
         return false;
       c.version = c.version == 1 ? 2 : 1;
       return true;
@@ -302,7 +326,8 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
 /// mutates bytes).
 Bytes mutate_rvc_blob(View in, Rng& rng, size_t room) {
   auto r = decode_rvc(in, 0, options(Profile::RkcCompat));
-  if (!r.ok()) return pick(rng, 4) == 0 ? must(encode_rvc(random_clip(rng)), "encode_rvc") : Bytes{};
+  if (!r.ok())
+    return pick(rng, 4) == 0 ? must(encode_rvc(random_clip(rng)), "encode_rvc") : Bytes{};
   RvcClip c = std::move(r).value();
   for (int tries = 0; tries < 4 && !edit_clip(c, rng, room); ++tries) {
   }
@@ -368,8 +393,10 @@ void edit_blob_list(Part& p, Rng& rng, size_t room) {
     blobs.erase(blobs.begin() + i);
   } else {
     Bytes edited = p.is("VCLP") && op != 3 ? mutate_rvc_blob(blobs[i], rng, room) : Bytes{};
-    if (edited.empty()) mutate_bytes(blobs[i], room);
-    else blobs[i] = std::move(edited);
+    if (edited.empty())
+      mutate_bytes(blobs[i], room);
+    else
+      blobs[i] = std::move(edited);
   }
   Le out;
   out.u32(uint32_t(blobs.size()));
@@ -404,7 +431,11 @@ void fix_bones(Part& p, Rng& rng) {
 void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
   Bytes& b = p.payload;
   if (b.size() < 4) b.assign(4, 0);
-  struct Rec { Bytes name; uint16_t kind = 0; Bytes body; };
+  struct Rec {
+    Bytes name;
+    uint16_t kind = 0;
+    Bytes body;
+  };
   std::vector<Rec> recs;
   size_t pos = 4;
   for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 2; --n) {
@@ -439,7 +470,11 @@ void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
   Le out;
   out.u32(uint32_t(recs.size()));
   for (const Rec& x : recs)
-    out.u16(uint16_t(x.name.size())).raw(x.name).u16(x.kind).u32(uint32_t(x.body.size())).raw(x.body);
+    out.u16(uint16_t(x.name.size()))
+        .raw(x.name)
+        .u16(x.kind)
+        .u32(uint32_t(x.body.size()))
+        .raw(x.body);
   b = out.b;
 }
 
@@ -457,15 +492,27 @@ size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
     if (q.is("BONS") && q.payload.size() >= 4) bones = get_u32(q.payload, 0);
   Part& p = s.parts[pick(rng, s.parts.size())];
   switch (pick(rng, 8)) {
-    case 0: edit_list(s.parts, rng); break;
-    case 1: std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4); break;
-    case 2: case 3: case 4:
-      if (p.is("MSHS") || p.is("VCLP")) edit_blob_list(p, rng, room);
-      else if (p.is("CLPS")) edit_clips(p, rng, room, bones);
-      else if (p.is("BONS")) fix_bones(p, rng);
-      else mutate_bytes(p.payload, room);
+    case 0:
+      edit_list(s.parts, rng);
       break;
-    default: mutate_bytes(p.payload, room); if (p.is("BONS") && pick(rng, 2)) fix_bones(p, rng);
+    case 1:
+      std::memcpy(p.tag.data(), kTags[pick(rng, std::size(kTags))], 4);
+      break;
+    case 2:
+    case 3:
+    case 4:
+      if (p.is("MSHS") || p.is("VCLP"))
+        edit_blob_list(p, rng, room);
+      else if (p.is("CLPS"))
+        edit_clips(p, rng, room, bones);
+      else if (p.is("BONS"))
+        fix_bones(p, rng);
+      else
+        mutate_bytes(p.payload, room);
+      break;
+    default:
+      mutate_bytes(p.payload, room);
+      if (p.is("BONS") && pick(rng, 2)) fix_bones(p, rng);
   }
   return emit(join_rkc(s), data, size, max_size);
 }

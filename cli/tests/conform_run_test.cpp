@@ -71,14 +71,16 @@ bool dead(pid_t pid) {
     std::string line;
     std::getline(stat, line);
     const size_t paren = line.rfind(')');
-    if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z') return true;
+    if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z')
+      return true;
     ::usleep(10000);
   }
   return false;
 }
 
 TEST(ConformPool, CapturesOutputAndExitStatus) {
-  auto r = run_all({sh("echo out; echo err >&2; exit 1"), sh("printf '%s' \"$0\""),
+  auto r = run_all({sh("echo out; echo err >&2; exit 1"),
+                    sh("printf '%s' \"$0\""),
                     {shell_command("printf '[%s]'", {"a b", "$HOME", "*"})}});
   EXPECT_TRUE(r[0].started);
   EXPECT_EQ(r[0].exit_code, 1);
@@ -131,9 +133,10 @@ TEST(ConformPool, OutputBeyondTheCapKillsTheRun) {
   PoolOptions opt;
   opt.max_stdout = 1 << 16;
   opt.max_stderr = 100;
-  auto r = run_all({sh("while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done"),
-                    sh("i=0; while [ $i -lt 100 ]; do echo eeeeeeeeee >&2; i=$((i+1)); done; echo ok")},
-                   opt);
+  auto r =
+      run_all({sh("while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done"),
+               sh("i=0; while [ $i -lt 100 ]; do echo eeeeeeeeee >&2; i=$((i+1)); done; echo ok")},
+              opt);
   EXPECT_TRUE(r[0].output_overflow);
   EXPECT_EQ(r[0].out.size(), size_t{1} << 16);
   EXPECT_FALSE(r[1].output_overflow);  // stderr is truncated, not fatal
@@ -219,7 +222,8 @@ class ConformCommand : public testing::Test {
       const FakeCase& c = cases_[i];
       const std::string rel = "files/" + c.id + ".bin";
       put(tmp_ / ("golden/" + rel), c.content);
-      const auto digest = sha256({reinterpret_cast<const uint8_t*>(c.content.data()), c.content.size()});
+      const auto digest =
+          sha256({reinterpret_cast<const uint8_t*>(c.content.data()), c.content.size()});
       manifest += (i ? ",\n" : "\n") + std::string(R"({"id": ")") + c.id + R"(", "path": ")" + rel +
                   R"(", "sha256": ")" + to_hex(digest) + R"(", "format": "vfp", "level": ")" +
                   c.level + R"(", "expect": )" + c.expect + "}";
@@ -267,12 +271,19 @@ TEST_F(ConformCommand, VerdictsSummaryAndExitCode) {
   EXPECT_NE(out_.find("timeout: 1\n"), std::string::npos) << out_;
   EXPECT_NE(out_.find("skipped: 7\n"), std::string::npos) << out_;  // 7 cases lack vfp-static
   EXPECT_NE(out_.find("FAIL    t/accept_wrong  vfp-rig  dump: dump differs at $.x"),
-            std::string::npos) << out_;
-  EXPECT_NE(out_.find("FAIL    t/reject_code  vfp-rig  dump: rejected with skel.other, expected skel.cycle"),
-            std::string::npos) << out_;
+            std::string::npos)
+      << out_;
+  EXPECT_NE(
+      out_.find(
+          "FAIL    t/reject_code  vfp-rig  dump: rejected with skel.other, expected skel.cycle"),
+      std::string::npos)
+      << out_;
   // The fake reader runs under `sh -c`, whose exit status reports the signal as 128 + 11.
-  EXPECT_NE(out_.find("CRASH   t/crash  vfp-rig  dump: exit code 139 (a shell's report of signal 11, SIGSEGV)"),
-            std::string::npos) << out_;
+  EXPECT_NE(
+      out_.find(
+          "CRASH   t/crash  vfp-rig  dump: exit code 139 (a shell's report of signal 11, SIGSEGV)"),
+      std::string::npos)
+      << out_;
   EXPECT_NE(out_.find("CRASH   t/junk  vfp-rig  dump: exit 0 with invalid JSON"), std::string::npos)
       << out_;
   EXPECT_NE(out_.find("TIMEOUT t/hang  vfp-rig  dump: timed out"), std::string::npos) << out_;
@@ -299,7 +310,8 @@ TEST_F(ConformCommand, ExpectedFailuresShrinkOnly) {
   EXPECT_EQ(conform({"--expected-failures", list, "--update-expected"}), kExitOk) << err_;
   const std::string text = get(list);
   EXPECT_NE(text.find("t/crash vfp-rig  # crash: exit code 139 (a shell's report of signal 11"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("t/hang vfp-rig  # timeout: "), std::string::npos) << text;
   EXPECT_EQ(text.find("t/accept_ok"), std::string::npos) << text;
 
@@ -313,7 +325,8 @@ TEST_F(ConformCommand, ExpectedFailuresShrinkOnly) {
   EXPECT_EQ(last_line(), "0 passed, 1 failed") << out_;  // reject_code xfail, reject_ok xpass
   EXPECT_NE(out_.find("XPASS   t/reject_ok  vfp-rig"), std::string::npos) << out_;
   // Updating with a filter keeps the entries of cases it did not run and drops the xpass.
-  EXPECT_EQ(conform({"--expected-failures", list, "--filter", "reject", "--update-expected"}), kExitOk);
+  EXPECT_EQ(conform({"--expected-failures", list, "--filter", "reject", "--update-expected"}),
+            kExitOk);
   const std::string updated = get(list);
   EXPECT_EQ(updated.find("t/reject_ok"), std::string::npos) << updated;
   EXPECT_NE(updated.find("t/crash vfp-rig"), std::string::npos) << updated;
@@ -332,7 +345,8 @@ TEST_F(ConformCommand, WriterChecks) {
   // dump x2 and roundtrip ("same") x2 pass; canonicalize writes "X" instead of the file.
   EXPECT_EQ(last_line(), "4 passed, 2 failed") << out_;
   EXPECT_NE(out_.find("t/accept_ok  vfp-rig  canonicalize: output differs at byte 0"),
-            std::string::npos) << out_;
+            std::string::npos)
+      << out_;
 }
 
 TEST_F(ConformCommand, JUnitAndJsonReport) {
@@ -341,8 +355,10 @@ TEST_F(ConformCommand, JUnitAndJsonReport) {
   EXPECT_EQ(conform({"--junit", junit, "--report", report, "--profile", "vfp-rig"}), kExitFailed);
   const std::string x = get(junit);
   EXPECT_TRUE(x.starts_with("<?xml")) << x;
-  EXPECT_NE(x.find("<testsuite name=\"vfp-rig\" tests=\"8\" failures=\"2\" errors=\"3\" skipped=\"1\""),
-            std::string::npos) << x;
+  EXPECT_NE(
+      x.find("<testsuite name=\"vfp-rig\" tests=\"8\" failures=\"2\" errors=\"3\" skipped=\"1\""),
+      std::string::npos)
+      << x;
   EXPECT_NE(x.find("about to crash"), std::string::npos);  // stderr tail in the error body
   nlohmann::json j = nlohmann::json::parse(get(report));
   EXPECT_EQ(j["suite_version"], "9.8.7");
@@ -357,7 +373,8 @@ TEST_F(ConformCommand, ManifestIsVerifiedBeforeAnythingRuns) {
   put(tmp_ / "golden/files/t/reject_ok.bin", "REJ:skel.cyclf");
   EXPECT_EQ(conform({}), kExitFailed);
   EXPECT_NE(err_.find("case t/reject_ok: files/t/reject_ok.bin does not match the manifest"),
-            std::string::npos) << err_;
+            std::string::npos)
+      << err_;
   EXPECT_EQ(out_.find("passed"), std::string::npos) << out_;  // nothing ran
   fs::remove(tmp_ / "golden/files/t/reject_ok.bin");
   EXPECT_EQ(conform({}), kExitIo);

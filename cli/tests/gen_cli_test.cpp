@@ -56,10 +56,14 @@ class GenCli : public testing::Test {
 TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
   const std::string a = dir_ + "/a", b = dir_ + "/b";
   ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3",
-                          "--out", a}), kExitOk) << err_;
+                          "--out", a}),
+            kExitOk)
+      << err_;
   EXPECT_NE(out_.find("wrote 30 case(s)"), std::string::npos) << out_;
   ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3",
-                          "--out", b}), kExitOk) << err_;
+                          "--out", b}),
+            kExitOk)
+      << err_;
   const auto ta = tree(a), tb = tree(b);
   EXPECT_EQ(ta, tb);
   Corpus corpus;
@@ -76,7 +80,9 @@ TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
   // --index regenerates one case of the run, byte for byte.
   const std::string one = dir_ + "/one";
   ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--seed", "9", "--mix-negative", "3", "--index", "17",
-                          "--out", one}), kExitOk) << err_;
+                          "--out", one}),
+            kExitOk)
+      << err_;
   const auto t1 = tree(one);
   size_t files = 0;
   for (const auto& [rel, bytes] : t1)
@@ -88,7 +94,8 @@ TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
 
   // A different seed gives different files.
   ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "10", "--mix-negative", "3",
-                          "--out", b}), kExitOk);
+                          "--out", b}),
+            kExitOk);
   EXPECT_NE(tree(b).at("manifest.json"), ta.at("manifest.json"));
 }
 
@@ -96,14 +103,18 @@ TEST_F(GenCli, UsageErrors) {
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "3"}), kExitUsage);  // no --out
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--format", "obj", "--out", dir_}), kExitUsage);
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--seed", "-1", "--out", dir_}), kExitUsage);
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--negative", "--mix-negative", "2", "--out", dir_}), kExitUsage);
+  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--negative", "--mix-negative", "2", "--out", dir_}),
+            kExitUsage);
   fs::create_directories(dir_ + "/golden/sources");
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--out", dir_ + "/golden"}), kExitUsage);
   EXPECT_FALSE(fs::exists(dir_ + "/golden/manifest.json"));
   EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--list-mutations"}), kExitOk);
   EXPECT_NE(out_.find("rkc\trkc.attachment_index\trkc-strict=rkc.attachment_index\t"
-                      "rkc-compat=rkc.attachment_index"), std::string::npos) << out_;
-  EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "5", "--golden", dir_}), kExitUsage);
+                      "rkc-compat=rkc.attachment_index"),
+            std::string::npos)
+      << out_;
+  EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "5", "--golden", dir_}),
+            kExitUsage);
   EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--seed", "5"}), kExitUsage);
   EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "0"}), kExitUsage);
 }
@@ -114,12 +125,17 @@ TEST_F(GenCli, FailingGeneratedRunKeepsItsCorpusAndNamesTheFirstCase) {
   std::ofstream(reader) << "#!/bin/sh\necho '{\"error\": \"x.nope\"}'\nexit 1\n";
   ::chmod(reader.c_str(), 0755);
   ASSERT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "8", "--seed", "77", "--format",
-                              "kfa", "--reader", reader, "--jobs", "2"}), kExitFailed) << err_;
+                              "kfa", "--reader", reader, "--jobs", "2"}),
+            kExitFailed)
+      << err_;
   EXPECT_NE(out_.find("generated 8 case(s), seed 77, format kfa"), std::string::npos) << out_;
   EXPECT_NE(out_.find("first failing generated case: gen/kfa/000000-valid (rkc-strict, dump)"),
-            std::string::npos) << out_;
-  EXPECT_NE(out_.find("regenerate it: voxrig gen --format kfa --seed 77 --index 0 --mix-negative 4"),
-            std::string::npos) << out_;
+            std::string::npos)
+      << out_;
+  EXPECT_NE(
+      out_.find("regenerate it: voxrig gen --format kfa --seed 77 --index 0 --mix-negative 4"),
+      std::string::npos)
+      << out_;
   const size_t at = out_.find("generated corpus kept in ");
   ASSERT_NE(at, std::string::npos) << out_;
   const std::string kept = out_.substr(at + 25, out_.find(' ', at + 25) - (at + 25));

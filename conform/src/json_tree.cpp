@@ -22,10 +22,10 @@ struct Value {
   enum class Kind : uint8_t { Null, Bool, Integer, Float, String, Array, Object };
   Kind kind = Kind::Null;
   bool boolean = false;
-  std::string text;  // Integer: canonical decimal; Float: the literal; String: the string
-  std::vector<Value> items;                   // Array elements, or Object values
-  std::vector<std::string> keys;              // Object keys, in document order
-  std::vector<uint32_t> sorted;               // Object: indices sorted by key
+  std::string text;          // Integer: canonical decimal; Float: the literal; String: the string
+  std::vector<Value> items;  // Array elements, or Object values
+  std::vector<std::string> keys;  // Object keys, in document order
+  std::vector<uint32_t> sorted;   // Object: indices sorted by key
 
   const Value* member(std::string_view k) const {
     auto it = std::lower_bound(sorted.begin(), sorted.end(), k,
@@ -149,13 +149,20 @@ std::optional<Value> parse(std::string_view text, std::string& error) {
 
 std::string_view kind_name(Value::Kind k) {
   switch (k) {
-    case Value::Kind::Null: return "null";
-    case Value::Kind::Bool: return "boolean";
-    case Value::Kind::Integer: return "integer";
-    case Value::Kind::Float: return "number";
-    case Value::Kind::String: return "string";
-    case Value::Kind::Array: return "array";
-    case Value::Kind::Object: return "object";
+    case Value::Kind::Null:
+      return "null";
+    case Value::Kind::Bool:
+      return "boolean";
+    case Value::Kind::Integer:
+      return "integer";
+    case Value::Kind::Float:
+      return "number";
+    case Value::Kind::String:
+      return "string";
+    case Value::Kind::Array:
+      return "array";
+    case Value::Kind::Object:
+      return "object";
   }
   return "?";
 }
@@ -163,16 +170,21 @@ std::string_view kind_name(Value::Kind k) {
 // A short rendering of a scalar for messages; containers are described by size.
 std::string brief(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::Null: return "null";
-    case Value::Kind::Bool: return v.boolean ? "true" : "false";
+    case Value::Kind::Null:
+      return "null";
+    case Value::Kind::Bool:
+      return v.boolean ? "true" : "false";
     case Value::Kind::Integer:
-    case Value::Kind::Float: return v.text.size() > 60 ? v.text.substr(0, 60) + "..." : v.text;
+    case Value::Kind::Float:
+      return v.text.size() > 60 ? v.text.substr(0, 60) + "..." : v.text;
     case Value::Kind::String: {
       std::string s = v.text.size() > 60 ? v.text.substr(0, 60) + "..." : v.text;
       return "\"" + s + "\"";
     }
-    case Value::Kind::Array: return "array of " + std::to_string(v.items.size());
-    case Value::Kind::Object: return "object of " + std::to_string(v.items.size()) + " keys";
+    case Value::Kind::Array:
+      return "array of " + std::to_string(v.items.size());
+    case Value::Kind::Object:
+      return "object of " + std::to_string(v.items.size()) + " keys";
   }
   return "?";
 }
@@ -223,13 +235,15 @@ bool differ(const Value& e, const Value& a, const std::string& path, JsonDiff& o
     return report("expected " + std::string(kind_name(e.kind)) + " " + brief(e) + ", got " +
                   std::string(kind_name(a.kind)) + " " + brief(a));
   switch (e.kind) {
-    case Value::Kind::Null: return false;
+    case Value::Kind::Null:
+      return false;
     case Value::Kind::Bool:
       return e.boolean == a.boolean ? false : report("expected " + brief(e) + ", got " + brief(a));
     case Value::Kind::Integer:
     case Value::Kind::String:
       return e.text == a.text ? false : report("expected " + brief(e) + ", got " + brief(a));
-    case Value::Kind::Float: return false;  // handled above
+    case Value::Kind::Float:
+      return false;  // handled above
     case Value::Kind::Array:
       if (e.items.size() != a.items.size())
         return report("expected " + std::to_string(e.items.size()) + " elements, got " +
@@ -273,8 +287,10 @@ std::optional<uint32_t> json_number_f32_bits(std::string_view text) {
     return i - start;
   };
   if (i < n && text[i] == '-') ++i;
-  if (i < n && text[i] == '0') ++i;
-  else if (digits() == 0) return std::nullopt;
+  if (i < n && text[i] == '0')
+    ++i;
+  else if (digits() == 0)
+    return std::nullopt;
   if (i < n && text[i] == '.') {
     ++i;
     if (digits() == 0) return std::nullopt;

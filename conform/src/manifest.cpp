@@ -90,9 +90,12 @@ ManifestCase parse_case(const json& c, size_t index) {
   mc.format = string_field(c, "format", where);
   mc.rule = string_field(c, "rule", where, false);
   const std::string level = string_field(c, "level", where);
-  if (level == "required") mc.level = Level::Required;
-  else if (level == "recommended") mc.level = Level::Recommended;
-  else throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};
+  if (level == "required")
+    mc.level = Level::Required;
+  else if (level == "recommended")
+    mc.level = Level::Recommended;
+  else
+    throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};
   if (auto t = c.find("tags"); t != c.end()) {
     if (!t->is_array()) throw Problem{where + ": \"tags\" must be an array"};
     for (const auto& tag : *t)

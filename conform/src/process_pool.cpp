@@ -114,14 +114,14 @@ Running spawn(size_t index, const ProcessJob& job, const PoolOptions& opt) {
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   std::vector<char*> argv;
   for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = job.argv.empty() ? EINVAL
-                                  : ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
+  const int rc =
+      job.argv.empty() ? EINVAL : ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   ::close(out[1]);
@@ -130,8 +130,8 @@ Running spawn(size_t index, const ProcessJob& job, const PoolOptions& opt) {
     ::close(out[0]);
     ::close(err[0]);
     r.outcome.started = false;
-    r.outcome.spawn_error = (job.argv.empty() ? std::string("empty command") : job.argv[0]) + ": " +
-                            std::strerror(rc);
+    r.outcome.spawn_error =
+        (job.argv.empty() ? std::string("empty command") : job.argv[0]) + ": " + std::strerror(rc);
     return r;
   }
   r.pid = pid;
@@ -176,7 +176,8 @@ bool run_processes(const std::vector<ProcessJob>& jobs, const PoolOptions& optio
   auto finish = [&](Running& r) {
     for (int s = 0; s < 2; ++s) close_fd(r.fd[s]);
     r.outcome.seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
-    if (WIFEXITED(r.status)) r.outcome.exit_code = WEXITSTATUS(r.status);
+    if (WIFEXITED(r.status))
+      r.outcome.exit_code = WEXITSTATUS(r.status);
     else if (WIFSIGNALED(r.status) && !r.outcome.timed_out && !r.outcome.output_overflow)
       r.outcome.signal = WTERMSIG(r.status);
     done(r.index, std::move(r.outcome));

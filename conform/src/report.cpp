@@ -34,21 +34,39 @@ std::string xml(std::string_view raw) {
   for (size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBF &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xBE || static_cast<unsigned char>(s[i + 2]) == 0xBF)) {
+        (static_cast<unsigned char>(s[i + 2]) == 0xBE ||
+         static_cast<unsigned char>(s[i + 2]) == 0xBF)) {
       out += '?';
       i += 2;
       continue;
     }
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\t': out += "&#9;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      default: out += c < 0x20 ? '?' : static_cast<char>(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        out += c < 0x20 ? '?' : static_cast<char>(c);
     }
   }
   return out;
@@ -84,10 +102,11 @@ std::string header_text(const RunInfo& info) {
   out += "  reader:   " + info.reader + "\n";
   out += "  profiles:";
   for (const auto& p : info.profiles) out += " " + p;
-  out += "\n  codes: " + std::string(to_string(info.codes)) + "   level: " +
-         (info.level_all ? "all" : "required") + "   writer checks: " +
-         (info.writer ? "on" : "off") + "   jobs: " + std::to_string(info.jobs) +
-         "   timeout: " + fixed(info.timeout_seconds, 1) + " s\n";
+  out += "\n  codes: " + std::string(to_string(info.codes)) +
+         "   level: " + (info.level_all ? "all" : "required") +
+         "   writer checks: " + (info.writer ? "on" : "off") +
+         "   jobs: " + std::to_string(info.jobs) + "   timeout: " + fixed(info.timeout_seconds, 1) +
+         " s\n";
   if (!info.expected_failures.empty())
     out += "  expected failures: " + info.expected_failures + "\n";
   if (!info.filter.empty()) out += "  filter: " + info.filter + "\n";
@@ -100,8 +119,10 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   size_t listed = 0, unlisted = 0;
   for (const CaseResult& r : results) {
     if (!r.counted || !is_bad(r.verdict)) continue;
-    if (listed++ < kMaxListedLines) out += result_line(r);
-    else ++unlisted;
+    if (listed++ < kMaxListedLines)
+      out += result_line(r);
+    else
+      ++unlisted;
   }
   if (unlisted) out += "... and " + std::to_string(unlisted) + " more (see --junit / --report)\n";
   const Tally& c = summary.counted;
@@ -117,10 +138,12 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   out += "crash: " + std::to_string(c.crash) + "\n";
   out += "timeout: " + std::to_string(c.timeout) + "\n";
   out += "xfail: " + std::to_string(c.xfail) + "\n";
-  if (c.xpass) out += "xpass: " + std::to_string(c.xpass) + " (listed as expected failures but passing)\n";
+  if (c.xpass)
+    out += "xpass: " + std::to_string(c.xpass) + " (listed as expected failures but passing)\n";
   out += "loose: " + std::to_string(c.loose) +
-         (info.codes == CodeMode::Loose ? " (accept/reject matched, error code differed; --codes loose)\n"
-                                        : "\n");
+         (info.codes == CodeMode::Loose
+              ? " (accept/reject matched, error code differed; --codes loose)\n"
+              : "\n");
   out += "skipped: " + std::to_string(summary.skipped) + "\n";
   out += "time: " + fixed(info.seconds, 2) + " s\n";
   out += std::to_string(c.passed()) + " passed, " + std::to_string(c.failed()) + " failed\n";
@@ -150,11 +173,11 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     g.body += ">\n";
     if (!r.counted || r.verdict == Verdict::Xfail) {
       ++g.skipped;
-      const std::string why = r.verdict == Verdict::Xfail
-                                  ? "expected failure (" + std::string(to_string(r.observed)) +
-                                        "): " + r.reason
-                                  : "recommended case, not counted (" +
-                                        std::string(to_string(r.verdict)) + "): " + r.reason;
+      const std::string why =
+          r.verdict == Verdict::Xfail
+              ? "expected failure (" + std::string(to_string(r.observed)) + "): " + r.reason
+              : "recommended case, not counted (" + std::string(to_string(r.verdict)) +
+                    "): " + r.reason;
       g.body += "      <skipped message=\"" + xml(why) + "\"/>\n";
     } else if (r.verdict == Verdict::Fail || r.verdict == Verdict::Xpass) {
       ++g.failures;
@@ -175,9 +198,9 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     skipped += g.skipped;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites name=\"voxrig conform\" tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
-         "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + fixed(info.seconds, 3) + "\">\n";
+  out += "<testsuites name=\"voxrig conform\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+         std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
+         std::to_string(skipped) + "\" time=\"" + fixed(info.seconds, 3) + "\">\n";
   auto property = [](std::string_view name, std::string_view value) {
     return "      <property name=\"" + std::string(name) + "\" value=\"" + xml(value) + "\"/>\n";
   };
@@ -203,12 +226,13 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
 std::string report_json(const RunInfo& info, const std::vector<CaseResult>& results,
                         const Summary& summary) {
   auto tally = [](const Tally& t) {
-    return "{\"passed\": " + std::to_string(t.passed()) + ", \"failed\": " +
-           std::to_string(t.failed()) + ", \"pass\": " + std::to_string(t.pass) +
+    return "{\"passed\": " + std::to_string(t.passed()) +
+           ", \"failed\": " + std::to_string(t.failed()) + ", \"pass\": " + std::to_string(t.pass) +
            ", \"loose\": " + std::to_string(t.loose) + ", \"fail\": " + std::to_string(t.fail) +
-           ", \"crash\": " + std::to_string(t.crash) + ", \"timeout\": " +
-           std::to_string(t.timeout) + ", \"xfail\": " + std::to_string(t.xfail) +
-           ", \"xpass\": " + std::to_string(t.xpass) + "}";
+           ", \"crash\": " + std::to_string(t.crash) +
+           ", \"timeout\": " + std::to_string(t.timeout) +
+           ", \"xfail\": " + std::to_string(t.xfail) + ", \"xpass\": " + std::to_string(t.xpass) +
+           "}";
   };
   std::string out = "{\n  \"schema\": \"voxrig-conform-report/1\",\n";
   out += "  \"suite\": " + quote(info.suite) + ",\n";
@@ -227,9 +251,9 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   out += "  \"jobs\": " + std::to_string(info.jobs) + ",\n";
   out += "  \"timeout_s\": " + fixed(info.timeout_seconds, 3) + ",\n";
   out += "  \"time_s\": " + fixed(info.seconds, 3) + ",\n";
-  out += "  \"summary\": {\"counted\": " + tally(summary.counted) + ",\n              \"recommended\": " +
-         tally(summary.recommended) + ",\n              \"skipped\": " +
-         std::to_string(summary.skipped) + "},\n";
+  out += "  \"summary\": {\"counted\": " + tally(summary.counted) +
+         ",\n              \"recommended\": " + tally(summary.recommended) +
+         ",\n              \"skipped\": " + std::to_string(summary.skipped) + "},\n";
   out += "  \"results\": [";
   for (size_t i = 0; i < results.size(); ++i) {
     const CaseResult& r = results[i];
@@ -238,12 +262,13 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
            std::string(to_string(r.check)) + "\", \"level\": \"" + std::string(to_string(r.level)) +
            "\", \"counted\": " + (r.counted ? "true" : "false") + ", \"verdict\": \"" +
            std::string(to_string(r.verdict)) + "\", \"reason\": " + quote(r.reason) +
-           ", \"expected\": " + quote(r.expected) + ", \"exit_code\": " +
-           std::to_string(r.exit_code) + ", \"signal\": " + std::to_string(r.signal) +
+           ", \"expected\": " + quote(r.expected) +
+           ", \"exit_code\": " + std::to_string(r.exit_code) +
+           ", \"signal\": " + std::to_string(r.signal) +
            ", \"time_ms\": " + fixed(r.seconds * 1000.0, 3);
     if (r.verdict == Verdict::Xfail || r.verdict == Verdict::Xpass)
-      out += ", \"observed\": \"" + std::string(to_string(r.observed)) + "\", \"listed_reason\": " +
-             quote(r.listed_reason);
+      out += ", \"observed\": \"" + std::string(to_string(r.observed)) +
+             "\", \"listed_reason\": " + quote(r.listed_reason);
     if (!r.stderr_tail.empty()) out += ", \"stderr_tail\": " + quote(r.stderr_tail);
     out += "}";
   }

@@ -13,24 +13,37 @@ namespace {
 
 std::string signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGXCPU: return "SIGXCPU";
-    default: return "signal";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGTRAP:
+      return "SIGTRAP";
+    case SIGSYS:
+      return "SIGSYS";
+    case SIGXCPU:
+      return "SIGXCPU";
+    default:
+      return "signal";
   }
 }
 
 // One line of at most `max` bytes from untrusted output, for a reason string.
 std::string snippet(std::string_view s, size_t max = 80) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+    s.remove_suffix(1);
   std::string out;
   for (char c : s.substr(0, max)) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
   if (s.size() > max) out += "...";
@@ -40,12 +53,14 @@ std::string snippet(std::string_view s, size_t max = 80) {
 // The problems every operation shares: the run did not end with exit 0 or 1.
 std::optional<Judgement> abnormal(const RunOutcome& run) {
   char buf[64];
-  if (!run.started) return Judgement{Verdict::Crash, "could not start the reader: " + run.spawn_error};
+  if (!run.started)
+    return Judgement{Verdict::Crash, "could not start the reader: " + run.spawn_error};
   if (run.timed_out) {
     std::snprintf(buf, sizeof buf, "timed out after %.1f s (process group killed)", run.seconds);
     return Judgement{Verdict::Timeout, buf};
   }
-  if (run.output_overflow) return Judgement{Verdict::Crash, "output exceeded the capture limit (killed)"};
+  if (run.output_overflow)
+    return Judgement{Verdict::Crash, "output exceeded the capture limit (killed)"};
   if (run.signal != 0)
     return Judgement{Verdict::Crash, "killed by signal " + std::to_string(run.signal) + " (" +
                                          signal_name(run.signal) + ")"};
@@ -73,8 +88,8 @@ Judgement judge_rejection(const RunOutcome& run, bool expected_reject,
     return {Verdict::Crash, "exit 1 without {\"error\": CODE} on stdout: " +
                                 (run.out.empty() ? std::string("(empty)") : snippet(run.out))};
   if (!expected_reject)
-    return {Verdict::Fail, "rejected with " + snippet(*code) + ", expected " +
-                               std::string(what_was_expected)};
+    return {Verdict::Fail,
+            "rejected with " + snippet(*code) + ", expected " + std::string(what_was_expected)};
   if (*code == expected_code) return {Verdict::Pass, ""};
   std::string r = "rejected with " + snippet(*code) + ", expected " + expected_code;
   if (codes == CodeMode::Loose) return {Verdict::Loose, r + " (codes not compared: --codes loose)"};
@@ -85,9 +100,12 @@ Judgement judge_rejection(const RunOutcome& run, bool expected_reject,
 
 std::string_view to_string(Check c) {
   switch (c) {
-    case Check::Dump: return "dump";
-    case Check::Roundtrip: return "roundtrip";
-    case Check::Canonicalize: return "canonicalize";
+    case Check::Dump:
+      return "dump";
+    case Check::Roundtrip:
+      return "roundtrip";
+    case Check::Canonicalize:
+      return "canonicalize";
   }
   return "dump";
 }
@@ -103,13 +121,20 @@ std::string_view to_string(CodeMode m) { return m == CodeMode::Strict ? "strict"
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::Pass: return "pass";
-    case Verdict::Loose: return "loose";
-    case Verdict::Fail: return "fail";
-    case Verdict::Crash: return "crash";
-    case Verdict::Timeout: return "timeout";
-    case Verdict::Xfail: return "xfail";
-    case Verdict::Xpass: return "xpass";
+    case Verdict::Pass:
+      return "pass";
+    case Verdict::Loose:
+      return "loose";
+    case Verdict::Fail:
+      return "fail";
+    case Verdict::Crash:
+      return "crash";
+    case Verdict::Timeout:
+      return "timeout";
+    case Verdict::Xfail:
+      return "xfail";
+    case Verdict::Xpass:
+      return "xpass";
   }
   return "fail";
 }
@@ -118,18 +143,21 @@ Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeM
   if (auto j = abnormal(run)) return *j;
   if (run.exit_code == 1)
     return judge_rejection(run, !expect.accept, expect.error, codes, "accept");
-  JsonDiff diff = compare_dump_json(expect.accept ? expect.dump : std::string_view("null"), run.out);
+  JsonDiff diff =
+      compare_dump_json(expect.accept ? expect.dump : std::string_view("null"), run.out);
   if (diff.outcome == JsonCompare::ActualInvalid)
     return {Verdict::Crash, "exit 0 with invalid JSON on stdout: " + snippet(diff.detail, 160)};
   if (!expect.accept) return {Verdict::Fail, "accepted, expected reject with " + expect.error};
   switch (diff.outcome) {
-    case JsonCompare::Equal: return {Verdict::Pass, ""};
+    case JsonCompare::Equal:
+      return {Verdict::Pass, ""};
     case JsonCompare::ExpectedInvalid:
       return {Verdict::Fail, "the golden dump does not parse (corpus bug): " + diff.detail};
     case JsonCompare::Differ:
-      return {Verdict::Fail, "dump differs at " + snippet(diff.path, 200) + ": " +
-                                 snippet(diff.detail, 200)};
-    case JsonCompare::ActualInvalid: break;
+      return {Verdict::Fail,
+              "dump differs at " + snippet(diff.path, 200) + ": " + snippet(diff.detail, 200)};
+    case JsonCompare::ActualInvalid:
+      break;
   }
   return {Verdict::Crash, "invalid JSON"};
 }
@@ -148,12 +176,15 @@ Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,
   if (i == common && got.size() == expect.bytes.size()) return {Verdict::Pass, ""};
   char buf[160];
   if (i < common)
-    std::snprintf(buf, sizeof buf, "output differs at byte %zu (expected 0x%02X, got 0x%02X); "
-                  "%zu bytes expected, %zu written", i, expect.bytes[i], got[i],
-                  expect.bytes.size(), got.size());
+    std::snprintf(buf, sizeof buf,
+                  "output differs at byte %zu (expected 0x%02X, got 0x%02X); "
+                  "%zu bytes expected, %zu written",
+                  i, expect.bytes[i], got[i], expect.bytes.size(), got.size());
   else
-    std::snprintf(buf, sizeof buf, "output length differs: %zu bytes expected, %zu written "
-                  "(equal up to byte %zu)", expect.bytes.size(), got.size(), i);
+    std::snprintf(buf, sizeof buf,
+                  "output length differs: %zu bytes expected, %zu written "
+                  "(equal up to byte %zu)",
+                  expect.bytes.size(), got.size(), i);
   return {Verdict::Fail, buf};
 }
 
@@ -164,8 +195,10 @@ namespace {
 using Key = std::tuple<std::string, std::string, Check>;
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -243,12 +276,14 @@ std::vector<ExpectedFailure> apply_expected_failures(std::vector<CaseResult>& re
     if (it == listed.end()) continue;
     used[it->first] = true;
     r.listed_reason = it->second->reason;
-    if (r.verdict == Verdict::Fail || r.verdict == Verdict::Crash || r.verdict == Verdict::Timeout) {
+    if (r.verdict == Verdict::Fail || r.verdict == Verdict::Crash ||
+        r.verdict == Verdict::Timeout) {
       r.verdict = Verdict::Xfail;
     } else if (r.verdict == Verdict::Pass || r.verdict == Verdict::Loose) {
       r.verdict = Verdict::Xpass;
-      r.reason = "listed as an expected failure but passes now: remove its line (the list only "
-                 "shrinks)";
+      r.reason =
+          "listed as an expected failure but passes now: remove its line (the list only "
+          "shrinks)";
     }
   }
   std::vector<ExpectedFailure> unmatched;
@@ -286,13 +321,27 @@ std::string render_expected_failures(const std::vector<CaseResult>& results,
 
 void Tally::add(Verdict v) {
   switch (v) {
-    case Verdict::Pass: ++pass; break;
-    case Verdict::Loose: ++loose; break;
-    case Verdict::Fail: ++fail; break;
-    case Verdict::Crash: ++crash; break;
-    case Verdict::Timeout: ++timeout; break;
-    case Verdict::Xfail: ++xfail; break;
-    case Verdict::Xpass: ++xpass; break;
+    case Verdict::Pass:
+      ++pass;
+      break;
+    case Verdict::Loose:
+      ++loose;
+      break;
+    case Verdict::Fail:
+      ++fail;
+      break;
+    case Verdict::Crash:
+      ++crash;
+      break;
+    case Verdict::Timeout:
+      ++timeout;
+      break;
+    case Verdict::Xfail:
+      ++xfail;
+      break;
+    case Verdict::Xpass:
+      ++xpass;
+      break;
   }
 }
 

@@ -14,7 +14,8 @@ JsonDiff cmp(std::string_view e, std::string_view a) { return compare_dump_json(
 
 TEST(ConformJson, KeyOrderIsFree) {
   EXPECT_EQ(cmp(R"({"a": 1, "b": [1.5, "x"], "c": {"d": null, "e": true}})",
-                R"({"c": {"e": true, "d": null}, "b": [1.5, "x"], "a": 1})").outcome,
+                R"({"c": {"e": true, "d": null}, "b": [1.5, "x"], "a": 1})")
+                .outcome,
             JsonCompare::Equal);
 }
 
@@ -66,7 +67,7 @@ TEST(ConformJson, FloatTextRoundsDirectlyNotThroughDouble) {
   EXPECT_EQ(json_number_f32_bits("0"), 0x00000000u);
   EXPECT_EQ(json_number_f32_bits("1.0"), 0x3F800000u);
   EXPECT_EQ(json_number_f32_bits("1e+38"), 0x7E967699u);
-  EXPECT_EQ(json_number_f32_bits("1e39"), 0x7F800000u);     // overflow: infinity
+  EXPECT_EQ(json_number_f32_bits("1e39"), 0x7F800000u);  // overflow: infinity
   EXPECT_EQ(json_number_f32_bits("-1e39"), 0xFF800000u);
   EXPECT_EQ(json_number_f32_bits("1e-50"), 0x00000000u);    // underflow: zero
   EXPECT_EQ(json_number_f32_bits("1.4e-45"), 0x00000001u);  // smallest subnormal
@@ -85,8 +86,9 @@ TEST(ConformJson, IntegersCompareExactlyAtAnySize) {
 }
 
 TEST(ConformJson, FirstDifferenceIsReportedWithItsPath) {
-  JsonDiff d = cmp(R"({"sections": [{"tag": "VOX0"}, {"tag": "SKEL", "joints": [{"name": "a"}]}]})",
-                   R"({"sections": [{"tag": "VOX0"}, {"tag": "SKEL", "joints": [{"name": "b"}]}]})");
+  JsonDiff d =
+      cmp(R"({"sections": [{"tag": "VOX0"}, {"tag": "SKEL", "joints": [{"name": "a"}]}]})",
+          R"({"sections": [{"tag": "VOX0"}, {"tag": "SKEL", "joints": [{"name": "b"}]}]})");
   EXPECT_EQ(d.outcome, JsonCompare::Differ);
   EXPECT_EQ(d.path, "$.sections[1].joints[0].name");
 
@@ -146,7 +148,8 @@ TEST(ConformJson, HostileWidthIsBounded) {
 
 TEST(ConformJson, RejectionCodeNeedsAnObjectWithAStringError) {
   EXPECT_EQ(rejection_code(R"({"error": "skel.cycle"})"), "skel.cycle");
-  EXPECT_EQ(rejection_code(R"({"error": "skel.cycle", "offset": 120, "path": "SKEL/joint[3]"})" "\n"),
+  EXPECT_EQ(rejection_code(R"({"error": "skel.cycle", "offset": 120, "path": "SKEL/joint[3]"})"
+                           "\n"),
             "skel.cycle");
   EXPECT_EQ(rejection_code(R"({"error": 3})"), std::nullopt);
   EXPECT_EQ(rejection_code(R"({"code": "skel.cycle"})"), std::nullopt);

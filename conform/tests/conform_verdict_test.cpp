@@ -114,17 +114,19 @@ TEST(ConformVerdict, WriterBytesAndErrors) {
   j = judge_writer(bytes, exited(0, ""), std::nullopt, CodeMode::Strict);
   EXPECT_EQ(j.verdict, Verdict::Fail);
   EXPECT_EQ(judge_writer(bytes, exited(1, R"({"error": "rvc.write.unrepresentable"})"),
-                         std::nullopt, CodeMode::Strict).verdict,
+                         std::nullopt, CodeMode::Strict)
+                .verdict,
             Verdict::Fail);
 
   WriterExpectation refuse;
   refuse.error = true;
   refuse.code = "rvc.write.unrepresentable";
   EXPECT_EQ(judge_writer(refuse, exited(1, R"({"error": "rvc.write.unrepresentable"})"),
-                         std::nullopt, CodeMode::Strict).verdict,
+                         std::nullopt, CodeMode::Strict)
+                .verdict,
             Verdict::Pass);
-  EXPECT_EQ(judge_writer(refuse, exited(1, R"({"error": "other"})"), std::nullopt,
-                         CodeMode::Loose).verdict,
+  EXPECT_EQ(judge_writer(refuse, exited(1, R"({"error": "other"})"), std::nullopt, CodeMode::Loose)
+                .verdict,
             Verdict::Loose);
   EXPECT_EQ(judge_writer(refuse, exited(0, ""), want, CodeMode::Strict).verdict, Verdict::Fail);
   RunOutcome sig;
@@ -165,12 +167,12 @@ TEST(ConformExpectedFailures, ParsesEntriesCommentsAndChecks) {
 
 TEST(ConformExpectedFailures, MalformedLinesAreProblemsWithLineNumbers) {
   auto list = parse_expected_failures(
-      "vfp/a\n"                        // 1: no profile
-      "vfp/a vfp\n"                    // 2: unknown profile
-      "vfp/a vfp-rig dumpp\n"          // 3: unknown check
-      "vfp/a vfp-rig dump extra\n"     // 4: too many tokens
-      "vfp/a vfp-rig\n"                // 5: fine
-      "vfp/a vfp-rig dump\n");         // 6: duplicate of 5 (dump is the default)
+      "vfp/a\n"                     // 1: no profile
+      "vfp/a vfp\n"                 // 2: unknown profile
+      "vfp/a vfp-rig dumpp\n"       // 3: unknown check
+      "vfp/a vfp-rig dump extra\n"  // 4: too many tokens
+      "vfp/a vfp-rig\n"             // 5: fine
+      "vfp/a vfp-rig dump\n");      // 6: duplicate of 5 (dump is the default)
   ASSERT_EQ(list.problems.size(), 5u);
   EXPECT_TRUE(list.problems[0].starts_with("line 1: ")) << list.problems[0];
   EXPECT_TRUE(list.problems[1].starts_with("line 2: unknown profile 'vfp'")) << list.problems[1];
@@ -182,10 +184,14 @@ TEST(ConformExpectedFailures, MalformedLinesAreProblemsWithLineNumbers) {
 
 TEST(ConformExpectedFailures, ListedFailuresAreXfailListedPassesAreXpass) {
   std::vector<CaseResult> rs = {
-      result("a", "vfp-rig", Verdict::Fail),    result("b", "vfp-rig", Verdict::Crash),
-      result("c", "vfp-rig", Verdict::Timeout), result("d", "vfp-rig", Verdict::Pass),
-      result("e", "vfp-rig", Verdict::Loose),   result("f", "vfp-rig", Verdict::Fail),
-      result("a", "vfp-static", Verdict::Fail), result("a", "vfp-rig", Verdict::Fail, Check::Roundtrip),
+      result("a", "vfp-rig", Verdict::Fail),
+      result("b", "vfp-rig", Verdict::Crash),
+      result("c", "vfp-rig", Verdict::Timeout),
+      result("d", "vfp-rig", Verdict::Pass),
+      result("e", "vfp-rig", Verdict::Loose),
+      result("f", "vfp-rig", Verdict::Fail),
+      result("a", "vfp-static", Verdict::Fail),
+      result("a", "vfp-rig", Verdict::Fail, Check::Roundtrip),
   };
   auto list = parse_expected_failures(
       "a vfp-rig # known\nb vfp-rig\nc vfp-rig\nd vfp-rig\ne vfp-rig\ngone vfp-rig # stale\n");
@@ -199,9 +205,9 @@ TEST(ConformExpectedFailures, ListedFailuresAreXfailListedPassesAreXpass) {
   EXPECT_EQ(rs[3].verdict, Verdict::Xpass);  // the list only shrinks
   EXPECT_NE(rs[3].reason.find("remove"), std::string::npos);
   EXPECT_EQ(rs[4].verdict, Verdict::Xpass);
-  EXPECT_EQ(rs[5].verdict, Verdict::Fail);        // not listed
-  EXPECT_EQ(rs[6].verdict, Verdict::Fail);        // listed for another profile only
-  EXPECT_EQ(rs[7].verdict, Verdict::Fail);        // listed for the dump check only
+  EXPECT_EQ(rs[5].verdict, Verdict::Fail);  // not listed
+  EXPECT_EQ(rs[6].verdict, Verdict::Fail);  // listed for another profile only
+  EXPECT_EQ(rs[7].verdict, Verdict::Fail);  // listed for the dump check only
   ASSERT_EQ(unmatched.size(), 1u);
   EXPECT_EQ(unmatched[0].id, "gone");
 
@@ -209,16 +215,19 @@ TEST(ConformExpectedFailures, ListedFailuresAreXfailListedPassesAreXpass) {
   EXPECT_EQ(s.counted.xfail, 3u);
   EXPECT_EQ(s.counted.xpass, 2u);
   EXPECT_EQ(s.counted.fail, 3u);
-  EXPECT_EQ(s.counted.failed(), 5u);   // 3 fail + 2 xpass
+  EXPECT_EQ(s.counted.failed(), 5u);  // 3 fail + 2 xpass
   EXPECT_EQ(s.counted.passed(), 0u);
   EXPECT_EQ(s.skipped, 4u);
 }
 
 TEST(ConformExpectedFailures, UpdateListsCurrentFailuresAndKeepsUnrunEntries) {
   std::vector<CaseResult> rs = {
-      result("b", "vfp-rig", Verdict::Fail), result("a", "vfp-rig", Verdict::Pass),
-      result("c", "vfp-rig", Verdict::Timeout), result("a", "vfp-static", Verdict::Xfail),
-      result("d", "vfp-rig", Verdict::Xpass), result("c", "vfp-rig", Verdict::Crash, Check::Canonicalize),
+      result("b", "vfp-rig", Verdict::Fail),
+      result("a", "vfp-rig", Verdict::Pass),
+      result("c", "vfp-rig", Verdict::Timeout),
+      result("a", "vfp-static", Verdict::Xfail),
+      result("d", "vfp-rig", Verdict::Xpass),
+      result("c", "vfp-rig", Verdict::Crash, Check::Canonicalize),
   };
   rs[3].observed = Verdict::Crash;
   std::vector<ExpectedFailure> kept = {{"z", "rkc-strict", Check::Dump, "not run today"}};
@@ -278,8 +287,9 @@ TEST(ConformReport, SummaryEndsWithTheCountsLine) {
   EXPECT_EQ(s.counted.failed(), 3u);  // fail + crash + timeout
   EXPECT_EQ(s.recommended.failed(), 1u);
   const std::string text = summary_text(info(), rs, s);
-  const std::string tail = "crash: 1\ntimeout: 1\nxfail: 1\nloose: 1\nskipped: 7\ntime: 1.25 s\n"
-                           "3 passed, 3 failed\n";
+  const std::string tail =
+      "crash: 1\ntimeout: 1\nxfail: 1\nloose: 1\nskipped: 7\ntime: 1.25 s\n"
+      "3 passed, 3 failed\n";
   ASSERT_GE(text.size(), tail.size());
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail) << text;
   EXPECT_NE(text.find("FAIL    vfp/bad  vfp-rig  dump: dump differs"), std::string::npos) << text;
@@ -325,7 +335,9 @@ std::string check_xml(const std::string& x, std::map<std::string, int>& counts) 
     const bool closing = i + 1 < x.size() && x[i + 1] == '/';
     size_t j = i + (closing ? 2 : 1);
     const size_t name_start = j;
-    while (j < x.size() && (std::isalnum(static_cast<unsigned char>(x[j])) || x[j] == '-' || x[j] == '_')) ++j;
+    while (j < x.size() &&
+           (std::isalnum(static_cast<unsigned char>(x[j])) || x[j] == '-' || x[j] == '_'))
+      ++j;
     const std::string name = x.substr(name_start, j - name_start);
     if (name.empty()) return "empty tag name";
     if (closing) {
@@ -376,9 +388,9 @@ TEST(ConformReport, JUnitIsWellFormedAndCountsFailures) {
   EXPECT_EQ(counts["testsuites"], 1);
   EXPECT_EQ(counts["testsuite"], 2);  // vfp-static, vfp-rig
   EXPECT_EQ(counts["testcase"], 8);
-  EXPECT_EQ(counts["failure"], 1);    // vfp/bad
-  EXPECT_EQ(counts["error"], 2);      // crash, timeout
-  EXPECT_EQ(counts["skipped"], 2);    // xfail, recommended failure
+  EXPECT_EQ(counts["failure"], 1);  // vfp/bad
+  EXPECT_EQ(counts["error"], 2);    // crash, timeout
+  EXPECT_EQ(counts["skipped"], 2);  // xfail, recommended failure
   EXPECT_NE(x.find("tests=\"8\" failures=\"1\" errors=\"2\" skipped=\"2\""), std::string::npos);
   EXPECT_NE(x.find("name=\"vfp/ok [roundtrip]\""), std::string::npos);
   EXPECT_NE(x.find("&lt;b&gt; &amp; &quot;c&quot;"), std::string::npos);
@@ -477,7 +489,8 @@ TEST(ConformManifest, RefusesWhatItCannotTrust) {
   refuses("dumps/b.json", "dumps/../../b.json", "relative path");
   refuses("\"vfp-static\": {", "\"vfp-statik\": {", "unknown profile");
   refuses("\"verdict\": \"reject\"", "\"verdict\": \"maybe\"", "verdict");
-  refuses("\"verdict\": \"accept\", \"dump\": \"dumps/b.json\",", "\"verdict\": \"accept\",", "\"dump\"");
+  refuses("\"verdict\": \"accept\", \"dump\": \"dumps/b.json\",", "\"verdict\": \"accept\",",
+          "\"dump\"");
   refuses("\"id\": \"vfp/b\"", "\"id\": \"vfp/a\"", "duplicate id");
   refuses("\"level\": \"recommended\"", "\"level\": \"optional\"", "level");
   refuses("1111111111111111111111111111111111111111111111111111111111111111", "11", "sha256");

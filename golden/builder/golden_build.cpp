@@ -133,7 +133,8 @@ Kv6 kv6_model(const json& j) {
   return k;
 }
 
-// RVC: {"version": 1|2, "chunks": [{"tag", "flags"?, "len"?, "hex" | "meta" | "frames" | "durations"}]}
+// RVC: {"version": 1|2, "chunks": [{"tag", "flags"?, "len"?, "hex" | "meta" | "frames" |
+// "durations"}]}
 std::vector<uint8_t> rvc_bytes(const json& j) {
   if (j.contains("hex")) return hex(j["hex"]);
   only_keys(j, {"version", "chunks", "append"}, "rvc");
@@ -151,15 +152,19 @@ std::vector<uint8_t> rvc_bytes(const json& j) {
       payload = hex(c["hex"]);
     } else if (c.contains("meta")) {
       const json& m = c["meta"];
-      only_keys(m, {"dims", "pivot", "voxel_world_size", "loop_mode", "default_frame_ms", "frame_count"}, "rvc meta");
+      only_keys(
+          m, {"dims", "pivot", "voxel_world_size", "loop_mode", "default_frame_ms", "frame_count"},
+          "rvc meta");
       for (const auto& d : m.at("dims")) u32(payload, d.get<uint32_t>());
-      for (float f : floats<3>(m.value("pivot", json()), {0, 0, 0})) u32(payload, std::bit_cast<uint32_t>(f));
+      for (float f : floats<3>(m.value("pivot", json()), {0, 0, 0}))
+        u32(payload, std::bit_cast<uint32_t>(f));
       u32(payload, std::bit_cast<uint32_t>(f32(m.value("voxel_world_size", json(1.0)))));
       payload.push_back(m.value("loop_mode", uint8_t{0}));
       u32(payload, m.value("default_frame_ms", 33u));
       u32(payload, m.at("frame_count").get<uint32_t>());
     } else if (c.contains("frames")) {
-      // [{"key": [[occupancy...], [offsets...], [colors...]]} | {"delta": [[col, [occ...], [colors...]], ...]} | {"kind": k}]
+      // [{"key": [[occupancy...], [offsets...], [colors...]]} | {"delta": [[col, [occ...],
+      // [colors...]], ...]} | {"kind": k}]
       for (const auto& f : c["frames"]) {
         if (f.contains("key")) {
           payload.push_back(0);
@@ -207,7 +212,8 @@ RvcClip rvc_clip(const json& j) {
   DecodeOptions o;
   o.profile = Profile::RkcCompat;
   auto c = decode_rvc(bytes, 0, o);
-  if (!c.ok()) fail("an embedded RVC must parse (use mutations for broken ones): " + c.error().to_text());
+  if (!c.ok())
+    fail("an embedded RVC must parse (use mutations for broken ones): " + c.error().to_text());
   return *c;
 }
 
@@ -217,12 +223,14 @@ Kv6 kv6_of(const json& j) {
   DecodeOptions o;
   o.profile = Profile::RkcCompat;
   auto k = decode_kv6(bytes, 0, o);
-  if (!k.ok()) fail("an embedded KV6 must parse (use mutations for broken ones): " + k.error().to_text());
+  if (!k.ok())
+    fail("an embedded KV6 must parse (use mutations for broken ones): " + k.error().to_text());
   return *k;
 }
 
 Character character(const json& j) {
-  only_keys(j, {"note", "name", "root", "meshes", "bones", "clips", "voxel_clips", "extra_chunks"}, "character");
+  only_keys(j, {"note", "name", "root", "meshes", "bones", "clips", "voxel_clips", "extra_chunks"},
+            "character");
   Character c;
   c.name = name_of(j.value("name", json()));
   c.root = floats<3>(j.value("root", json()), {0, 0, 0});
@@ -263,7 +271,8 @@ Character character(const json& j) {
       clip.data = sk;
     } else if (cl.contains("unknown")) {
       only_keys(cl["unknown"], {"kind", "hex"}, "unknown clip");
-      clip.data = UnknownClip{cl["unknown"].at("kind").get<uint16_t>(), hex(cl["unknown"].at("hex"))};
+      clip.data =
+          UnknownClip{cl["unknown"].at("kind").get<uint16_t>(), hex(cl["unknown"].at("hex"))};
     } else {
       fail("a clip is \"skeletal\" or \"unknown\"");
     }
@@ -302,7 +311,8 @@ bool build_rkc_family(const json& spec, const std::string& golden_dir, std::vect
                       std::string& error) {
   try {
     if (spec.contains("character")) {
-      const std::string rel = "sources/rkc/characters/" + spec["character"].get<std::string>() + ".json";
+      const std::string rel =
+          "sources/rkc/characters/" + spec["character"].get<std::string>() + ".json";
       auto text = slurp(golden_dir + "/" + rel);
       if (!text) fail("cannot read " + rel);
       auto r = encode_rkc(character(json::parse(text->begin(), text->end())));

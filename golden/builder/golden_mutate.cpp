@@ -122,7 +122,8 @@ bool Mutator::target(const json& m, const char* field_key, const char* offset_ke
   }
   if (m.contains("delta") && std::string(field_key) == "field") {
     t.offset = uint64_t(int64_t(t.offset) + m["delta"].get<int64_t>());
-    t.field += (m["delta"].get<int64_t>() >= 0 ? "+" : "") + std::to_string(m["delta"].get<int64_t>());
+    t.field +=
+        (m["delta"].get<int64_t>() >= 0 ? "+" : "") + std::to_string(m["delta"].get<int64_t>());
   }
   return true;
 }
@@ -130,12 +131,18 @@ bool Mutator::target(const json& m, const char* field_key, const char* offset_ke
 bool Mutator::set_int(const std::string& op, const json& m, std::string& err) {
   int n = 0;
   bool is_signed = false, is_float = op == "set_f32_bits";
-  if (op == "set_u8") n = 1;
-  else if (op == "set_u16") n = 2;
-  else if (op == "set_i16") n = 2, is_signed = true;
-  else if (op == "set_u32") n = 4;
-  else if (op == "set_i32") n = 4, is_signed = true;
-  else n = 4;
+  if (op == "set_u8")
+    n = 1;
+  else if (op == "set_u16")
+    n = 2;
+  else if (op == "set_i16")
+    n = 2, is_signed = true;
+  else if (op == "set_u32")
+    n = 4;
+  else if (op == "set_i32")
+    n = 4, is_signed = true;
+  else
+    n = 4;
   Target t;
   if (!target(m, "field", "offset", t, err)) return false;
   if (t.offset + uint64_t(n) > b_.size()) {
@@ -186,7 +193,8 @@ void Mutator::ensure_tracking() {
   if (tracked_) return;
   tracked_.emplace();
   for (const Region& r : layout_of(b_).regions)
-    tracked_->push_back({r.length_path, r.length_offset, r.content_start, r.content_end, r.end_paths});
+    tracked_->push_back(
+        {r.length_path, r.length_offset, r.content_start, r.content_end, r.end_paths});
 }
 
 // The regions an edit at `o` (named `field`) grows: the innermost one holding it, plus every
@@ -194,16 +202,21 @@ void Mutator::ensure_tracking() {
 std::vector<size_t> grown_by(const std::vector<Tracked>& ts, uint64_t o, uint64_t n_del,
                              const std::string& field) {
   std::optional<size_t> inner;
-  auto better = [&](size_t i) { return !inner || ts[i].end - ts[i].start < ts[*inner].end - ts[*inner].start; };
+  auto better = [&](size_t i) {
+    return !inner || ts[i].end - ts[i].start < ts[*inner].end - ts[*inner].start;
+  };
   if (n_del == 0)
     for (size_t i = 0; i < ts.size(); ++i)
-      if (!ts[i].dropped && std::find(ts[i].end_paths.begin(), ts[i].end_paths.end(), field) !=
-                                ts[i].end_paths.end() && better(i))
+      if (!ts[i].dropped &&
+          std::find(ts[i].end_paths.begin(), ts[i].end_paths.end(), field) !=
+              ts[i].end_paths.end() &&
+          better(i))
         inner = i;
   if (!inner)
     for (size_t i = 0; i < ts.size(); ++i) {
       const Tracked& t = ts[i];
-      const bool hit = n_del == 0 ? (t.start <= o && o < t.end) : (t.start <= o && o + n_del <= t.end);
+      const bool hit =
+          n_del == 0 ? (t.start <= o && o < t.end) : (t.start <= o && o + n_del <= t.end);
       if (!t.dropped && hit && better(i)) inner = i;
     }
   std::vector<size_t> g;
@@ -239,8 +252,10 @@ bool Mutator::insert(const Target& t, const std::vector<uint8_t>& bytes, std::st
   ordered_json r;
   r["op"] = "insert";
   record_base(r, t);
-  if (operand) operand->record(r);
-  else r["bytes"] = hex_of(bytes);
+  if (operand)
+    operand->record(r);
+  else
+    r["bytes"] = hex_of(bytes);
   rec_.push_back(r);
   return true;
 }
@@ -265,8 +280,10 @@ bool Mutator::erase(const Target& t, uint64_t n, std::string& err) {
     } else if (r.end > t.offset && r.start < t.offset + n) {
       r.dropped = true;  // the edit cut into a region it does not contain
     }
-    if (r.len_off >= t.offset + n) r.len_off -= n;
-    else if (r.len_off + 4 > t.offset && r.len_off < t.offset + n) r.dropped = true;
+    if (r.len_off >= t.offset + n)
+      r.len_off -= n;
+    else if (r.len_off + 4 > t.offset && r.len_off < t.offset + n)
+      r.dropped = true;
   }
   b_.erase(b_.begin() + int64_t(t.offset), b_.begin() + int64_t(t.offset + n));
   ordered_json r;
@@ -445,7 +462,10 @@ bool Mutator::apply(const json& m, std::string& err) {
     }
     std::vector<uint8_t> bytes(tag.begin(), tag.end());
     if (vfp) {
-      auto add = [&](uint64_t v, int n) { auto x = le_bytes(v, n); bytes.insert(bytes.end(), x.begin(), x.end()); };
+      auto add = [&](uint64_t v, int n) {
+        auto x = le_bytes(v, n);
+        bytes.insert(bytes.end(), x.begin(), x.end());
+      };
       add(uint64_t(m.value("chunk_id", int64_t{-1})), 4);
       add(m.value("codec", 0u), 1);
       add(m.value("flags", 0u), 1);
@@ -465,7 +485,8 @@ bool Mutator::apply(const json& m, std::string& err) {
   if (op == "move" || op == "copy" || op == "duplicate_section") {
     Target from, to;
     if (!target(m, "field", "offset", from, err)) return false;
-    json tj = m.contains("to") ? json{{"field", m["to"]}} : json{{"offset", m.value("to_offset", 0u)}};
+    json tj =
+        m.contains("to") ? json{{"field", m["to"]}} : json{{"offset", m.value("to_offset", 0u)}};
     if (!target(tj, "field", "offset", to, err)) return false;
     if (from.offset + from.size > b_.size()) {
       err = "source range past the end";
@@ -512,9 +533,12 @@ bool parse_hex(const json& value, std::vector<uint8_t>& out, std::string& error)
   int hi = -1;
   for (char c : text) {
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
     else if (c == ' ' || c == '\n' || c == '\t' || c == '|') {
       if (hi >= 0) {
         error = "hex: a byte was split by whitespace";

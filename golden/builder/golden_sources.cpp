@@ -19,12 +19,14 @@ using nlohmann::json;
 
 namespace {
 
-const std::set<std::string> kCaseKeys = {"id", "rule", "level", "tags", "expect", "note",
-                                         "format", "roundtrip", "canonicalize", "model", "base",
-                                         "mutations", "hex", "character", "kv6", "kfa", "rvc"};
-const std::vector<std::string> kBuilders = {"model", "base", "hex", "character", "kv6", "kfa", "rvc"};
-const std::set<std::string> kCompileKeys = {"id", "rule", "level", "tags", "expect", "note",
-                                            "json", "json_lines", "model", "output_case"};
+const std::set<std::string> kCaseKeys = {"id",   "rule",      "level",     "tags",         "expect",
+                                         "note", "format",    "roundtrip", "canonicalize", "model",
+                                         "base", "mutations", "hex",       "character",    "kv6",
+                                         "kfa",  "rvc"};
+const std::vector<std::string> kBuilders = {"model", "base", "hex", "character",
+                                            "kv6",   "kfa",  "rvc"};
+const std::set<std::string> kCompileKeys = {"id",   "rule", "level",      "tags",  "expect",
+                                            "note", "json", "json_lines", "model", "output_case"};
 const std::set<std::string> kFormats = {"vfp", "rkc", "kv6", "rvc", "kfa", "unknown"};
 
 bool valid_id(const std::string& id) {
@@ -40,8 +42,10 @@ bool known_code(const std::string& code) { return error_code_from_string(code).h
 
 // Parses a writer expectation: "same" | "differs" | {"case": id} | {"hex": ...} | {"error": code}.
 bool parse_writer(const json& j, WriterExpect& w, std::string& err) {
-  if (j.is_string() && j == "same") w.kind = WriterExpect::Kind::Same;
-  else if (j.is_string() && j == "differs") w.kind = WriterExpect::Kind::Differs;
+  if (j.is_string() && j == "same")
+    w.kind = WriterExpect::Kind::Same;
+  else if (j.is_string() && j == "differs")
+    w.kind = WriterExpect::Kind::Differs;
   else if (j.is_object() && j.size() == 1 && j.contains("case")) {
     w.kind = WriterExpect::Kind::Case;
     w.case_id = j["case"].get<std::string>();
@@ -56,8 +60,9 @@ bool parse_writer(const json& j, WriterExpect& w, std::string& err) {
       return false;
     }
   } else {
-    err = "a writer expectation is \"same\", \"differs\", {\"case\": id}, {\"hex\": ...} or "
-          "{\"error\": code}";
+    err =
+        "a writer expectation is \"same\", \"differs\", {\"case\": id}, {\"hex\": ...} or "
+        "{\"error\": code}";
     return false;
   }
   return true;
@@ -132,8 +137,10 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
   std::set<std::string> used;
   for (const auto& p : profiles_of(d.format)) {
     const json* v = nullptr;
-    if (e.contains(p)) v = &e[p], used.insert(p);
-    else if (e.contains("*")) v = &e["*"], used.insert("*");
+    if (e.contains(p))
+      v = &e[p], used.insert(p);
+    else if (e.contains("*"))
+      v = &e["*"], used.insert("*");
     if (!v) {
       err = "'expect' has no verdict for profile " + p;
       return false;
@@ -148,7 +155,8 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
     } else if (v->is_object()) {
       verdict = v->value("verdict", std::string());
       if (v->contains("error")) verdict = (*v)["error"].get<std::string>();
-      if (v->contains("roundtrip") && !parse_writer((*v)["roundtrip"], pe.roundtrip, err)) return false;
+      if (v->contains("roundtrip") && !parse_writer((*v)["roundtrip"], pe.roundtrip, err))
+        return false;
       // D1: outside VFP, canonicalize is the roundtrip, so a per-profile roundtrip carries over.
       if (v->contains("roundtrip") && d.format != "vfp") pe.canonicalize = pe.roundtrip;
       if (v->contains("canonicalize") && !parse_writer((*v)["canonicalize"], pe.canonicalize, err))
@@ -160,7 +168,8 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
       pe.accept = false;
       pe.error = verdict;
     } else {
-      err = "profile " + p + ": verdict must be \"accept\" or a known error code, got '" + verdict + "'";
+      err = "profile " + p + ": verdict must be \"accept\" or a known error code, got '" + verdict +
+            "'";
       return false;
     }
     d.expect.push_back(pe);
@@ -227,14 +236,13 @@ std::vector<std::string> profiles_of(const std::string& format) {
   return {"rkc-strict", "rkc-compat"};
 }
 
-std::string extension_of(const std::string& format) {
-  return format == "unknown" ? "bin" : format;
-}
+std::string extension_of(const std::string& format) { return format == "unknown" ? "bin" : format; }
 
 std::optional<std::vector<uint8_t>> slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 Sources load_sources(const std::string& golden_dir, std::vector<std::string>& errors) {
@@ -276,12 +284,14 @@ Sources load_sources(const std::string& golden_dir, std::vector<std::string>& er
       try {
         if (format == "vfp-json") {
           CompileCase d;
-          if (!parse_compile_case(c, golden_dir, source, d, err)) errors.push_back(where + ": " + err);
+          if (!parse_compile_case(c, golden_dir, source, d, err))
+            errors.push_back(where + ": " + err);
           else if (!s.compile_cases.emplace(d.id, d).second || s.cases.count(d.id))
             errors.push_back(where + ": duplicate id");
         } else {
           CaseDef d;
-          if (!parse_case(c, format, source, d, err)) errors.push_back(where + ": " + err);
+          if (!parse_case(c, format, source, d, err))
+            errors.push_back(where + ": " + err);
           else if (!s.cases.emplace(d.id, d).second || s.compile_cases.count(d.id))
             errors.push_back(where + ": duplicate id");
         }
@@ -316,9 +326,8 @@ bool build_case(Sources& s, const std::string& id, std::vector<std::string>& err
       if (!text) {
         err = "cannot read " + d.compile_input;
       } else {
-        auto model = compile_vfp_json(std::string_view(reinterpret_cast<const char*>(text->data()),
-                                                       text->size()),
-                                      Limits{});
+        auto model = compile_vfp_json(
+            std::string_view(reinterpret_cast<const char*>(text->data()), text->size()), Limits{});
         if (!model.ok()) {
           err = d.compile_input + " does not compile: " + model.error().to_text();
         } else if (auto bytes = encode_vfp(*model); !bytes.ok()) {

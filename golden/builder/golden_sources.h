@@ -20,9 +20,9 @@ namespace voxrig::golden {
 /// What the writer (roundtrip / canonicalize) must produce for an accepted case.
 struct WriterExpect {
   enum class Kind { Same, Differs, Case, Bytes, Error } kind = Kind::Same;
-  std::string case_id;          ///< Kind::Case: must equal that case's file
-  std::vector<uint8_t> bytes;   ///< Kind::Bytes
-  std::string error;            ///< Kind::Error: the writer's error code
+  std::string case_id;         ///< Kind::Case: must equal that case's file
+  std::vector<uint8_t> bytes;  ///< Kind::Bytes
+  std::string error;           ///< Kind::Error: the writer's error code
 };
 
 /// The declared outcome under one profile.
@@ -59,7 +59,7 @@ struct CompileCase {
 
 /// Everything under golden/sources.
 struct Sources {
-  std::string root;  ///< the golden directory
+  std::string root;                      ///< the golden directory
   std::map<std::string, CaseDef> cases;  ///< by id (sorted)
   std::map<std::string, CompileCase> compile_cases;
 };

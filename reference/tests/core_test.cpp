@@ -80,9 +80,11 @@ TEST(ByteReader, CheckedCountChecksLimitFirstThenBytesWithoutOverflow) {
   EXPECT_EQ(r.checked_count(11, 0, 10, ErrorCode::AnimLimitClips, Path("A")).error().code,
             ErrorCode::AnimLimitClips);
   // count * size overflows 64 bits: still a clean truncation, not a wrap-around pass.
-  EXPECT_EQ(r.checked_count(~uint64_t{0}, 1ull << 40, ~uint64_t{0}, ErrorCode::AnimLimitClips,
-                            Path("A")).error().code,
-            ErrorCode::AnimTruncated);
+  EXPECT_EQ(
+      r.checked_count(~uint64_t{0}, 1ull << 40, ~uint64_t{0}, ErrorCode::AnimLimitClips, Path("A"))
+          .error()
+          .code,
+      ErrorCode::AnimTruncated);
 }
 
 TEST(ByteWriter, BackPatchesLengthsLittleEndian) {
@@ -105,12 +107,12 @@ TEST(Utf8, WellFormednessPerTable3_7) {
   EXPECT_TRUE(valid({0x00, 'a'}));
   EXPECT_TRUE(valid({0xE2, 0x82, 0xAC}));
   EXPECT_TRUE(valid({0xF4, 0x8F, 0xBF, 0xBF}));
-  EXPECT_TRUE(valid({0xEF, 0xBF, 0xBF}));  // noncharacter U+FFFF is allowed
-  EXPECT_FALSE(valid({0xC0, 0x80}));       // overlong
-  EXPECT_FALSE(valid({0xED, 0xA0, 0x80})); // surrogate
+  EXPECT_TRUE(valid({0xEF, 0xBF, 0xBF}));         // noncharacter U+FFFF is allowed
+  EXPECT_FALSE(valid({0xC0, 0x80}));              // overlong
+  EXPECT_FALSE(valid({0xED, 0xA0, 0x80}));        // surrogate
   EXPECT_FALSE(valid({0xF4, 0x90, 0x80, 0x80}));  // above U+10FFFF
   EXPECT_FALSE(valid({0xF5, 0x80, 0x80, 0x80}));
-  EXPECT_FALSE(valid({0xE2, 0x82}));       // cut short
+  EXPECT_FALSE(valid({0xE2, 0x82}));  // cut short
   EXPECT_FALSE(valid({0x80}));
 }
 
@@ -119,7 +121,9 @@ TEST(Utf8, LossyRepairReplacesMaximalSubparts) {
     std::vector<uint8_t> v(b);
     return repair_utf8(v);
   };
-  EXPECT_EQ(repair({0xE2, 0x82, 0x41}), "\xEF\xBF\xBD" "A");
+  EXPECT_EQ(repair({0xE2, 0x82, 0x41}),
+            "\xEF\xBF\xBD"
+            "A");
   EXPECT_EQ(repair({0xFF, 0xFF, 0xFF}), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(repair({0xC0, 0x80}), "\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(repair({0xED, 0xA0, 0x80}).size(), 9u);  // rkc-family.md §2.7 case 5

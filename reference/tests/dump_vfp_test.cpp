@@ -292,7 +292,10 @@ TEST(DumpVfp, ChangingAnySingleFieldChangesTheDump) {
       {"palette entry 0", [&](VfpFile& f) { vox0(f).palette[0].a = 1; }},
       {"palette count", [&](VfpFile& f) { vox0(f).palette.push_back({}); }},
       {"voxel value", [&](VfpFile& f) { vox0(f).voxels[1] = 1; }},
-      {"voxel position", [&](VfpFile& f) { vox0(f).voxels = {0, 1}; }},
+      {"voxel position",
+       [&](VfpFile& f) {
+         vox0(f).voxels = {0, 1};
+       }},
       {"joint id", [&](VfpFile& f) { joint(f).id = 2; }},
       {"joint parent", [&](VfpFile& f) { joint(f).parent = -1; }},
       {"joint name", [&](VfpFile& f) { joint(f).name = "a\"c"; }},

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -164,8 +164,8 @@ TEST(ExportGltf, RigParsesAsGlbWithNodesMeshesAnimations) {
   EXPECT_EQ(q[3], 1.0f);
 
   // STEP samplers on request.
-  auto step = export_gltf(rig.vox, &rig.skel, &rig.vskn, &rig.anim,
-                          GltfOptions{GltfInterpolation::Step});
+  auto step =
+      export_gltf(rig.vox, &rig.skel, &rig.vskn, &rig.anim, GltfOptions{GltfInterpolation::Step});
   ASSERT_TRUE(step.ok());
   maybe_write("small_rig_step.glb", step->data(), step->size());
   EXPECT_EQ(glb_json(*step)["animations"][0]["samplers"][2]["interpolation"], "STEP");
@@ -263,8 +263,8 @@ TEST(ExportGltf, LargerRandomRig) {
         key.time_ms = k * 500;
         key.trs.t = {j == 0 ? 0.0f : 2.0f, 0, 0};
         const float a = 0.2f * float(k) * (c == 0 ? 1.0f : -1.0f);
-        key.trs.r = c == 0 ? Quat{0, std::sin(a), 0, std::cos(a)}
-                           : Quat{std::sin(a), 0, 0, std::cos(a)};
+        key.trs.r =
+            c == 0 ? Quat{0, std::sin(a), 0, std::cos(a)} : Quat{std::sin(a), 0, 0, std::cos(a)};
         tr.keys.push_back(key);
       }
       clip.tracks.push_back(tr);
@@ -317,8 +317,8 @@ TEST(ExportObj, PosedMovesEachJointRigidly) {
   ASSERT_TRUE(jm.ok());
   // Clip "wave" at 1000 ms: the arm (bind T(2,0,0)) is rotated 90 deg about +z at (2,0,0).
   // Grid point (4, 0, 0) (the arm's far corner) -> local (2,0,0) -> rotated (0,2,0) -> (2,2,0).
-  auto obj = export_posed_obj(rig.vox, *jm, *rt, PoseRequest{0, 1000, SamplePolicy::Linear,
-                                                             TimeMode::Clamp});
+  auto obj = export_posed_obj(rig.vox, *jm, *rt,
+                              PoseRequest{0, 1000, SamplePolicy::Linear, TimeMode::Clamp});
   ASSERT_TRUE(obj.ok());
   maybe_write("small_rig_posed.obj", obj->data(), obj->size());
   const auto groups = lines_starting(*obj, "g ");
@@ -335,11 +335,11 @@ TEST(ExportObj, PosedMovesEachJointRigidly) {
   }
   EXPECT_TRUE(found_far_corner);
   EXPECT_TRUE(found_unmoved_body);
-  EXPECT_EQ(export_posed_obj(rig.vox, *jm, *rt, PoseRequest{7, 0, SamplePolicy::Linear,
-                                                           TimeMode::Clamp})
-                .error()
-                .code,
-            ErrorCode::EvalBadClip);
+  EXPECT_EQ(
+      export_posed_obj(rig.vox, *jm, *rt, PoseRequest{7, 0, SamplePolicy::Linear, TimeMode::Clamp})
+          .error()
+          .code,
+      ErrorCode::EvalBadClip);
 }
 
 }  // namespace

@@ -122,15 +122,15 @@ TEST(GoldenSeed, VfpHashesBindRigAndStaticTwin) {
   ASSERT_EQ(std::memcmp(file.data() + 44, "VOX0", 4), 0);
   const uint32_t len = file[56] | file[57] << 8 | file[58] << 16 | uint32_t(file[59]) << 24;
   ASSERT_LE(60u + len, file.size());
-  const std::string vox_hash =
-      to_hex(sha256(std::span<const uint8_t>(file).subspan(60, len)));
+  const std::string vox_hash = to_hex(sha256(std::span<const uint8_t>(file).subspan(60, len)));
   EXPECT_EQ(rig["source_hash"], vox_hash);
   EXPECT_EQ(stat["source_hash"], vox_hash);  // the static twin hashes the same voxels
   ASSERT_EQ(stat["sections"].size(), 1u);
   EXPECT_EQ(section(rig, "SKEL")["skel"]["base_source_hash"], vox_hash);
   EXPECT_EQ(section(rig, "VSKN")["vskn"]["base_source_hash"], vox_hash);
   EXPECT_EQ(section(rig, "ANIM")["anim"]["base_source_hash"], vox_hash);
-  EXPECT_EQ(section(rig, "VSKN")["vskn"]["skeleton_hash"], section(rig, "ANIM")["anim"]["skeleton_hash"]);
+  EXPECT_EQ(section(rig, "VSKN")["vskn"]["skeleton_hash"],
+            section(rig, "ANIM")["anim"]["skeleton_hash"]);
   // The static twin's file is the rig file without the rig sections: same VOX0 bytes.
   const auto twin = read_bytes("files/vfp/seed/static.vfp");
   ASSERT_GE(twin.size(), 60u + len);
@@ -154,10 +154,8 @@ TEST(GoldenSeed, RkcSyntheticCharacter) {
   EXPECT_EQ(bits_of(d["root"][2]), 0x42480000u);  // 50.0
   ASSERT_EQ(d["meshes"].size(), 2u);
   // unit_kv6(0x00ff8040): one voxel {col 0x00ff8040, z 0, vis 0x3f, dir 0}, xlen [1], ylen [1].
-  EXPECT_EQ(d["meshes"][0]["voxels"]["sha256"],
-            (Le().u32(0x00FF8040).u16(0).u16(0x003F)).sha());
-  EXPECT_EQ(d["meshes"][1]["voxels"]["sha256"],
-            (Le().u32(0x00102030).u16(0).u16(0x003F)).sha());
+  EXPECT_EQ(d["meshes"][0]["voxels"]["sha256"], (Le().u32(0x00FF8040).u16(0).u16(0x003F)).sha());
+  EXPECT_EQ(d["meshes"][1]["voxels"]["sha256"], (Le().u32(0x00102030).u16(0).u16(0x003F)).sha());
   ASSERT_EQ(d["bones"].size(), 2u);
   EXPECT_EQ(d["bones"][0]["name"], "body");
   EXPECT_EQ(d["bones"][1]["name"], "arm");

@@ -75,10 +75,9 @@ inline std::vector<Quad> per_voxel_greedy(const Vox0& g, const std::vector<uint1
                   if (solid(p[0], p[1], p[2])) {
                     int64_t n[3] = {p[0], p[1], p[2]};
                     n[a] += dir ? 1 : -1;
-                    const bool covered =
-                        solid(n[0], n[1], n[2]) &&
-                        joint_at(uint32_t(n[0]), uint32_t(n[1]), uint32_t(n[2])) ==
-                            joint_at(p[0], p[1], p[2]);
+                    const bool covered = solid(n[0], n[1], n[2]) &&
+                                         joint_at(uint32_t(n[0]), uint32_t(n[1]), uint32_t(n[2])) ==
+                                             joint_at(p[0], p[1], p[2]);
                     if (!covered) {
                       m = 1 + (g.voxels[g.index(p[0], p[1], p[2])] |
                                uint32_t(joint_at(p[0], p[1], p[2])) << 8);

@@ -42,10 +42,18 @@ Case random_case(std::mt19937& rng, uint16_t sx, uint16_t sy, uint16_t sz, doubl
         const size_t i = c.grid.index(x, y, z);
         if (fill(rng)) c.grid.voxels[i] = uint8_t(1 + rng() % colours);
         switch (joint_mode) {
-          case 0: c.joints[i] = 3; break;
-          case 1: c.joints[i] = uint16_t(x / 2); break;
-          case 2: c.joints[i] = uint16_t(7 * (rng() % 3)); break;
-          default: c.joints[i] = uint16_t((x / 2) + 10 * (y / 2) + 100 * (z / 2)); break;
+          case 0:
+            c.joints[i] = 3;
+            break;
+          case 1:
+            c.joints[i] = uint16_t(x / 2);
+            break;
+          case 2:
+            c.joints[i] = uint16_t(7 * (rng() % 3));
+            break;
+          default:
+            c.joints[i] = uint16_t((x / 2) + 10 * (y / 2) + 100 * (z / 2));
+            break;
         }
       }
   return c;
@@ -104,16 +112,15 @@ TEST(Mesh, DifferentPalettesDoNotMerge) {
 
 TEST(Mesh, InvariantsOnRandomGrids) {
   std::mt19937 rng(7);
-  const uint16_t shapes[][3] = {{1, 1, 1}, {5, 4, 3}, {8, 8, 8},  {17, 9, 13},
-                                {64, 3, 2}, {70, 3, 5}, {3, 70, 4}, {4, 3, 70},
-                                {65, 66, 2}, {16, 16, 16}};
+  const uint16_t shapes[][3] = {{1, 1, 1},  {5, 4, 3},  {8, 8, 8},  {17, 9, 13}, {64, 3, 2},
+                                {70, 3, 5}, {3, 70, 4}, {4, 3, 70}, {65, 66, 2}, {16, 16, 16}};
   for (const auto& sh : shapes) {
     for (double p : {0.2, 0.5, 1.0}) {
       for (int colours : {1, 3}) {
         for (int mode = 0; mode < 4; ++mode) {
           Case c = random_case(rng, sh[0], sh[1], sh[2], p, colours, mode);
           SCOPED_TRACE(::testing::Message() << sh[0] << "x" << sh[1] << "x" << sh[2] << " p=" << p
-                                          << " colours=" << colours << " joints=" << mode);
+                                            << " colours=" << colours << " joints=" << mode);
           const std::vector<Quad> n0 = naive(c.grid, {});
           const std::vector<Quad> nj = naive(c.grid, c.joints);
           const std::vector<Quad> gq = greedy(c.grid);

@@ -71,9 +71,18 @@ void expect_same(const Mat4& a, const Mat4& b, const char* what, size_t i) {
 // Values that make a wrong association or a skipped zero term visible: signed zeros, NaN,
 // infinities, subnormals, and ordinary magnitudes far apart.
 float special(std::mt19937& rng) {
-  static const float kValues[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e-30f, 1e-40f, 3.0e38f,
+  static const float kValues[] = {0.0f,
+                                  -0.0f,
+                                  1.0f,
+                                  -1.0f,
+                                  1e30f,
+                                  -1e-30f,
+                                  1e-40f,
+                                  3.0e38f,
                                   std::numeric_limits<float>::infinity(),
-                                  std::numeric_limits<float>::quiet_NaN(), 0.1f, -7.25f};
+                                  std::numeric_limits<float>::quiet_NaN(),
+                                  0.1f,
+                                  -7.25f};
   if (rng() % 3 == 0) return kValues[rng() % (sizeof(kValues) / sizeof(kValues[0]))];
   return std::uniform_real_distribution<float>(-4, 4)(rng);
 }

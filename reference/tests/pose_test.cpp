@@ -88,7 +88,7 @@ TEST(ClipTime, ClampAndLoopFollowD19) {
   EXPECT_EQ(map_clip_time(-5, 300, TimeMode::Clamp), 0.0);
   EXPECT_EQ(map_clip_time(150.25, 300, TimeMode::Clamp), 150.25);
   EXPECT_EQ(map_clip_time(1e9, 300, TimeMode::Clamp), 300.0);
-  EXPECT_EQ(map_clip_time(300, 300, TimeMode::Loop), 0.0);  // t = duration maps to 0
+  EXPECT_EQ(map_clip_time(300, 300, TimeMode::Loop), 0.0);   // t = duration maps to 0
   EXPECT_EQ(map_clip_time(-1, 300, TimeMode::Loop), 299.0);  // floor-modulo
   EXPECT_EQ(map_clip_time(-300, 300, TimeMode::Loop), 0.0);
   EXPECT_EQ(map_clip_time(-0.0, 300, TimeMode::Loop), 0.0);
@@ -125,7 +125,7 @@ TEST(Sampling, BeforeFirstAndAfterLastKeyHold) {
   auto rt = RigRuntime::build(rig.skel, &rig.anim);
   ASSERT_TRUE(rt.ok());
   for (SamplePolicy p : {SamplePolicy::Step, SamplePolicy::Linear, SamplePolicy::Slerp}) {
-    EXPECT_EQ(sample(*rt, 0, p, TimeMode::Clamp).t.x, 0.0f);   // before the first key (100)
+    EXPECT_EQ(sample(*rt, 0, p, TimeMode::Clamp).t.x, 0.0f);  // before the first key (100)
     EXPECT_EQ(sample(*rt, 99.9, p, TimeMode::Clamp).t.x, 0.0f);
     EXPECT_EQ(sample(*rt, 350, p, TimeMode::Clamp).t.x, 10.0f);  // after the last key (300)
     EXPECT_EQ(sample(*rt, 399, p, TimeMode::Loop).t.x, 10.0f);   // no blend back to key 0

@@ -1,5 +1,5 @@
-// Canonical dumps of RKCH / KV6 / KFA (docs/dump-schema.md, "RKCH family"): exact text for small files,
-// determinism, and completeness (every model field changes the dump).
+// Canonical dumps of RKCH / KV6 / KFA (docs/dump-schema.md, "RKCH family"): exact text for small
+// files, determinism, and completeness (every model field changes the dump).
 #include <functional>
 
 #include "rkc_test_util.h"
@@ -16,10 +16,13 @@ std::string digest(uint64_t count, const std::vector<uint8_t>& bytes) {
 }
 
 TEST(RkcDump, MinimalFileExactText) {
-  auto c = decode_rkc(Bytes().str("RKCH").u16(3)
+  auto c = decode_rkc(Bytes()
+                          .str("RKCH")
+                          .u16(3)
                           .chunk("META", Bytes().name("").zeros(12))
                           .chunk("MSHS", Bytes().u32(0))
-                          .chunk("BONS", Bytes().u32(0)).b,
+                          .chunk("BONS", Bytes().u32(0))
+                          .b,
                       test::strict());
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(dump_rkc(c.value()),
@@ -48,11 +51,17 @@ TEST(Kv6Dump, MinimalExampleExactText) {
             "  \"ysiz\": 1,\n"
             "  \"zsiz\": 1,\n"
             "  \"pivot\": [0.5, 0.5, 0.5],\n"
-            "  \"voxels\": " + digest(1, voxels) + ",\n"
-            "  \"xlen\": " + digest(1, {1, 0, 0, 0}) + ",\n"
-            "  \"ylen\": " + digest(1, {1, 0}) + ",\n"
-            "  \"palette\": null\n"
-            "}\n");
+            "  \"voxels\": " +
+                digest(1, voxels) +
+                ",\n"
+                "  \"xlen\": " +
+                digest(1, {1, 0, 0, 0}) +
+                ",\n"
+                "  \"ylen\": " +
+                digest(1, {1, 0}) +
+                ",\n"
+                "  \"palette\": null\n"
+                "}\n");
 }
 
 TEST(KfaDump, ExactText) {
@@ -83,11 +92,13 @@ TEST(KfaDump, ExactText) {
             "    }\n"
             "  ],\n"
             "  \"frame_count\": 1,\n"
-            "  \"frames\": " + digest(1, {0xFE, 0xFF}) + ",\n"
-            "  \"seq\": [\n"
-            "    [5, -1]\n"
-            "  ]\n"
-            "}\n");
+            "  \"frames\": " +
+                digest(1, {0xFE, 0xFF}) +
+                ",\n"
+                "  \"seq\": [\n"
+                "    [5, -1]\n"
+                "  ]\n"
+                "}\n");
 }
 
 TEST(RkcDump, DeterministicAndShowsTheRepairedNameUnderCompat) {

@@ -133,8 +133,8 @@ TEST(RkcEval, ClosedFormAfterAPrefixThatIsNotInTheCycle) {
   // seq: 0:(0,0) 1:(100,!3) 2:(150,1) 3:(200,0) 4:(260,1) 5:(300,!3)
   // From 0: z1 dt 100 -> jump lands on 3, kfatim 200. Then z4 dt 60, z5 dt 40 -> lands on 3.
   // Period 100 ms; after the first landing at t=100 every 100 ms lands on 3 again.
-  Sprite s = translation_sprite({0, 8}, {{0, 0}, {100, ~3}, {150, 1}, {200, 0}, {260, 1},
-                                         {300, ~3}});
+  Sprite s =
+      translation_sprite({0, 8}, {{0, 0}, {100, ~3}, {150, 1}, {200, 0}, {260, 1}, {300, ~3}});
   ASSERT_TRUE(s.advance(100 + 100 * 5000000 + 30).ok());
   // Remaining 30 after the last landing at 200: z4 dt 60 > 30 -> kfatim = 230.
   EXPECT_EQ(s.clock.kfatim, 230);
@@ -365,7 +365,7 @@ TEST(RkcHinge, RigRejectsBadParents) {
   EXPECT_EQ(RkcRig::build(std::vector<Hinge>{e, test::seed_hinge(-1)}).ok(), true);
   EXPECT_EQ(RkcRig::build(std::vector<Hinge>{test::seed_hinge(0)}).error().code,
             ErrorCode::RkcParentCycle);  // self-parent
-  Hinge neg = test::seed_hinge(-7);  // any negative parent is a root for the evaluator
+  Hinge neg = test::seed_hinge(-7);      // any negative parent is a root for the evaluator
   EXPECT_TRUE(RkcRig::build(std::vector<Hinge>{neg}).ok());
 }
 

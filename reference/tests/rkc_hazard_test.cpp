@@ -42,9 +42,7 @@ Bytes file(const Bytes& mshs, const Bytes& bons_payload, const Bytes* vclp = nul
   return f;
 }
 
-Bytes one_mesh() {
-  return Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x80FF8040).b);
-}
+Bytes one_mesh() { return Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x80FF8040).b); }
 
 Error err(const Bytes& f, const DecodeOptions& o = test::strict()) {
   auto r = decode_rkc(f.b, o);

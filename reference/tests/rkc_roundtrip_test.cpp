@@ -152,8 +152,9 @@ TEST(RkcRoundtrip, TrailingPayloadBytesAreDropped) {
   in.chunk("META", meta("n", 1, 2, 3).raw({9}));
   in.chunk("MSHS", count0().raw({9, 9}));
   in.chunk("BONS", one_bone({'b'}).raw({9, 9, 9}));
-  in.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body_plus.size()))
-                       .raw(body_plus.b).raw({9}));
+  in.chunk(
+      "CLPS",
+      Bytes().u32(1).name("c").u16(0).u32(uint32_t(body_plus.size())).raw(body_plus.b).raw({9}));
   in.chunk("VCLP", count0().raw({9, 9, 9, 9, 9}));
   Bytes out = header();
   out.chunk("META", meta("n", 1, 2, 3));
@@ -190,8 +191,13 @@ TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
     f.chunk("META", Bytes().u16(uint16_t(meta_name.size())).raw(meta_name).zeros(12));
     f.chunk("MSHS", count0());
     f.chunk("BONS", one_bone(bone_name));
-    f.chunk("CLPS", Bytes().u32(1).u16(uint16_t(clip_name.size())).raw(clip_name).u16(0)
-                        .u32(uint32_t(body.size())).raw(body.b));
+    f.chunk("CLPS", Bytes()
+                        .u32(1)
+                        .u16(uint16_t(clip_name.size()))
+                        .raw(clip_name)
+                        .u16(0)
+                        .u32(uint32_t(body.size()))
+                        .raw(body.b));
     f.chunk("VCLP", count0());
     return f;
   };
@@ -245,8 +251,13 @@ TEST(RkcRoundtrip, NameThatGrowsPastU16IsAWriterErrorNotAPanic) {
     Bytes f = header();
     f.chunk("META", Bytes().u16(uint16_t(mn.size())).raw(mn).zeros(12));
     f.chunk("MSHS", count0()).chunk("BONS", one_bone(bn));
-    f.chunk("CLPS", Bytes().u32(1).u16(uint16_t(cn.size())).raw(cn).u16(0)
-                        .u32(uint32_t(body.size())).raw(body.b));
+    f.chunk("CLPS", Bytes()
+                        .u32(1)
+                        .u16(uint16_t(cn.size()))
+                        .raw(cn)
+                        .u16(0)
+                        .u32(uint32_t(body.size()))
+                        .raw(body.b));
     return f;
   };
   struct Case {
@@ -314,8 +325,8 @@ TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   auto file = [&](const Bytes& a, const Bytes& b) {
     Bytes f = header();
     f.chunk("META", meta("k"));
-    f.chunk("MSHS", Bytes().u32(2).u32(uint32_t(a.size())).raw(a.b)
-                        .u32(uint32_t(b.size())).raw(b.b));
+    f.chunk("MSHS",
+            Bytes().u32(2).u32(uint32_t(a.size())).raw(a.b).u32(uint32_t(b.size())).raw(b.b));
     f.chunk("BONS", count0()).chunk("CLPS", count0()).chunk("VCLP", count0());
     return f;
   };
@@ -361,20 +372,28 @@ TEST(RkcRoundtrip, EmbeddedRvcKeptByteForByte) {
 TEST(RkcRoundtrip, OddButValidContentIsPreservedExactly) {
   Bytes bone;
   bone.u32(1).name("b").u32(1);
-  bone.u16(0).u32(0);                                          // static mesh 0
+  bone.u16(0).u32(0);                                                // static mesh 0
   bone.f32bits(0x7FC01234).f32bits(0x80000000).f32bits(0x00000001);  // NaN, -0, denormal
-  bone.f32bits(0xFF800000).f32(0).f32(0).f32(2);              // -inf, non-unit quaternion
-  bone.f32(0).f32(-1).f32(0);                                  // zero / negative scale
-  bone.i32(-5).u32(0xFFFFFFFF);                                // negative speed, max phase
+  bone.f32bits(0xFF800000).f32(0).f32(0).f32(2);                     // -inf, non-unit quaternion
+  bone.f32(0).f32(-1).f32(0);                                        // zero / negative scale
+  bone.i32(-5).u32(0xFFFFFFFF);                                      // negative speed, max phase
   bone.i32(-1).f32bits(0x7F800001).zeros(44).i16(-7).i16(9).u8(3);
-  bone.raw({0xDE, 0xAD, 0xBE, 0xEF, 0xCA, 0xFE, 0xBA});      // htype 3, filler
+  bone.raw({0xDE, 0xAD, 0xBE, 0xEF, 0xCA, 0xFE, 0xBA});            // htype 3, filler
   Bytes body = skeletal_body(2, 1, {{500, 1}, {0, 0}, {-3, -9}});  // unsorted seq, odd jumps
   Bytes f = header();
   f.chunk("META", Bytes().name("odd").f32bits(0x7FA00000).f32bits(0x80000000).f32(1));
   f.chunk("MSHS", Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x12345678).b));
   f.chunk("BONS", bone);
-  f.chunk("CLPS", Bytes().u32(2).name("s").u16(0).u32(uint32_t(body.size())).raw(body.b)
-                      .name("u").u16(0xFFFF).u32(3).raw({1, 2, 3}));
+  f.chunk("CLPS", Bytes()
+                      .u32(2)
+                      .name("s")
+                      .u16(0)
+                      .u32(uint32_t(body.size()))
+                      .raw(body.b)
+                      .name("u")
+                      .u16(0xFFFF)
+                      .u32(3)
+                      .raw({1, 2, 3}));
   f.chunk("VCLP", count0());
   for (auto opts : {test::strict(), test::compat()}) {
     expect_roundtrip(f.b, f.b, opts);

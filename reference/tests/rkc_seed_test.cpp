@@ -242,8 +242,8 @@ TEST(RkcSeed, ToKfaWithoutClipIsPosable) {
   Character c = test::synthetic_character();
   c.clips.push_back(Clip{"mystery", UnknownClip{7, {1}}});
   const uint8_t name[] = {'x', '.', 'k', 'v', '6'};
-  for (std::optional<size_t> clip : {std::optional<size_t>{}, std::optional<size_t>{5},
-                                     std::optional<size_t>{1}}) {
+  for (std::optional<size_t> clip :
+       {std::optional<size_t>{}, std::optional<size_t>{5}, std::optional<size_t>{1}}) {
     auto kfa = character_to_kfa(c, clip, name);
     ASSERT_TRUE(kfa.ok());
     EXPECT_EQ(kfa->hinges.size(), 2u);

@@ -25,18 +25,36 @@ namespace voxrig::test {
 /// Little-endian byte builder for hand-written files.
 struct Bytes {
   std::vector<uint8_t> b;
-  Bytes& raw(std::initializer_list<uint8_t> v) { b.insert(b.end(), v); return *this; }
-  Bytes& raw(const std::vector<uint8_t>& v) { b.insert(b.end(), v.begin(), v.end()); return *this; }
-  Bytes& str(std::string_view s) { b.insert(b.end(), s.begin(), s.end()); return *this; }
-  Bytes& u8(uint8_t v) { b.push_back(v); return *this; }
+  Bytes& raw(std::initializer_list<uint8_t> v) {
+    b.insert(b.end(), v);
+    return *this;
+  }
+  Bytes& raw(const std::vector<uint8_t>& v) {
+    b.insert(b.end(), v.begin(), v.end());
+    return *this;
+  }
+  Bytes& str(std::string_view s) {
+    b.insert(b.end(), s.begin(), s.end());
+    return *this;
+  }
+  Bytes& u8(uint8_t v) {
+    b.push_back(v);
+    return *this;
+  }
   Bytes& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
   Bytes& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
   Bytes& i16(int16_t v) { return u16(static_cast<uint16_t>(v)); }
   Bytes& i32(int32_t v) { return u32(static_cast<uint32_t>(v)); }
   Bytes& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
   Bytes& f32bits(uint32_t v) { return u32(v); }
-  Bytes& zeros(size_t n) { b.insert(b.end(), n, 0); return *this; }
-  Bytes& fill(size_t n, uint8_t v) { b.insert(b.end(), n, v); return *this; }
+  Bytes& zeros(size_t n) {
+    b.insert(b.end(), n, 0);
+    return *this;
+  }
+  Bytes& fill(size_t n, uint8_t v) {
+    b.insert(b.end(), n, v);
+    return *this;
+  }
   /// tag | u32 len | payload
   Bytes& chunk(std::string_view tag, const Bytes& payload) {
     str(tag).u32(static_cast<uint32_t>(payload.b.size()));
@@ -192,8 +210,8 @@ inline size_t find_tag(const std::vector<uint8_t>& bytes, std::string_view tag) 
   size_t pos = 6;
   while (pos + 8 <= bytes.size()) {
     const uint8_t* l = bytes.data() + pos + 4;
-    const uint32_t len = uint32_t(l[0]) | uint32_t(l[1]) << 8 | uint32_t(l[2]) << 16 |
-                         uint32_t(l[3]) << 24;
+    const uint32_t len =
+        uint32_t(l[0]) | uint32_t(l[1]) << 8 | uint32_t(l[2]) << 16 | uint32_t(l[3]) << 24;
     if (std::string_view(reinterpret_cast<const char*>(bytes.data() + pos), 4) == tag) return pos;
     pos += 8 + len;
   }

@@ -137,24 +137,27 @@ TEST(RvcParse, BadDeflate) {
   auto with_meta = [](const Bytes& meta_payload) {
     return file({chunk("META", meta_payload, 1), chunk("FRMS", frms1())});
   };
-  EXPECT_EQ(parse(with_meta(Bytes{37, 0, 0})), "rvc.bad_deflate");      // < 4 bytes
+  EXPECT_EQ(parse(with_meta(Bytes{37, 0, 0})), "rvc.bad_deflate");  // < 4 bytes
   EXPECT_EQ(parse(with_meta(Bytes{})), "rvc.bad_deflate");
   Bytes garbage = u32s({37});
-  garbage.insert(garbage.end(), {0xFF, 0xFF, 0xFF, 0xFF});            // reserved block type 3
+  garbage.insert(garbage.end(), {0xFF, 0xFF, 0xFF, 0xFF});  // reserved block type 3
   EXPECT_EQ(parse(with_meta(garbage)), "rvc.bad_deflate");
   Bytes cut = deflated(meta1());
-  cut.resize(cut.size() - 2);                                        // stream ends early
+  cut.resize(cut.size() - 2);  // stream ends early
   EXPECT_EQ(parse(with_meta(cut)), "rvc.bad_deflate");
   Bytes longer = deflated(meta1());
-  longer[0] = 36;                                                    // stream gives 37 > raw_len
+  longer[0] = 36;  // stream gives 37 > raw_len
   EXPECT_EQ(parse(with_meta(longer)), "rvc.bad_deflate");
   Bytes shorter = deflated(meta1());
-  shorter[0] = 38;                                                   // stream gives 37 < raw_len
+  shorter[0] = 38;  // stream gives 37 < raw_len
   EXPECT_EQ(parse(with_meta(shorter)), "rvc.bad_deflate");
   EXPECT_EQ(parse(with_meta(deflated(meta1()))), "ok");
   // raw_len over the 64 MiB cap: rejected from the declared length, before inflating.
   Bytes huge = deflated(meta1());
-  huge[0] = 1; huge[1] = 0; huge[2] = 0; huge[3] = 4;                  // 64 MiB + 1
+  huge[0] = 1;
+  huge[1] = 0;
+  huge[2] = 0;
+  huge[3] = 4;  // 64 MiB + 1
   EXPECT_EQ(parse(with_meta(huge)), "rvc.bad_deflate");
   // Flags other than bit 0 do not mean deflated.
   EXPECT_EQ(parse(file({chunk("META", meta1(), 0xFE), chunk("FRMS", frms1(), 0x80)})), "ok");
@@ -173,14 +176,14 @@ TEST(RvcParse, PerChunkCapBoundary) {
   voxrig::DecodeOptions o = compat();
   o.limits.rvc_inflated_per_chunk = 37;
   const Bytes ok = file({chunk("META", deflated(meta1()), 1), chunk("FRMS", frms1())});
-  EXPECT_EQ(parse(ok, o), "ok");                        // exactly the cap is allowed
+  EXPECT_EQ(parse(ok, o), "ok");  // exactly the cap is allowed
   o.limits.rvc_inflated_per_chunk = 36;
-  EXPECT_EQ(parse(ok, o), "rvc.bad_deflate");           // over it is `bad`, as the seed
+  EXPECT_EQ(parse(ok, o), "rvc.bad_deflate");  // over it is `bad`, as the seed
 }
 
 TEST(RvcParse, ExactlySixtyFourMiBInflates) {
-  const Bytes f = file({chunk("XTRA", sixty_four_mib_zeros(), 1), chunk("META", meta1()),
-                        chunk("FRMS", frms1())});
+  const Bytes f = file(
+      {chunk("XTRA", sixty_four_mib_zeros(), 1), chunk("META", meta1()), chunk("FRMS", frms1())});
   auto r = decode_rvc(f, 0, compat());
   ASSERT_TRUE(r.ok()) << r.error().to_text();
   EXPECT_EQ(r->chunks[0].inflated.size(), size_t{64} << 20);
@@ -212,7 +215,10 @@ TEST(RvcParse, InflatedTotalLimit) {
   // 64 MiB is refused from its declared raw_len, before anything is inflated or allocated.
   o.limits.rvc_inflated_total = 100 << 20;
   Bytes decl = deflated(Bytes(16, 0));
-  decl[0] = 0; decl[1] = 0; decl[2] = 0; decl[3] = 4;  // raw_len 64 MiB (the stream gives 16)
+  decl[0] = 0;
+  decl[1] = 0;
+  decl[2] = 0;
+  decl[3] = 4;  // raw_len 64 MiB (the stream gives 16)
   const Bytes f = file({chunk("META", meta1()), chunk("FRMS", frms1()),
                         chunk("XTRA", sixty_four_mib_zeros(), 1), chunk("XTRA", decl, 1)});
   r = decode_rvc(f, 0, o);
@@ -287,9 +293,9 @@ TEST(RvcParse, Frms) {
   EXPECT_EQ(parse(with(1, Bytes{2})), "rvc.bad_frame_kind");
   EXPECT_EQ(parse(with(1, Bytes{0xFF})), "rvc.bad_frame_kind");
   EXPECT_EQ(parse(with(1, Bytes{})), "rvc.truncated");
-  EXPECT_EQ(parse(with(2, seed_key())), "rvc.truncated");              // fewer frames
-  EXPECT_EQ(parse(with(0, Bytes{})), "ok");                            // empty stream
-  EXPECT_EQ(parse(with(0, Bytes{9, 9, 9})), "ok");                     // bytes after: ignored
+  EXPECT_EQ(parse(with(2, seed_key())), "rvc.truncated");  // fewer frames
+  EXPECT_EQ(parse(with(0, Bytes{})), "ok");                // empty stream
+  EXPECT_EQ(parse(with(0, Bytes{9, 9, 9})), "ok");         // bytes after: ignored
   EXPECT_EQ(parse(with(1, cat({seed_key(), Bytes{2, 2}}))), "ok");
   // Huge array counts: checked against the remaining bytes, never reserved.
   EXPECT_EQ(parse(with(1, cat({Bytes{0}, u32s({0xFFFFFFFF})}))), "rvc.truncated");
@@ -335,9 +341,9 @@ TEST(RvcParse, Time) {
   EXPECT_EQ(parse(with(u32s({1, 2}))), "ok");
   EXPECT_EQ(parse(with(u32s({1}))), "rvc.truncated");
   EXPECT_EQ(parse(with(cat({u32s({1}), Bytes{2, 0, 0}}))), "rvc.truncated");
-  EXPECT_EQ(parse(with(u32s({1, 2, 3}))), "ok");                   // extra ignored
-  EXPECT_EQ(parse(with(u32s({0, 0}))), "ok");                      // zero durations allowed
-  auto r = decode_rvc(with(Bytes{}, 0), 0, compat());              // TIME with 0 frames
+  EXPECT_EQ(parse(with(u32s({1, 2, 3}))), "ok");       // extra ignored
+  EXPECT_EQ(parse(with(u32s({0, 0}))), "ok");          // zero durations allowed
+  auto r = decode_rvc(with(Bytes{}, 0), 0, compat());  // TIME with 0 frames
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->has_time);
   EXPECT_TRUE(r->durations.empty());
@@ -351,9 +357,8 @@ TEST(RvcParse, Time) {
 TEST(RvcParse, LastKnownChunkWins) {
   const Bytes f = file({chunk("META", meta({1, 1, 4}, 1, 9)),  // bad, but not the last
                         chunk("FRMS", Bytes{0xEE}),            // bad, but not the last
-                        chunk("TIME", Bytes{}),
-                        chunk("META", meta({1, 1, 4}, 1, 1)), chunk("FRMS", frms1()),
-                        chunk("TIME", u32s({44}))});
+                        chunk("TIME", Bytes{}), chunk("META", meta({1, 1, 4}, 1, 1)),
+                        chunk("FRMS", frms1()), chunk("TIME", u32s({44}))});
   auto r = decode_rvc(f, 0, strict());
   ASSERT_TRUE(r.ok()) << r.error().to_text();
   EXPECT_EQ(r->meta.loop_mode, voxrig::RvcLoopMode::Once);
@@ -371,9 +376,9 @@ TEST(RvcRoundTrip, SeedNonExactCasesAreExact) {
   // 2. Extra flag bits, raw and deflated.
   EXPECT_EQ(parse(file({chunk("META", meta1(), 0x80), chunk("FRMS", deflated(k), 0x03)})), "ok");
   // 3. A raw chunk that would shrink; a deflated chunk that does not.
-  EXPECT_EQ(parse(file({chunk("META", cat({meta1(), Bytes(200, 0)})),
-                        chunk("FRMS", deflated(k), 1)})),
-            "ok");
+  EXPECT_EQ(
+      parse(file({chunk("META", cat({meta1(), Bytes(200, 0)})), chunk("FRMS", deflated(k), 1)})),
+      "ok");
   // 4. Foreign deflate streams: stored blocks, level 1, level 9, fixed Huffman.
   for (int level : {0, 1, 9})
     EXPECT_EQ(parse(file({chunk("META", deflated(meta1(), level), 1), chunk("FRMS", k)})), "ok");

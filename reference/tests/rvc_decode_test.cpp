@@ -242,8 +242,8 @@ TEST(RvcFromFrames, DeltasAndKeyInterval) {
   const RvcVoxelFrame bad{{1}, {0}, {}};  // wrong shape: stored as a key
   const std::vector<RvcVoxelFrame> frames{f0, f1, f2, f2, bad, f0};
   const std::vector<uint32_t> durations{1, 2, 3, 4, 5, 6};
-  voxrig::RvcClip clip = voxrig::rvc_from_frames({2, 1, 4}, {0, 0, 0}, 0.25f,
-                                                 RvcLoopMode::PingPong, frames, durations, 7, 3);
+  voxrig::RvcClip clip = voxrig::rvc_from_frames({2, 1, 4}, {0, 0, 0}, 0.25f, RvcLoopMode::PingPong,
+                                                 frames, durations, 7, 3);
   ASSERT_EQ(clip.frames.size(), 6u);
   EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames[0]), f0);
   const auto& d1 = std::get<voxrig::RvcDeltaFrame>(clip.frames[1]);

@@ -73,10 +73,10 @@ TEST(RvcDump, Fields) {
 }
 
 TEST(RvcDump, NoTimeIsNullAndTimeWithZeroFramesIsEmpty) {
-  EXPECT_TRUE(dump_of(file({chunk("META", meta({1, 1, 4}, 0)), chunk("FRMS", {})}))["durations"]
-                  .is_null());
-  const json j = dump_of(file({chunk("META", meta({1, 1, 4}, 0)), chunk("FRMS", {}),
-                               chunk("TIME", {})}));
+  EXPECT_TRUE(
+      dump_of(file({chunk("META", meta({1, 1, 4}, 0)), chunk("FRMS", {})}))["durations"].is_null());
+  const json j =
+      dump_of(file({chunk("META", meta({1, 1, 4}, 0)), chunk("FRMS", {}), chunk("TIME", {})}));
   EXPECT_TRUE(j["durations"].is_array());
   EXPECT_TRUE(j["durations"].empty());
 }
@@ -89,8 +89,8 @@ TEST(RvcDump, DeterministicAndComplete) {
   // Different bytes with the same decoded views still dump differently (chunk digests).
   const Bytes a =
       file({chunk("META", deflated(meta({1, 1, 4}, 1), 8), 1), chunk("FRMS", seed_key())});
-  const Bytes b = file({chunk("META", deflated(meta({1, 1, 4}, 1), 8, {0}), 1),
-                        chunk("FRMS", seed_key())});
+  const Bytes b =
+      file({chunk("META", deflated(meta({1, 1, 4}, 1), 8, {0}), 1), chunk("FRMS", seed_key())});
   EXPECT_NE(text(a), text(b));
   // The embedded form is the same object without schema/format.
   auto r = voxrig::decode_rvc(small_clip(), 0, compat());

@@ -345,7 +345,7 @@ TEST(VfpCanonicalize, OrdersByTagClassAndIsIdempotent) {
   auto sec = [](const char* tag) { return opt_section(tag, {uint8_t(tag[0]), uint8_t(tag[3])}); };
   FileSpec in = static_file();
   const SectionSpec vox0 = in.sections[0];
-  in.sections = {sec("X001"), sec("ANIM"), sec("PRVW"), sec("VSKN"), vox0,      sec("SKEL"),
+  in.sections = {sec("X001"), sec("ANIM"), sec("PRVW"), sec("VSKN"), vox0,       sec("SKEL"),
                  sec("MSH0"), sec("X002"), sec("ANM0"), sec("ANIM"), sec("PMSH")};
   FileSpec want = in;
   want.sections = {vox0,        sec("PRVW"), sec("MSH0"), sec("ANM0"), sec("PMSH"), sec("SKEL"),
@@ -365,11 +365,11 @@ TEST(VfpCanonicalize, DecodedRigSectionsMoveToo) {
   RigFixture fx;
   FileSpec in = fx.file_spec();  // VOX0 SKEL VSKN ANIM
   FileSpec shuffled = in;
-  shuffled.sections = {in.sections[3], opt_section("ZZZZ", {}), in.sections[2], in.sections[0],
-                       in.sections[1], opt_section("PRVW", {5})};
+  shuffled.sections = {in.sections[3], opt_section("ZZZZ", {}), in.sections[2],
+                       in.sections[0], in.sections[1],          opt_section("PRVW", {5})};
   FileSpec want = in;
-  want.sections = {in.sections[0], opt_section("PRVW", {5}), in.sections[1], in.sections[2],
-                   in.sections[3], opt_section("ZZZZ", {})};
+  want.sections = {in.sections[0], opt_section("PRVW", {5}), in.sections[1],
+                   in.sections[2], in.sections[3],           opt_section("ZZZZ", {})};
   auto r = decode(shuffled.bytes(), kRig);
   ASSERT_TRUE(succeeds(r));
   EXPECT_NE(r->anim(), nullptr);

@@ -19,7 +19,8 @@ TEST(VfpJsonRules, TopLevel) {
       {"codec is not a field", doc(R"(,"codec":0)"), "json.unknown_key", "$.codec"},
       {"missing size", R"({"palette":[[0,0,0,0]],"voxels":[]})", "json.missing_key", "$.size"},
       {"missing palette", R"({"size":[1,1,1],"voxels":[]})", "json.missing_key", "$.palette"},
-      {"missing voxels", R"({"size":[1,1,1],"palette":[[0,0,0,0]]})", "json.missing_key", "$.voxels"},
+      {"missing voxels", R"({"size":[1,1,1],"palette":[[0,0,0,0]]})", "json.missing_key",
+       "$.voxels"},
       {"vfp 1.4", doc(R"(,"vfp":"1.4")"), "json.version", "$.vfp"},
       {"vfp number", doc(R"(,"vfp":1.3)"), "json.type", "$.vfp"},
       {"duplicate key", doc(R"(,"voxels":[])"), "json.duplicate_key", "$.voxels"},
@@ -33,16 +34,20 @@ TEST(VfpJsonRules, SizePaletteVoxels) {
   const std::string pal = R"("palette":[[0,0,0,0],[1,1,1,1]],)";
   const ErrCase cases[] = {
       {"size 0", R"({"size":[0,1,1],)" + pal + R"("voxels":[]})", "json.range", "$.size[0]"},
-      {"size 65536", R"({"size":[1,1,65536],)" + pal + R"("voxels":[]})", "json.range", "$.size[2]"},
+      {"size 65536", R"({"size":[1,1,65536],)" + pal + R"("voxels":[]})", "json.range",
+       "$.size[2]"},
       {"size of 2", R"({"size":[1,1],)" + pal + R"("voxels":[]})", "json.type", "$.size"},
       {"size float", R"({"size":[1,2.0,1],)" + pal + R"("voxels":[]})", "json.type", "$.size[1]"},
       {"size object", R"({"size":{},)" + pal + R"("voxels":[]})", "json.type", "$.size"},
       {"palette empty", R"({"size":[1,1,1],"palette":[],"voxels":[]})", "json.range", "$.palette"},
-      {"palette 257", R"({"size":[1,1,1],"palette":[)" + [] {
-         std::string s;
-         for (int i = 0; i < 257; ++i) s += std::string(i ? "," : "") + "[0,0,0,0]";
-         return s;
-       }() + R"(],"voxels":[]})",
+      {"palette 257",
+       R"({"size":[1,1,1],"palette":[)" +
+           [] {
+             std::string s;
+             for (int i = 0; i < 257; ++i) s += std::string(i ? "," : "") + "[0,0,0,0]";
+             return s;
+           }() +
+           R"(],"voxels":[]})",
        "json.range", "$.palette"},
       {"colour 256", R"({"size":[1,1,1],"palette":[[0,0,0,0],[0,256,0,0]],"voxels":[]})",
        "json.range", "$.palette[1][1]"},
@@ -50,13 +55,15 @@ TEST(VfpJsonRules, SizePaletteVoxels) {
        "$.palette[0][3]"},
       {"colour of 3", R"({"size":[1,1,1],"palette":[[0,0,0]],"voxels":[]})", "json.type",
        "$.palette[0]"},
-      {"voxels not array", R"({"size":[1,1,1],)" + pal + R"("voxels":{}})", "json.type", "$.voxels"},
+      {"voxels not array", R"({"size":[1,1,1],)" + pal + R"("voxels":{}})", "json.type",
+       "$.voxels"},
       {"voxel index 0", R"({"size":[1,1,1],)" + pal + R"("voxels":[[0,0,0,0]]})", "json.range",
        "$.voxels[0][3]"},
       {"voxel index = palette count", R"({"size":[1,1,1],)" + pal + R"("voxels":[[0,0,0,2]]})",
        "json.range", "$.voxels[0][3]"},
-      {"voxel with 1-entry palette", R"({"size":[1,1,1],"palette":[[0,0,0,0]],"voxels":[[0,0,0,1]]})",
-       "json.range", "$.voxels[0][3]"},
+      {"voxel with 1-entry palette",
+       R"({"size":[1,1,1],"palette":[[0,0,0,0]],"voxels":[[0,0,0,1]]})", "json.range",
+       "$.voxels[0][3]"},
       {"voxel x out", R"({"size":[1,2,1],)" + pal + R"("voxels":[[1,0,0,1]]})", "json.voxel_range",
        "$.voxels[0][0]"},
       {"voxel y negative", R"({"size":[1,2,1],)" + pal + R"("voxels":[[0,-1,0,1]]})",
@@ -65,21 +72,26 @@ TEST(VfpJsonRules, SizePaletteVoxels) {
        "$.voxels[0][2]"},
       {"voxel of 3", R"({"size":[1,1,1],)" + pal + R"("voxels":[[0,0,0]]})", "json.type",
        "$.voxels[0]"},
-      {"voxel conflict", doc().substr(0, doc().size() - 2) + R"(,[0,0,0,2]]})", "json.voxel_conflict",
-       "$.voxels[3]"},
+      {"voxel conflict", doc().substr(0, doc().size() - 2) + R"(,[0,0,0,2]]})",
+       "json.voxel_conflict", "$.voxels[3]"},
   };
   for (const ErrCase& c : cases) expect_error(c);
 }
 
 TEST(VfpJsonRules, ExtraSections) {
   const ErrCase cases[] = {
-      {"VOX0", sections(R"({"tag":"VOX0","payload_hex":""})"), "json.reserved_tag", "$.sections[0].tag"},
-      {"SKEL", sections(R"({"tag":"SKEL","payload_hex":""})"), "json.reserved_tag", "$.sections[0].tag"},
-      {"VSKN", sections(R"({"tag":"VSKN","payload_hex":""})"), "json.reserved_tag", "$.sections[0].tag"},
+      {"VOX0", sections(R"({"tag":"VOX0","payload_hex":""})"), "json.reserved_tag",
+       "$.sections[0].tag"},
+      {"SKEL", sections(R"({"tag":"SKEL","payload_hex":""})"), "json.reserved_tag",
+       "$.sections[0].tag"},
+      {"VSKN", sections(R"({"tag":"VSKN","payload_hex":""})"), "json.reserved_tag",
+       "$.sections[0].tag"},
       {"ANIM", sections(R"({"tag":"PRVW","payload_hex":""},{"tag":"ANIM","payload_hex":""})"),
        "json.reserved_tag", "$.sections[1].tag"},
-      {"tag lower case", sections(R"({"tag":"prvw","payload_hex":""})"), "json.range", "$.sections[0].tag"},
-      {"tag of 5", sections(R"({"tag":"PRVW1","payload_hex":""})"), "json.range", "$.sections[0].tag"},
+      {"tag lower case", sections(R"({"tag":"prvw","payload_hex":""})"), "json.range",
+       "$.sections[0].tag"},
+      {"tag of 5", sections(R"({"tag":"PRVW1","payload_hex":""})"), "json.range",
+       "$.sections[0].tag"},
       {"unknown required", sections(R"({"tag":"XTRA","flags":1,"payload_hex":""})"),
        "json.unknown_required", "$.sections[0].flags"},
       {"reserved flag bits", sections(R"({"tag":"PRVW","flags":2,"payload_hex":""})"), "json.range",
@@ -94,7 +106,8 @@ TEST(VfpJsonRules, ExtraSections) {
        "$.sections[0].payload_hex"},
       {"hex with space", sections(R"({"tag":"PRVW","payload_hex":"00 1"})"), "json.bad_hex",
        "$.sections[0].payload_hex"},
-      {"missing payload", sections(R"({"tag":"PRVW"})"), "json.missing_key", "$.sections[0].payload_hex"},
+      {"missing payload", sections(R"({"tag":"PRVW"})"), "json.missing_key",
+       "$.sections[0].payload_hex"},
       {"missing tag", sections(R"({"payload_hex":""})"), "json.missing_key", "$.sections[0].tag"},
       {"codec field", sections(R"({"tag":"PRVW","codec":0,"payload_hex":""})"), "json.unknown_key",
        "$.sections[0].codec"},
@@ -112,11 +125,13 @@ TEST(VfpJsonRules, Joints) {
       {"no joints", rig(R"("joints":[])"), "json.range", "$.rig.joints"},
       {"joint unknown key", joints(R"({"id":0},{"id":1,"colour":1})"), "json.unknown_key",
        "$.rig.joints[1].colour"},
-      {"joint without id", joints(R"({"id":0},{"parent":0})"), "json.missing_key", "$.rig.joints[1].id"},
+      {"joint without id", joints(R"({"id":0},{"parent":0})"), "json.missing_key",
+       "$.rig.joints[1].id"},
       {"duplicate id", joints(R"({"id":4},{"id":4})"), "json.duplicate_id", "$.rig.joints[1].id"},
       {"parent null", joints(R"({"id":0},{"id":1,"parent":null})"), "json.type",
        "$.rig.joints[1].parent"},
-      {"parent -1", joints(R"({"id":0},{"id":1,"parent":-1})"), "json.range", "$.rig.joints[1].parent"},
+      {"parent -1", joints(R"({"id":0},{"id":1,"parent":-1})"), "json.range",
+       "$.rig.joints[1].parent"},
       {"parent 32768", joints(R"({"id":0},{"id":1,"parent":32768})"), "json.range",
        "$.rig.joints[1].parent"},
       {"parent missing", joints(R"({"id":0},{"id":1,"parent":0},{"id":2,"parent":7})"),
@@ -127,16 +142,19 @@ TEST(VfpJsonRules, Joints) {
       {"cycle", joints(R"({"id":0},{"id":3,"parent":2},{"id":2,"parent":1},{"id":1,"parent":2})"),
        "json.parent_cycle", "$.rig.joints[1].parent"},
       {"cycle after good joints",
-       joints(R"({"id":4,"parent":5},{"id":5},{"id":7,"parent":4},{"id":8,"parent":9},{"id":9,"parent":8})"),
+       joints(
+           R"({"id":4,"parent":5},{"id":5},{"id":7,"parent":4},{"id":8,"parent":9},{"id":9,"parent":8})"),
        "json.parent_cycle", "$.rig.joints[3].parent"},
       {"name too long", joints(R"({"id":0,"name":")" + std::string(256, 'a') + R"("})"),
        "json.bad_name", "$.rig.joints[0].name"},
       {"name too long after escapes",
-       joints(R"({"id":0,"name":")" + [] {
-         std::string s;
-         for (int i = 0; i < 128; ++i) s += "\\u00e9";  // 2 UTF-8 bytes each: 256
-         return s;
-       }() + R"("})"),
+       joints(R"({"id":0,"name":")" +
+              [] {
+                std::string s;
+                for (int i = 0; i < 128; ++i) s += "\\u00e9";  // 2 UTF-8 bytes each: 256
+                return s;
+              }() +
+              R"("})"),
        "json.bad_name", "$.rig.joints[0].name"},
       {"lone surrogate", joints(R"({"id":0,"name":"a\ud800b"})"), "json.bad_name",
        "$.rig.joints[0].name"},
@@ -155,8 +173,9 @@ TEST(VfpJsonRules, Joints) {
   for (const ErrCase& c : cases) expect_error(c);
   // Passing sides: 255-byte name, a valid surrogate pair, a rotation inside the tolerance, a
   // parent with a larger id, \u0000 in a name.
-  VfpFile f = compile_ok(joints(R"({"id":0,"name":")" + std::string(255, 'a') +
-                                R"("},{"id":1,"parent":2,"name":"\ud83d\ude00\u0000","rotation":[0,0,0,1.0009]},{"id":2})"));
+  VfpFile f = compile_ok(joints(
+      R"({"id":0,"name":")" + std::string(255, 'a') +
+      R"("},{"id":1,"parent":2,"name":"\ud83d\ude00\u0000","rotation":[0,0,0,1.0009]},{"id":2})"));
   ASSERT_NE(f.skel(), nullptr);
   EXPECT_EQ(f.skel()->joints[1].name, std::string("\xF0\x9F\x98\x80\0", 5));
   EXPECT_EQ(f.skel()->joints[0].name.size(), 255u);
@@ -166,28 +185,33 @@ TEST(VfpJsonRules, DefaultJointAndBindings) {
   const ErrCase cases[] = {
       {"default missing", rig(kJoints + R"(,"default_joint":7)"), "json.joint_missing",
        "$.rig.default_joint"},
-      {"default string", rig(kJoints + R"(,"default_joint":"0")"), "json.type", "$.rig.default_joint"},
+      {"default string", rig(kJoints + R"(,"default_joint":"0")"), "json.type",
+       "$.rig.default_joint"},
       {"bindings object", rig(kJoints + R"(,"bindings":{})"), "json.type", "$.rig.bindings"},
       {"binding empty voxel", rig(kJoints + R"(,"bindings":[{"position":[1,1,0],"joint":1}])"),
        "json.binding_empty_voxel", "$.rig.bindings[0].position"},
       // Checked before bindings to the default joint are dropped.
       {"default binding on empty voxel",
-       rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":1},{"position":[1,1,1],"joint":0}])"),
+       rig(kJoints +
+           R"(,"bindings":[{"position":[0,0,0],"joint":1},{"position":[1,1,1],"joint":0}])"),
        "json.binding_empty_voxel", "$.rig.bindings[1].position"},
       {"binding joint missing", rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":9}])"),
        "json.joint_missing", "$.rig.bindings[0].joint"},
       {"binding out of grid", rig(kJoints + R"(,"bindings":[{"position":[0,2,0],"joint":1}])"),
        "json.voxel_range", "$.rig.bindings[0].position[1]"},
       {"binding conflict",
-       rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":1},{"position":[1,0,0],"joint":1},)"
-                     R"({"position":[1,0,0],"joint":1},{"position":[0,0,0],"joint":0}])"),
+       rig(kJoints +
+           R"(,"bindings":[{"position":[0,0,0],"joint":1},{"position":[1,0,0],"joint":1},)"
+           R"({"position":[1,0,0],"joint":1},{"position":[0,0,0],"joint":0}])"),
        "json.binding_conflict", "$.rig.bindings[3]"},
       {"binding conflict with the default",
-       rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":0},{"position":[0,0,0],"joint":1}])"),
+       rig(kJoints +
+           R"(,"bindings":[{"position":[0,0,0],"joint":0},{"position":[0,0,0],"joint":1}])"),
        "json.binding_conflict", "$.rig.bindings[1]"},
       {"binding without joint", rig(kJoints + R"(,"bindings":[{"position":[0,0,0]}])"),
        "json.missing_key", "$.rig.bindings[0].joint"},
-      {"binding unknown key", rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":1,"bone":1}])"),
+      {"binding unknown key",
+       rig(kJoints + R"(,"bindings":[{"position":[0,0,0],"joint":1,"bone":1}])"),
        "json.unknown_key", "$.rig.bindings[0].bone"},
       {"position of 2", rig(kJoints + R"(,"bindings":[{"position":[0,0],"joint":1}])"), "json.type",
        "$.rig.bindings[0].position"},
@@ -198,8 +222,10 @@ TEST(VfpJsonRules, DefaultJointAndBindings) {
 TEST(VfpJsonRules, Animations) {
   const ErrCase cases[] = {
       {"animations object", rig(kJoints + R"(,"animations":{})"), "json.type", "$.rig.animations"},
-      {"clip without duration", clips(R"({"id":0})"), "json.missing_key", "$.rig.animations[0].duration_ms"},
-      {"clip without id", clips(R"({"duration_ms":0})"), "json.missing_key", "$.rig.animations[0].id"},
+      {"clip without duration", clips(R"({"id":0})"), "json.missing_key",
+       "$.rig.animations[0].duration_ms"},
+      {"clip without id", clips(R"({"duration_ms":0})"), "json.missing_key",
+       "$.rig.animations[0].id"},
       {"duplicate clip id", clips(R"({"id":3,"duration_ms":0},{"id":3,"duration_ms":0})"),
        "json.duplicate_id", "$.rig.animations[1].id"},
       {"duration negative", clips(R"({"id":0,"duration_ms":-1})"), "json.range",
@@ -208,14 +234,17 @@ TEST(VfpJsonRules, Animations) {
        "$.rig.animations[0].duration_ms"},
       {"clip unknown key", clips(R"({"id":0,"duration_ms":0,"loop":true})"), "json.unknown_key",
        "$.rig.animations[0].loop"},
-      {"clip name too long", clips(R"({"id":0,"duration_ms":0,"name":")" + std::string(300, 'x') + R"("})"),
+      {"clip name too long",
+       clips(R"({"id":0,"duration_ms":0,"name":")" + std::string(300, 'x') + R"("})"),
        "json.bad_name", "$.rig.animations[0].name"},
       {"tracks null", clips(R"({"id":0,"duration_ms":0,"tracks":null})"), "json.type",
        "$.rig.animations[0].tracks"},
-      {"track joint missing", clips(R"({"id":0,"duration_ms":0,"tracks":[{"joint":5,"keys":[{"time_ms":0}]}]})"),
+      {"track joint missing",
+       clips(R"({"id":0,"duration_ms":0,"tracks":[{"joint":5,"keys":[{"time_ms":0}]}]})"),
        "json.joint_missing", "$.rig.animations[0].tracks[0].joint"},
       {"two tracks, one joint",
-       clips(R"({"id":0,"duration_ms":0,"tracks":[{"joint":1,"keys":[{"time_ms":0}]},{"joint":1,"keys":[{"time_ms":0}]}]})"),
+       clips(
+           R"({"id":0,"duration_ms":0,"tracks":[{"joint":1,"keys":[{"time_ms":0}]},{"joint":1,"keys":[{"time_ms":0}]}]})"),
        "json.duplicate_id", "$.rig.animations[0].tracks[1].joint"},
       {"track without keys", clips(R"({"id":0,"duration_ms":0,"tracks":[{"joint":1}]})"),
        "json.missing_key", "$.rig.animations[0].tracks[0].keys"},
@@ -262,15 +291,15 @@ TEST(VfpJsonRules, Limits) {
 
   l = Limits{};
   l.anim_clips = 1;
-  expect_error({"clips", clips(R"({"id":0,"duration_ms":0},{"id":1,"duration_ms":0})"), "json.limit",
-                "$.rig.animations"},
+  expect_error({"clips", clips(R"({"id":0,"duration_ms":0},{"id":1,"duration_ms":0})"),
+                "json.limit", "$.rig.animations"},
                l);
   compile_ok(clips(R"({"id":0,"duration_ms":0})"), l);
 
   l = Limits{};
   l.anim_keys_per_track = 2;
-  expect_error({"keys per track", keys(R"({"time_ms":0},{"time_ms":1},{"time_ms":2})"), "json.limit",
-                "$.rig.animations[0].tracks[0].keys"},
+  expect_error({"keys per track", keys(R"({"time_ms":0},{"time_ms":1},{"time_ms":2})"),
+                "json.limit", "$.rig.animations[0].tracks[0].keys"},
                l);
   compile_ok(keys(R"({"time_ms":0},{"time_ms":1})"), l);
 
@@ -279,7 +308,8 @@ TEST(VfpJsonRules, Limits) {
   const std::string two_tracks =
       R"({"id":0,"duration_ms":9,"tracks":[{"joint":0,"keys":[{"time_ms":0},{"time_ms":1}]},)"
       R"({"joint":1,"keys":[{"time_ms":0},{"time_ms":1}]}]})";
-  expect_error({"keys total", clips(two_tracks), "json.limit", "$.rig.animations[0].tracks[1].keys"}, l);
+  expect_error(
+      {"keys total", clips(two_tracks), "json.limit", "$.rig.animations[0].tracks[1].keys"}, l);
   l.anim_keys_total = 4;
   compile_ok(clips(two_tracks), l);
 
@@ -290,8 +320,8 @@ TEST(VfpJsonRules, Limits) {
   compile_ok(sections(R"({"tag":"PRVW","payload_hex":""})"), l);
   l.vfp_sections = 3;  // VOX0 + SKEL + VSKN fit, one more does not
   compile_ok(rig(kJoints), l);
-  expect_error({"rig sections", doc(R"(,"sections":[{"tag":"PRVW","payload_hex":""}],"rig":{)" +
-                                    kJoints + "}"),
+  expect_error({"rig sections",
+                doc(R"(,"sections":[{"tag":"PRVW","payload_hex":""}],"rig":{)" + kJoints + "}"),
                 "json.limit", "$.rig"},
                l);
 }

@@ -131,9 +131,8 @@ TEST(VfpJsonCompile, MinimalStaticModel) {
 }
 
 TEST(VfpJsonCompile, VoxelGridIsXFastestAndDuplicatesIdenticalAreAccepted) {
-  VfpFile f = compile_ok(
-      R"({"size":[2,2,2],"palette":[[0,0,0,0],[1,2,3,4],[5,6,7,8]],)"
-      R"("voxels":[[1,1,1,2],[0,1,0,1],[1,1,1,2],[-0,0,1,1]]})");
+  VfpFile f = compile_ok(R"({"size":[2,2,2],"palette":[[0,0,0,0],[1,2,3,4],[5,6,7,8]],)"
+                         R"("voxels":[[1,1,1,2],[0,1,0,1],[1,1,1,2],[-0,0,1,1]]})");
   const Vox0* v = f.vox0();
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->voxels, (std::vector<uint8_t>{0, 0, 1, 0, 1, 0, 0, 2}));
@@ -183,13 +182,13 @@ TEST(VfpJsonCompile, BindingsSortedDedupedAndDefaultDropped) {
 }
 
 TEST(VfpJsonCompile, ClipsAndTracksSortedKeysKeptAndDefaultedFromTheTracksJoint) {
-  VfpFile f = compile_ok(rig(
-      R"("joints":[{"id":0},{"id":1,"parent":0,"translation":[1,2,3],"scale":[2,2,2]}],)"
-      R"("animations":[)"
-      R"({"id":5,"name":"b","duration_ms":10,"tracks":[)"
-      R"(  {"joint":1,"keys":[{"time_ms":0,"translation":[0.5,0,0]},{"time_ms":10}]},)"
-      R"(  {"joint":0,"keys":[{"time_ms":3,"rotation":[0,0,1,0]}]}]},)"
-      R"({"id":2,"duration_ms":0}])"));
+  VfpFile f = compile_ok(
+      rig(R"("joints":[{"id":0},{"id":1,"parent":0,"translation":[1,2,3],"scale":[2,2,2]}],)"
+          R"("animations":[)"
+          R"({"id":5,"name":"b","duration_ms":10,"tracks":[)"
+          R"(  {"joint":1,"keys":[{"time_ms":0,"translation":[0.5,0,0]},{"time_ms":10}]},)"
+          R"(  {"joint":0,"keys":[{"time_ms":3,"rotation":[0,0,1,0]}]}]},)"
+          R"({"id":2,"duration_ms":0}])"));
   const Anim* a = f.anim();
   ASSERT_NE(a, nullptr);
   ASSERT_EQ(a->clips.size(), 2u);
@@ -206,7 +205,7 @@ TEST(VfpJsonCompile, ClipsAndTracksSortedKeysKeptAndDefaultedFromTheTracksJoint)
   EXPECT_EQ(bits(k0.trs.t.y), 0x00000000u);  // a given vector is taken whole
   EXPECT_EQ(bits(k0.trs.s.x), 0x40000000u);  // 2 from the joint's bind scale
   const AnimKey& k1 = a->clips[1].tracks[1].keys[1];
-  EXPECT_EQ(k1.time_ms, 10u);  // equal to the duration: allowed
+  EXPECT_EQ(k1.time_ms, 10u);                // equal to the duration: allowed
   EXPECT_EQ(bits(k1.trs.t.z), 0x40400000u);  // 3
   const AnimKey& r = a->clips[1].tracks[0].keys[0];
   EXPECT_EQ(bits(r.trs.r.z), 0x3F800000u);
@@ -220,11 +219,10 @@ TEST(VfpJsonCompile, ClipsAndTracksSortedKeysKeptAndDefaultedFromTheTracksJoint)
 }
 
 TEST(VfpJsonCompile, ExtraSectionsInJsonOrderBetweenVox0AndTheRig) {
-  VfpFile f = compile_ok(doc(
-      R"(,"sections":[{"tag":"PRVW","payload_hex":"aBcD"},)"
-      R"({"tag":"ZZZ9","chunk_id":7,"flags":0,"payload_hex":""},)"
-      R"({"tag":"MSH0","chunk_id":-1,"flags":1,"payload_hex":"00"}],)"
-      R"("rig":{"joints":[{"id":0}]})"));
+  VfpFile f = compile_ok(doc(R"(,"sections":[{"tag":"PRVW","payload_hex":"aBcD"},)"
+                             R"({"tag":"ZZZ9","chunk_id":7,"flags":0,"payload_hex":""},)"
+                             R"({"tag":"MSH0","chunk_id":-1,"flags":1,"payload_hex":"00"}],)"
+                             R"("rig":{"joints":[{"id":0}]})"));
   ASSERT_EQ(f.sections.size(), 6u);
   EXPECT_EQ(f.sections[0].header.tag, make_tag("VOX0"));
   EXPECT_EQ(f.sections[1].header.tag, make_tag("PRVW"));
@@ -253,11 +251,11 @@ float joint_tx(const std::string& literal) {
 TEST(VfpJsonNumbers, FloatsRoundToNearestDoubleThenBinary32) {
   EXPECT_EQ(bits(joint_tx("0.1")), 0x3DCCCCCDu);
   EXPECT_EQ(bits(joint_tx("-0.0")), 0x80000000u);
-  EXPECT_EQ(bits(joint_tx("-0")), 0x00000000u);  // an integer literal: -0 is 0
-  EXPECT_EQ(bits(joint_tx("1e-46")), 0x00000000u);  // underflows to +0
-  EXPECT_EQ(bits(joint_tx("1.4e-45")), 0x00000001u);  // smallest denormal
-  EXPECT_EQ(bits(joint_tx("16777217")), 0x4B800000u);  // ties to even: 2^24
-  EXPECT_EQ(bits(joint_tx("3.4028235e38")), 0x7F7FFFFFu);  // FLT_MAX
+  EXPECT_EQ(bits(joint_tx("-0")), 0x00000000u);                    // an integer literal: -0 is 0
+  EXPECT_EQ(bits(joint_tx("1e-46")), 0x00000000u);                 // underflows to +0
+  EXPECT_EQ(bits(joint_tx("1.4e-45")), 0x00000001u);               // smallest denormal
+  EXPECT_EQ(bits(joint_tx("16777217")), 0x4B800000u);              // ties to even: 2^24
+  EXPECT_EQ(bits(joint_tx("3.4028235e38")), 0x7F7FFFFFu);          // FLT_MAX
   EXPECT_EQ(bits(joint_tx("-3.40282356779733e38")), 0xFF7FFFFFu);  // just under the edge
   // 1 + 2^-24 + 1.6e-20: the nearest double is the midpoint 1 + 2^-24 itself, which rounds to
   // even (1.0). Rounding the decimal straight to binary32 would give 1 + 2^-23: the spec says
@@ -272,15 +270,17 @@ TEST(VfpJsonNumbers, Errors) {
   const ErrCase cases[] = {
       {"overflow to inf", joints(R"({"id":0,"translation":[3.4028236e38,0,0]})"),
        "json.float_overflow", "$.rig.joints[0].translation[0]"},
-      {"exactly FLT_MAX + half ulp", joints(R"({"id":0,"scale":[1,1,-3.4028235677973366163753939545814256845e38]})"),
+      {"exactly FLT_MAX + half ulp",
+       joints(R"({"id":0,"scale":[1,1,-3.4028235677973366163753939545814256845e38]})"),
        "json.float_overflow", "$.rig.joints[0].scale[2]"},
       {"exact edge as an integer literal",
        joints(R"({"id":0,"translation":[340282356779733661637539395458142568448,0,0]})"),
        "json.float_overflow", "$.rig.joints[0].translation[0]"},
       {"beyond double", joints(R"({"id":0,"translation":[0,1e400,0]})"), "json.float_overflow",
        "$.rig.joints[0].translation[1]"},
-      {"integer beyond double", doc(R"(,"rig":{"joints":[{"id":1)" + std::string(400, '0') + "}]}}"),
-       "json.range", "$.rig.joints[0].id"},
+      {"integer beyond double",
+       doc(R"(,"rig":{"joints":[{"id":1)" + std::string(400, '0') + "}]}}"), "json.range",
+       "$.rig.joints[0].id"},
       {"integer 1.0", joints(R"({"id":1.0})"), "json.type", "$.rig.joints[0].id"},
       {"integer 1e0", joints(R"({"id":1e0})"), "json.type", "$.rig.joints[0].id"},
       {"integer true", joints(R"({"id":true})"), "json.type", "$.rig.joints[0].id"},
@@ -308,7 +308,8 @@ TEST(VfpJsonNumbers, Errors) {
 // ---- offsets ---------------------------------------------------------------------------------
 
 TEST(VfpJsonOffsets, PointAtTheOffendingToken) {
-  const std::string text = "{\n  \"size\": [1, 1, 1],\n  \"palette\": [[0,0,0,0]],\n  \"voxels\": [],\n  \"oops\": 1\n}";
+  const std::string text =
+      "{\n  \"size\": [1, 1, 1],\n  \"palette\": [[0,0,0,0]],\n  \"voxels\": [],\n  \"oops\": 1\n}";
   auto r = compile_vfp_json(text, Limits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::JsonUnknownKey);
@@ -333,7 +334,8 @@ TEST(VfpJsonOffsets, PointAtTheOffendingToken) {
   EXPECT_EQ(r.error().offset, t4.find("\"x"));
 
   // Missing keys point at the object that lacks them.
-  const std::string t5 = R"({"size": [1, 1, 1], "palette": [[0,0,0,0]], "voxels": [], "rig": {"joints": [ {"parent": 0}]}})";
+  const std::string t5 =
+      R"({"size": [1, 1, 1], "palette": [[0,0,0,0]], "voxels": [], "rig": {"joints": [ {"parent": 0}]}})";
   r = compile_vfp_json(t5, Limits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::JsonMissingKey);
@@ -371,7 +373,8 @@ TEST(VfpJsonGarbage, SyntaxErrors) {
       {"single quotes", "{'size':[1,1,1]}", "json.syntax", "$"},
       {"bad utf-8 in string", joints("{\"id\":0,\"name\":\"\xC0\x80\"}"), "json.syntax",
        "$.rig.joints[0].name"},
-      {"raw control char", joints("{\"id\":0,\"name\":\"a\nb\"}"), "json.syntax", "$.rig.joints[0].name"},
+      {"raw control char", joints("{\"id\":0,\"name\":\"a\nb\"}"), "json.syntax",
+       "$.rig.joints[0].name"},
       // The lexer ends the number before 'x' / '1': the error comes after a complete value.
       {"hex number", joints(R"({"id":0x10})"), "json.syntax", "$.rig.joints[0]"},
       {"leading zero", joints(R"({"id":01})"), "json.syntax", "$.rig.joints[0]"},
@@ -394,8 +397,7 @@ TEST(VfpJsonGarbage, EveryTruncationOfTheSeedIsASyntaxError) {
 }
 
 TEST(VfpJsonGarbage, DeepNestingIsALimitNotACrash) {
-  expect_error({"arrays", std::string(100000, '['), "json.limit",
-                "$" + [] {
+  expect_error({"arrays", std::string(100000, '['), "json.limit", "$" + [] {
                   std::string s;
                   for (int i = 0; i < 64; ++i) s += "[0]";
                   return s;
@@ -406,19 +408,22 @@ TEST(VfpJsonGarbage, DeepNestingIsALimitNotACrash) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::JsonLimit);
   // 64 levels are fine for the parser; the schema then rejects the shape.
-  expect_error({"64 deep", R"({"size":)" + std::string(63, '[') + std::string(63, ']') +
-                               R"(,"palette":[[0,0,0,0]],"voxels":[]})",
+  expect_error({"64 deep",
+                R"({"size":)" + std::string(63, '[') + std::string(63, ']') +
+                    R"(,"palette":[[0,0,0,0]],"voxels":[]})",
                 "json.type", "$.size"});
 }
 
 TEST(VfpJsonGarbage, HugeNumbers) {
-  expect_error({"exponent", joints(R"({"id":0,"translation":[1e999999999,0,0]})"), "json.float_overflow",
-                "$.rig.joints[0].translation[0]"});
-  expect_error({"long integer", doc(R"(,"rig":{"joints":[{"id":-)" + std::string(5000, '9') + "}]}}"),
-                "json.range", "$.rig.joints[0].id"});
+  expect_error({"exponent", joints(R"({"id":0,"translation":[1e999999999,0,0]})"),
+                "json.float_overflow", "$.rig.joints[0].translation[0]"});
+  expect_error({"long integer",
+                doc(R"(,"rig":{"joints":[{"id":-)" + std::string(5000, '9') + "}]}}"), "json.range",
+                "$.rig.joints[0].id"});
   expect_error({"long fraction", joints(R"({"id":0.)" + std::string(5000, '0') + "1}"), "json.type",
                 "$.rig.joints[0].id"});
-  VfpFile f = compile_ok(joints(R"({"id":0,"translation":[0.)" + std::string(5000, '0') + "1,1e-999999,0]}"));
+  VfpFile f = compile_ok(
+      joints(R"({"id":0,"translation":[0.)" + std::string(5000, '0') + "1,1e-999999,0]}"));
   ASSERT_NE(f.skel(), nullptr);
   EXPECT_EQ(bits(f.skel()->joints[0].bind.t.x), 0u);
   EXPECT_EQ(bits(f.skel()->joints[0].bind.t.y), 0u);
@@ -427,9 +432,15 @@ TEST(VfpJsonGarbage, HugeNumbers) {
 // Replaces every value of the seed document, one at a time, with values of every other type;
 // the compiler must answer (accept or a json.* error), never crash.
 void mutate_all(const nlohmann::json& root, nlohmann::json& node, int& runs) {
-  static const nlohmann::json kReplacements[] = {
-      nullptr, true, -1, 70000, 1.5, "s", nlohmann::json::array(), nlohmann::json::object(),
-      nlohmann::json::array({1, 2, 3})};
+  static const nlohmann::json kReplacements[] = {nullptr,
+                                                 true,
+                                                 -1,
+                                                 70000,
+                                                 1.5,
+                                                 "s",
+                                                 nlohmann::json::array(),
+                                                 nlohmann::json::object(),
+                                                 nlohmann::json::array({1, 2, 3})};
   for (const auto& rep : kReplacements) {
     nlohmann::json saved = node;
     node = rep;
@@ -469,9 +480,15 @@ TEST(VfpJsonGarbage, RandomByteEditsNeverCrash) {
       const size_t at = next() % t.size();
       const char c = kAlphabet[next() % (sizeof kAlphabet - 1)];
       switch (next() % 3) {
-        case 0: t[at] = c; break;
-        case 1: t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), c); break;
-        default: t.erase(at, 1); break;
+        case 0:
+          t[at] = c;
+          break;
+        case 1:
+          t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          t.erase(at, 1);
+          break;
       }
     }
     auto r = compile_vfp_json(t, Limits{});

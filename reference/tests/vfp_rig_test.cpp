@@ -107,8 +107,11 @@ TEST(RigPresence, AtMostOneOfEach) {
 
 TEST(RigPresence, IncompleteRigs) {
   // {SKEL, VSKN, ANIM} present: only SKEL+VSKN(+ANIM) or none is complete.
-  const bool sets[][3] = {{true, false, false}, {false, true, false}, {false, false, true},
-                          {true, false, true},  {false, true, true}};
+  const bool sets[][3] = {{true, false, false},
+                          {false, true, false},
+                          {false, false, true},
+                          {true, false, true},
+                          {false, true, true}};
   for (const auto& set : sets) {
     RigFixture fx;
     fx.with_skel = set[0];

@@ -28,7 +28,7 @@ JointSpec joint(uint16_t id, int16_t parent, std::string name = "") {
 TEST(Skel, ValidSkeletonDecodesToTheFieldsWritten) {
   RigFixture fx;
   fx.skel.joints[1].s = {-2.0f, 0.0f, f32_bits(0x00000001u)};  // scale: any finite value
-  fx.skel.joints[1].name = "\xC3\x84rm";                        // "Ärm"
+  fx.skel.joints[1].name = "\xC3\x84rm";                       // "Ärm"
   auto r = rig(fx);
   ASSERT_TRUE(succeeds(r));
   const Skel& s = *r->skel();

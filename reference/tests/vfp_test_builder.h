@@ -23,15 +23,27 @@ using Bytes = std::vector<uint8_t>;
 /// Little-endian appender.
 struct B {
   Bytes b;
-  B& u8(uint8_t v) { b.push_back(v); return *this; }
+  B& u8(uint8_t v) {
+    b.push_back(v);
+    return *this;
+  }
   B& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
   B& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
   B& i16(int16_t v) { return u16(uint16_t(v)); }
   B& i32(int32_t v) { return u32(uint32_t(v)); }
   B& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  B& raw(const Bytes& v) { b.insert(b.end(), v.begin(), v.end()); return *this; }
-  B& raw(const Sha256& v) { b.insert(b.end(), v.begin(), v.end()); return *this; }
-  B& str(const std::string& s) { b.insert(b.end(), s.begin(), s.end()); return *this; }
+  B& raw(const Bytes& v) {
+    b.insert(b.end(), v.begin(), v.end());
+    return *this;
+  }
+  B& raw(const Sha256& v) {
+    b.insert(b.end(), v.begin(), v.end());
+    return *this;
+  }
+  B& str(const std::string& s) {
+    b.insert(b.end(), s.begin(), s.end());
+    return *this;
+  }
 };
 
 inline float f32_bits(uint32_t u) { return std::bit_cast<float>(u); }
@@ -198,7 +210,10 @@ struct FileSpec {
       h = *hash;
     } else {
       for (const SectionSpec& s : sections)
-        if (s.tag == "VOX0") { h = sha256(s.payload); break; }
+        if (s.tag == "VOX0") {
+          h = sha256(s.payload);
+          break;
+        }
     }
     B w;
     w.raw(magic).u8(major).u8(minor).u16(flags);

@@ -8,9 +8,9 @@
 // Prints voxels/s (grid voxels / wall time), medians of 9, next to in-run baselines: a plain
 // scan of the grid, the naive mesher and a per-voxel greedy (tests/mesh_oracle.h).
 #include <algorithm>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
@@ -47,8 +47,8 @@ static Vox0 grid(int kind) {
           const double dx = x + 0.5 - c, dy = y + 0.5 - c, dz = z + 0.5 - c;
           if (dx * dx + dy * dy + dz * dz <= r * r) v = 1;
         } else {
-          const double h = 24 + 8 * std::sin(x * 0.15) + 6 * std::cos(y * 0.11) +
-                           4 * std::sin((x + y) * 0.07);
+          const double h =
+              24 + 8 * std::sin(x * 0.15) + 6 * std::cos(y * 0.11) + 4 * std::sin((x + y) * 0.07);
           if (z < h) v = uint8_t(1 + z / 8);
         }
         g.voxels[g.index(x, y, z)] = v;
@@ -110,10 +110,11 @@ int main() {
     });
     const size_t greedy_quads = out.size();
     const double pvg = rate([&] { return testing::per_voxel_greedy(g, {}).size(); });
-    std::printf("%-9s scan %8.0f M/s | naive %6.1f M/s (%zu quads) | per-voxel greedy %6.1f M/s |"
-                " greedy %7.1f M/s (%zu quads, %.1fx per-voxel)\n",
-                names[kind], scan / 1e6, naive / 1e6, naive_quads, pvg / 1e6, greedy / 1e6,
-                greedy_quads, greedy / pvg);
+    std::printf(
+        "%-9s scan %8.0f M/s | naive %6.1f M/s (%zu quads) | per-voxel greedy %6.1f M/s |"
+        " greedy %7.1f M/s (%zu quads, %.1fx per-voxel)\n",
+        names[kind], scan / 1e6, naive / 1e6, naive_quads, pvg / 1e6, greedy / 1e6, greedy_quads,
+        greedy / pvg);
     for (int jk : {1, 8, 64}) {
       const std::vector<uint16_t> jm = joints(jk);
       const double bone = rate([&] {
@@ -122,9 +123,10 @@ int main() {
       });
       const size_t bq = out.size();
       const double pvb = rate([&] { return testing::per_voxel_greedy(g, jm).size(); });
-      std::printf("%-9s joints=%-2d bone-aware %7.1f M voxels/s (%zu quads) | per-voxel %6.1f M/s"
-                  " | %.1fx\n",
-                  names[kind], jk, bone / 1e6, bq, pvb / 1e6, bone / pvb);
+      std::printf(
+          "%-9s joints=%-2d bone-aware %7.1f M voxels/s (%zu quads) | per-voxel %6.1f M/s"
+          " | %.1fx\n",
+          names[kind], jk, bone / 1e6, bq, pvb / 1e6, bone / pvb);
     }
     (void)sink;
   }

@@ -5,9 +5,9 @@
 // policy, 256 joints, 30 keys per track with T, R and S, 1 s looping clip), medians of 9 runs,
 // next to an in-run baseline (a plain float lerp over the same key bytes).
 #include <algorithm>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <vector>
 
@@ -62,8 +62,13 @@ int main(int argc, char** argv) {
   auto run = [&](bool forward, SamplingCache* c) {
     double t0 = now();
     for (int f = 0; f < frames; ++f) {
-      SamplingJob job{&*rt, 0, forward ? f * (1000.0 / 60.0) : random_times[f],
-                      SamplePolicy::Linear, TimeMode::Loop, c, out};
+      SamplingJob job{&*rt,
+                      0,
+                      forward ? f * (1000.0 / 60.0) : random_times[f],
+                      SamplePolicy::Linear,
+                      TimeMode::Loop,
+                      c,
+                      out};
       if (!job.run().ok()) std::abort();
     }
     return double(frames) * joints / (now() - t0);

@@ -23,7 +23,8 @@ inline uint64_t get_le(std::span<const uint8_t> b, uint64_t at, int n) {
 inline void set_le(GenCase& c, uint64_t at, int n, int64_t value, std::string field) {
   static constexpr const char* kOps[] = {"", "set_u8", "set_u16", "", "set_u32"};
   for (int i = 0; i < n; ++i)
-    c.bytes[at + static_cast<uint64_t>(i)] = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i));
+    c.bytes[at + static_cast<uint64_t>(i)] =
+        static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i));
   c.mutations.push_back({kOps[n], at, std::move(field), value, {}});
 }
 /// set_i32 / set_i16 record signed values (manifest-schema.md).
@@ -55,7 +56,8 @@ inline float eighths(GenRng& rng, int32_t lo, int32_t hi) {
 /// (correctly rounded, so platform-independent), then rounded to binary32 (|‖q‖−1| ~ 1e-7).
 inline std::array<float, 4> unit_quat(GenRng& rng) {
   switch (rng.below(4)) {
-    case 0: return {0, 0, 0, 1};
+    case 0:
+      return {0, 0, 0, 1};
     case 1: {
       std::array<float, 4> q{0, 0, 0, 0};
       q[rng.below(4)] = rng.chance(1, 2) ? 1.0f : -1.0f;
@@ -66,7 +68,8 @@ inline std::array<float, 4> unit_quat(GenRng& rng) {
       for (float& v : q) v = rng.chance(1, 2) ? 0.5f : -0.5f;
       return q;
     }
-    default: break;
+    default:
+      break;
   }
   int32_t a[4];
   int64_t n2 = 0;
@@ -78,19 +81,22 @@ inline std::array<float, 4> unit_quat(GenRng& rng) {
     }
   } while (n2 == 0);
   const double n = std::sqrt(static_cast<double>(n2));
-  return {static_cast<float>(a[0] / n), static_cast<float>(a[1] / n),
-          static_cast<float>(a[2] / n), static_cast<float>(a[3] / n)};
+  return {static_cast<float>(a[0] / n), static_cast<float>(a[1] / n), static_cast<float>(a[2] / n),
+          static_cast<float>(a[3] / n)};
 }
 
 /// A valid UTF-8 name of at most `max_len` characters (letters, digits, '_', sometimes "é"),
 /// at least `min_len` characters.
 inline std::string random_name(GenRng& rng, uint32_t min_len, uint32_t max_len) {
-  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+  static constexpr char kChars[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
   const uint32_t len = min_len + rng.below(max_len - min_len + 1);
   std::string s;
   for (uint32_t i = 0; i < len; ++i) {
-    if (rng.chance(1, 12)) s += "\xC3\xA9";  // U+00E9
-    else s += kChars[rng.below(sizeof kChars - 1)];
+    if (rng.chance(1, 12))
+      s += "\xC3\xA9";  // U+00E9
+    else
+      s += kChars[rng.below(sizeof kChars - 1)];
   }
   return s;
 }

@@ -82,7 +82,8 @@ Kv6 random_kv6(GenRng& rng, GenSize size) {
       for (uint32_t z = 0; z < k.zsiz; ++z) {
         if (!rng.chance(1, 3)) continue;
         k.voxels.push_back({0x80000000u | rng.below(1u << 24), static_cast<uint16_t>(z),
-                            static_cast<uint8_t>(rng.below(64)), static_cast<uint8_t>(rng.below(256))});
+                            static_cast<uint8_t>(rng.below(64)),
+                            static_cast<uint8_t>(rng.below(256))});
         ++k.xlen[x];
         ++k.ylen[size_t{x} * k.ysiz + y];
       }
@@ -107,7 +108,8 @@ RvcVoxelFrame make_frame(const std::vector<std::vector<uint32_t>>& occ,
   return f;
 }
 
-void random_column(GenRng& rng, uint32_t dz, std::vector<uint32_t>& occ, std::vector<uint32_t>& col) {
+void random_column(GenRng& rng, uint32_t dz, std::vector<uint32_t>& occ,
+                   std::vector<uint32_t>& col) {
   col.clear();
   for (size_t w = 0; w < occ.size(); ++w) {
     uint32_t word = 0;
@@ -138,7 +140,8 @@ RvcClip random_rvc(GenRng& rng, GenSize size) {
   std::vector<uint32_t> durations;
   if (rng.chance(1, 2))
     for (uint32_t i = 0; i < n; ++i) durations.push_back(1 + rng.below(200));
-  const std::array<float, 3> pivot = {eighths(rng, 0, 32), eighths(rng, 0, 32), eighths(rng, 0, 64)};
+  const std::array<float, 3> pivot = {eighths(rng, 0, 32), eighths(rng, 0, 32),
+                                      eighths(rng, 0, 64)};
   const float vws = eighths(rng, 1, 16);
   const auto mode = static_cast<RvcLoopMode>(rng.below(3));
   const uint32_t default_ms = 1 + rng.below(100), interval = rng.below(4);
@@ -253,8 +256,9 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
        const auto [b, a] = all[rng.below(static_cast<uint32_t>(all.size()))];
        const uint64_t at = ctx.bones[b].attachments[a];
        const size_t table = detail::get_le(c.bytes, at, 2) == 0 ? ctx.meshes : ctx.voxel_clips;
-       detail::set_le(c, at + 2, 4, static_cast<int64_t>(table + rng.below(1000)),
-                      bone_path(ctx, ctx.bones[b]) + "/attachment[" + std::to_string(a) + "]/index");
+       detail::set_le(
+           c, at + 2, 4, static_cast<int64_t>(table + rng.below(1000)),
+           bone_path(ctx, ctx.bones[b]) + "/attachment[" + std::to_string(a) + "]/index");
        return true;
      }},
     {"rkc.unsupported_mesh_kind", "rkc-family.md §2.3: mesh_kind 0 or 1, checked right after index",
@@ -281,23 +285,29 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
      ErrorCode::RkcParentCycle, ErrorCode::RkcParentCycle,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        const uint32_t i = rng.below(static_cast<uint32_t>(ctx.bones.size()));
-       detail::set_signed(c, ctx.bones[i].hinge_at, 4, i, bone_path(ctx, ctx.bones[i]) + "/hinge/parent");
+       detail::set_signed(c, ctx.bones[i].hinge_at, 4, i,
+                          bone_path(ctx, ctx.bones[i]) + "/hinge/parent");
        return true;
      }},
-    {"rkc.bad_utf8_name", "formats.md RKCH differences 2: rkc-strict rejects an ill-formed name, "
-     "rkc-compat repairs it (D6)", ErrorCode::RkcBadUtf8, kAccept,
+    {"rkc.bad_utf8_name",
+     "formats.md RKCH differences 2: rkc-strict rejects an ill-formed name, "
+     "rkc-compat repairs it (D6)",
+     ErrorCode::RkcBadUtf8, kAccept,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        const uint64_t len = detail::get_le(c.bytes, ctx.meta_at, 2);
        if (len == 0) return false;
        const uint64_t i = rng.below(static_cast<uint32_t>(len));
-       detail::set_le(c, ctx.meta_at + 2 + i, 1, rng.range(0xF5, 0xFF), "META/name+" + std::to_string(i));
+       detail::set_le(c, ctx.meta_at + 2 + i, 1, rng.range(0xF5, 0xFF),
+                      "META/name+" + std::to_string(i));
        return true;
      }},
-    {"rkc.clip_bone_count", "rkc-family.md §2.3: a skeletal clip's numhin must equal the bone count",
+    {"rkc.clip_bone_count",
+     "rkc-family.md §2.3: a skeletal clip's numhin must equal the bone count",
      ErrorCode::RkcClipBoneCount, ErrorCode::RkcClipBoneCount,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        if (ctx.skeletal_bodies.empty()) return false;
-       const uint64_t at = ctx.skeletal_bodies[rng.below(static_cast<uint32_t>(ctx.skeletal_bodies.size()))];
+       const uint64_t at =
+           ctx.skeletal_bodies[rng.below(static_cast<uint32_t>(ctx.skeletal_bodies.size()))];
        detail::set_le(c, at + 4, 4, static_cast<int64_t>(ctx.bones.size() + 1 + rng.below(5)),
                       "CLPS/clip/body/numhin");
        return true;
@@ -323,12 +333,15 @@ const std::array<Kind<Kv6Ctx>, 3> kKv6Kinds = {{
        detail::truncate_to(c, 32 + rng.below(static_cast<uint32_t>(k.tables_end - 32)), "tables");
        return true;
      }},
-    {"kv6.run_tables", "formats.md D9: xlen must sum to numvoxs: an error in rkc-strict, a "
-     "warning in rkc-compat", ErrorCode::Kv6RunTables, kAccept,
+    {"kv6.run_tables",
+     "formats.md D9: xlen must sum to numvoxs: an error in rkc-strict, a "
+     "warning in rkc-compat",
+     ErrorCode::Kv6RunTables, kAccept,
      [](GenCase& c, GenRng& rng, const Kv6Ctx& k) {
        const uint32_t x = rng.below(k.xsiz);
        const uint64_t at = 32 + 8 * uint64_t{u32_at(c.bytes, 28)} + 4 * uint64_t{x};
-       detail::set_le(c, at, 4, u32_at(c.bytes, at) + 1 + rng.below(5), "xlen[" + std::to_string(x) + "]");
+       detail::set_le(c, at, 4, u32_at(c.bytes, at) + 1 + rng.below(5),
+                      "xlen[" + std::to_string(x) + "]");
        return true;
      }},
 }};
@@ -372,10 +385,14 @@ const std::array<Kind<RvcCtx>, 5> kRvcKinds = {{
      }},
     {"rvc.missing_meta", "rkc-family.md §4.5: META is required (a renamed one is unknown)",
      ErrorCode::RvcMissingMeta, ErrorCode::RvcMissingMeta,
-     [](GenCase& c, GenRng& rng, const RvcCtx& ctx) { return rename_rvc_chunk(c, rng, ctx, "META"); }},
+     [](GenCase& c, GenRng& rng, const RvcCtx& ctx) {
+       return rename_rvc_chunk(c, rng, ctx, "META");
+     }},
     {"rvc.missing_frms", "rkc-family.md §4.5: FRMS is required (a renamed one is unknown)",
      ErrorCode::RvcMissingFrms, ErrorCode::RvcMissingFrms,
-     [](GenCase& c, GenRng& rng, const RvcCtx& ctx) { return rename_rvc_chunk(c, rng, ctx, "FRMS"); }},
+     [](GenCase& c, GenRng& rng, const RvcCtx& ctx) {
+       return rename_rvc_chunk(c, rng, ctx, "FRMS");
+     }},
 }};
 
 struct KfaCtx {
@@ -394,8 +411,10 @@ const std::array<Kind<KfaCtx>, 3> kKfaKinds = {{
      [](GenCase& c, GenRng& rng, const KfaCtx& k) {
        if (k.numhin == 0) return false;
        const uint32_t i = rng.below(k.numhin);
-       const int32_t v = rng.chance(1, 2) ? static_cast<int32_t>(k.numhin + rng.below(100)) : rng.range(-1000, -2);
-       detail::set_signed(c, k.hinges_at + 64 * uint64_t{i}, 4, v, "hinge[" + std::to_string(i) + "]/parent");
+       const int32_t v = rng.chance(1, 2) ? static_cast<int32_t>(k.numhin + rng.below(100))
+                                          : rng.range(-1000, -2);
+       detail::set_signed(c, k.hinges_at + 64 * uint64_t{i}, 4, v,
+                          "hinge[" + std::to_string(i) + "]/parent");
        return true;
      }},
     {"kfa.parent_cycle", "formats.md D9 / QE.6b: a hinge parent cycle (here a self-parent)",
@@ -403,7 +422,8 @@ const std::array<Kind<KfaCtx>, 3> kKfaKinds = {{
      [](GenCase& c, GenRng& rng, const KfaCtx& k) {
        if (k.numhin == 0) return false;
        const uint32_t i = rng.below(k.numhin);
-       detail::set_signed(c, k.hinges_at + 64 * uint64_t{i}, 4, i, "hinge[" + std::to_string(i) + "]/parent");
+       detail::set_signed(c, k.hinges_at + 64 * uint64_t{i}, 4, i,
+                          "hinge[" + std::to_string(i) + "]/parent");
        return true;
      }},
 }};
@@ -428,8 +448,10 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
   Character ch;
   ch.name = detail::random_name(rng, 1, 12);
   ch.root = {eighths(rng, -64, 64), eighths(rng, -64, 64), eighths(rng, -64, 64)};
-  for (uint32_t i = rng.below(small ? 3 : 4); i > 0; --i) ch.meshes.push_back(random_kv6(rng, GenSize::Small));
-  for (uint32_t i = rng.below(small ? 2 : 3); i > 0; --i) ch.voxel_clips.push_back(random_rvc(rng, GenSize::Small));
+  for (uint32_t i = rng.below(small ? 3 : 4); i > 0; --i)
+    ch.meshes.push_back(random_kv6(rng, GenSize::Small));
+  for (uint32_t i = rng.below(small ? 2 : 3); i > 0; --i)
+    ch.voxel_clips.push_back(random_rvc(rng, GenSize::Small));
   const uint32_t nb = 1 + rng.below(small ? 4 : 10);
   const auto parents = detail::random_forest(rng, nb);
   for (uint32_t i = 0; i < nb; ++i) {
@@ -439,9 +461,10 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
       const bool can_static = !ch.meshes.empty(), can_clip = !ch.voxel_clips.empty();
       if (!can_static && !can_clip) break;
       Attachment at;
-      at.kind = can_static && (!can_clip || rng.chance(1, 2)) ? AttachmentKind::Static : AttachmentKind::Clip;
-      at.index = rng.below(static_cast<uint32_t>(at.kind == AttachmentKind::Static ? ch.meshes.size()
-                                                                                   : ch.voxel_clips.size()));
+      at.kind = can_static && (!can_clip || rng.chance(1, 2)) ? AttachmentKind::Static
+                                                              : AttachmentKind::Clip;
+      at.index = rng.below(static_cast<uint32_t>(
+          at.kind == AttachmentKind::Static ? ch.meshes.size() : ch.voxel_clips.size()));
       at.local_offset = random_xform(rng);
       at.speed_q8 = rng.range(-512, 1024);
       at.start_phase_ms = rng.below(5000);
@@ -461,7 +484,8 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
       s.seq = random_seq(rng, s.frame_count);
       clip.data = std::move(s);
     } else {
-      clip.data = UnknownClip{static_cast<uint16_t>(rng.range(1, 65535)), detail::random_bytes(rng, 24)};
+      clip.data =
+          UnknownClip{static_cast<uint16_t>(rng.range(1, 65535)), detail::random_bytes(rng, 24)};
     }
     ch.clips.push_back(std::move(clip));
   }
@@ -486,10 +510,10 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
 
 GenCase generate_kv6(GenRng& rng, GenSize size, bool negative) {
   const Kv6 k = random_kv6(rng, size);
-  GenCase c = rkc_family_case(GenFormat::Kv6, "rkc-family.md §3: a valid KV6 sprite (D7: standalone)",
-                              std::to_string(k.xsiz) + "x" + std::to_string(k.ysiz) + "x" +
-                                  std::to_string(k.zsiz) + ", " + std::to_string(k.voxels.size()) +
-                                  " voxels" + (k.palette ? ", palette" : ""));
+  GenCase c = rkc_family_case(
+      GenFormat::Kv6, "rkc-family.md §3: a valid KV6 sprite (D7: standalone)",
+      std::to_string(k.xsiz) + "x" + std::to_string(k.ysiz) + "x" + std::to_string(k.zsiz) + ", " +
+          std::to_string(k.voxels.size()) + " voxels" + (k.palette ? ", palette" : ""));
   if (auto bytes = encode_kv6(k); bytes.ok()) c.bytes = std::move(*bytes);
   const uint64_t tables_end = 32 + 8 * k.voxels.size() + 4 * uint64_t{k.xsiz} + 2 * k.ylen.size();
   if (negative) detail::apply_one(c, rng, Kv6Ctx{tables_end, k.xsiz}, kKv6Kinds);
@@ -498,10 +522,11 @@ GenCase generate_kv6(GenRng& rng, GenSize size, bool negative) {
 
 GenCase generate_rvc(GenRng& rng, GenSize size, bool negative) {
   const RvcClip clip = random_rvc(rng, size);
-  GenCase c = rkc_family_case(GenFormat::Rvc, "rkc-family.md §4: a valid voxel clip (rvc_from_frames)",
-                              std::to_string(clip.meta.dims[0]) + "x" + std::to_string(clip.meta.dims[1]) +
-                                  "x" + std::to_string(clip.meta.dims[2]) + ", " +
-                                  std::to_string(clip.meta.frame_count) + " frames");
+  GenCase c =
+      rkc_family_case(GenFormat::Rvc, "rkc-family.md §4: a valid voxel clip (rvc_from_frames)",
+                      std::to_string(clip.meta.dims[0]) + "x" + std::to_string(clip.meta.dims[1]) +
+                          "x" + std::to_string(clip.meta.dims[2]) + ", " +
+                          std::to_string(clip.meta.frame_count) + " frames");
   if (auto bytes = encode_rvc(clip); bytes.ok()) c.bytes = std::move(*bytes);
   if (!negative) return c;
   RvcCtx ctx;
@@ -517,15 +542,18 @@ GenCase generate_rvc(GenRng& rng, GenSize size, bool negative) {
 
 GenCase generate_kfa(GenRng& rng, GenSize size, bool negative) {
   Kfa k;
-  for (uint32_t i = rng.below(12); i > 0; --i) k.kv6_name.push_back(static_cast<uint8_t>(1 + rng.below(255)));
+  for (uint32_t i = rng.below(12); i > 0; --i)
+    k.kv6_name.push_back(static_cast<uint8_t>(1 + rng.below(255)));
   const uint32_t n = rng.below(size == GenSize::Small ? 5 : 10);
   const auto parents = detail::random_forest(rng, n);
   for (uint32_t i = 0; i < n; ++i) k.hinges.push_back(random_hinge(rng, parents[i]));
   k.frame_count = rng.below(4);
-  for (uint32_t i = k.frame_count * n; i > 0; --i) k.frames.push_back(static_cast<int16_t>(rng.range(-32768, 32767)));
+  for (uint32_t i = k.frame_count * n; i > 0; --i)
+    k.frames.push_back(static_cast<int16_t>(rng.range(-32768, 32767)));
   k.seq = random_seq(rng, k.frame_count);
-  GenCase c = rkc_family_case(GenFormat::Kfa, "rkc-family.md §5: a valid KFA (hinge forest)",
-                              std::to_string(n) + " hinges, " + std::to_string(k.frame_count) + " frames");
+  GenCase c =
+      rkc_family_case(GenFormat::Kfa, "rkc-family.md §5: a valid KFA (hinge forest)",
+                      std::to_string(n) + " hinges, " + std::to_string(k.frame_count) + " frames");
   if (auto bytes = encode_kfa(k); bytes.ok()) c.bytes = std::move(*bytes);
   if (negative) detail::apply_one(c, rng, KfaCtx{12 + k.kv6_name.size(), n}, kKfaKinds);
   return c;

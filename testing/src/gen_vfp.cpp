@@ -47,9 +47,9 @@ uint64_t GenRng::next() {
 uint32_t GenRng::below(uint32_t n) { return n == 0 ? 0 : static_cast<uint32_t>(next() % n); }
 
 int32_t GenRng::range(int32_t lo, int32_t hi) {
-  return static_cast<int32_t>(static_cast<int64_t>(lo) +
-                              static_cast<int64_t>(below(static_cast<uint32_t>(
-                                  static_cast<int64_t>(hi) - lo + 1))));
+  return static_cast<int32_t>(
+      static_cast<int64_t>(lo) +
+      static_cast<int64_t>(below(static_cast<uint32_t>(static_cast<int64_t>(hi) - lo + 1))));
 }
 
 bool GenRng::chance(uint32_t num, uint32_t den) { return below(den) < num; }
@@ -61,17 +61,23 @@ uint64_t case_seed(uint64_t run_seed, uint64_t index) {
 
 std::string_view to_string(GenFormat f) {
   switch (f) {
-    case GenFormat::Vfp: return "vfp";
-    case GenFormat::Rkc: return "rkc";
-    case GenFormat::Kv6: return "kv6";
-    case GenFormat::Rvc: return "rvc";
-    case GenFormat::Kfa: return "kfa";
+    case GenFormat::Vfp:
+      return "vfp";
+    case GenFormat::Rkc:
+      return "rkc";
+    case GenFormat::Kv6:
+      return "kv6";
+    case GenFormat::Rvc:
+      return "rvc";
+    case GenFormat::Kfa:
+      return "kfa";
   }
   return "vfp";
 }
 
 std::optional<GenFormat> gen_format_from_string(std::string_view s) {
-  for (GenFormat f : {GenFormat::Vfp, GenFormat::Rkc, GenFormat::Kv6, GenFormat::Rvc, GenFormat::Kfa})
+  for (GenFormat f :
+       {GenFormat::Vfp, GenFormat::Rkc, GenFormat::Kv6, GenFormat::Rvc, GenFormat::Kfa})
     if (to_string(f) == s) return f;
   return std::nullopt;
 }
@@ -79,11 +85,16 @@ std::optional<GenFormat> gen_format_from_string(std::string_view s) {
 GenCase generate_case(GenFormat format, uint64_t seed, GenSize size, bool negative) {
   GenRng rng(seed);
   switch (format) {
-    case GenFormat::Vfp: return generate_vfp(rng, size, negative);
-    case GenFormat::Rkc: return generate_rkc(rng, size, negative);
-    case GenFormat::Kv6: return generate_kv6(rng, size, negative);
-    case GenFormat::Rvc: return generate_rvc(rng, size, negative);
-    case GenFormat::Kfa: return generate_kfa(rng, size, negative);
+    case GenFormat::Vfp:
+      return generate_vfp(rng, size, negative);
+    case GenFormat::Rkc:
+      return generate_rkc(rng, size, negative);
+    case GenFormat::Kv6:
+      return generate_kv6(rng, size, negative);
+    case GenFormat::Rvc:
+      return generate_rvc(rng, size, negative);
+    case GenFormat::Kfa:
+      return generate_kfa(rng, size, negative);
   }
   return {};
 }
@@ -140,15 +151,16 @@ Skel random_skel(GenRng& rng, GenSize size) {
   for (uint32_t i = 0; i < n; ++i) {
     SkelJoint j;
     j.id = ids[i];
-    j.parent = parent[i] < 0 ? int16_t{-1} : static_cast<int16_t>(ids[static_cast<size_t>(parent[i])]);
+    j.parent =
+        parent[i] < 0 ? int16_t{-1} : static_cast<int16_t>(ids[static_cast<size_t>(parent[i])]);
     j.bind = random_trs(rng);
     j.name = detail::random_name(rng, 0, 10);
     s.joints.push_back(std::move(j));
   }
   // Fine print 6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
   // the last joint can take one (ids strictly increasing), and only if it is nobody's parent.
-  const bool last_is_leaf = std::none_of(parent.begin(), parent.end(),
-                                         [&](int32_t p) { return p == static_cast<int32_t>(n - 1); });
+  const bool last_is_leaf = std::none_of(
+      parent.begin(), parent.end(), [&](int32_t p) { return p == static_cast<int32_t>(n - 1); });
   if (last_is_leaf && rng.chance(1, 8))
     s.joints.back().id = static_cast<uint16_t>(32768 + rng.below(32768));
   return s;
@@ -183,7 +195,8 @@ Anim random_anim(GenRng& rng, GenSize size, const Skel& skel) {
   return a;
 }
 
-// ---- negative mutations --------------------------------------------------------------------------
+// ---- negative mutations
+// --------------------------------------------------------------------------
 
 struct VfpSec {
   uint64_t at;  // section header offset
@@ -235,7 +248,8 @@ const std::array<VfpKind, 12> kVfpKinds = {{
          if (s.tag[i] >= 'A' && s.tag[i] <= 'Z') letters.push_back(i);
        if (letters.empty()) return false;
        const uint32_t i = letters[rng.below(static_cast<uint32_t>(letters.size()))];
-       detail::set_le(c, s.at + i, 1, s.tag[i] - 'A' + 'a', sec_field(ctx, s, "tag+" + std::to_string(i)));
+       detail::set_le(c, s.at + i, 1, s.tag[i] - 'A' + 'a',
+                      sec_field(ctx, s, "tag+" + std::to_string(i)));
        return true;
      }},
     {"vfp.section_reserved", "formats.md Section: reserved u16 = 0 (fine print 1)",
@@ -281,15 +295,18 @@ const std::array<VfpKind, 12> kVfpKinds = {{
                       "VOX0/voxel+" + std::to_string(cell));
        return true;
      }},
-    {"skel.bad_version", "formats.md SKEL version = 1; D10: vfp-rig rejects (unsupported), "
-     "vfp-static ignores rig sections", kAccept, ErrorCode::SkelBadVersion,
+    {"skel.bad_version",
+     "formats.md SKEL version = 1; D10: vfp-rig rejects (unsupported), "
+     "vfp-static ignores rig sections",
+     kAccept, ErrorCode::SkelBadVersion,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("SKEL");
        if (!s) return false;
        detail::set_le(c, s->payload(), 1, rng.chance(1, 4) ? 0 : rng.range(2, 255), "SKEL/version");
        return true;
      }},
-    {"skel.parent_missing", "formats.md SKEL: parentId is -1 or an existing joint (fine print 5: "
+    {"skel.parent_missing",
+     "formats.md SKEL: parentId is -1 or an existing joint (fine print 5: "
      "below -1 is a missing parent); vfp-static ignores rig sections",
      kAccept, ErrorCode::SkelParentMissing,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
@@ -303,12 +320,15 @@ const std::array<VfpKind, 12> kVfpKinds = {{
                           "SKEL/joint[" + std::to_string(pick) + "]/parentId");
        return true;
      }},
-    {"vskn.bad_encoding", "formats.md VSKN encoding = 1; D10: vfp-rig rejects (unsupported), "
-     "vfp-static ignores rig sections", kAccept, ErrorCode::VsknBadEncoding,
+    {"vskn.bad_encoding",
+     "formats.md VSKN encoding = 1; D10: vfp-rig rejects (unsupported), "
+     "vfp-static ignores rig sections",
+     kAccept, ErrorCode::VsknBadEncoding,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("VSKN");
        if (!s) return false;
-       detail::set_le(c, s->payload() + 1, 1, rng.chance(1, 4) ? 0 : rng.range(2, 255), "VSKN/encoding");
+       detail::set_le(c, s->payload() + 1, 1, rng.chance(1, 4) ? 0 : rng.range(2, 255),
+                      "VSKN/encoding");
        return true;
      }},
 }};
@@ -335,9 +355,11 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
   const uint32_t pc = 1 + rng.below(small ? 8 : 256);
   for (uint32_t i = 0; i < pc; ++i)
     v.palette.push_back({static_cast<uint8_t>(rng.below(256)), static_cast<uint8_t>(rng.below(256)),
-                         static_cast<uint8_t>(rng.below(256)), static_cast<uint8_t>(rng.below(256))});
+                         static_cast<uint8_t>(rng.below(256)),
+                         static_cast<uint8_t>(rng.below(256))});
   v.voxels.resize(size_t{v.size_x} * v.size_y * v.size_z);
-  for (auto& x : v.voxels) x = pc > 1 && rng.chance(1, 2) ? static_cast<uint8_t>(1 + rng.below(pc - 1)) : 0;
+  for (auto& x : v.voxels)
+    x = pc > 1 && rng.chance(1, 2) ? static_cast<uint8_t>(1 + rng.below(pc - 1)) : 0;
 
   std::string desc = "static " + std::to_string(v.size_x) + "x" + std::to_string(v.size_y) + "x" +
                      std::to_string(v.size_z) + ", " + std::to_string(pc) + " colours";
@@ -387,7 +409,8 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
   GenCase c;
   c.format = GenFormat::Vfp;
   c.kind = "valid";
-  c.rule = "formats.md VFP core + Voxel Rig v1: a valid file (D1: parse -> serialize is byte-exact)";
+  c.rule =
+      "formats.md VFP core + Voxel Rig v1: a valid file (D1: parse -> serialize is byte-exact)";
   c.description = desc;
   c.expect = {{Profile::VfpStatic, true, ErrorCode::InternalBug},
               {Profile::VfpRig, true, ErrorCode::InternalBug}};
@@ -398,8 +421,8 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
   VfpCtx ctx;
   for (uint64_t at = 44; at + 16 <= c.bytes.size();) {
     VfpSec s{at, {}, static_cast<uint32_t>(detail::get_le(c.bytes, at + 12, 4))};
-    std::copy(c.bytes.begin() + static_cast<int64_t>(at), c.bytes.begin() + static_cast<int64_t>(at) + 4,
-              s.tag.begin());
+    std::copy(c.bytes.begin() + static_cast<int64_t>(at),
+              c.bytes.begin() + static_cast<int64_t>(at) + 4, s.tag.begin());
     ctx.sections.push_back(s);
     at += 16 + s.len;
   }

@@ -89,7 +89,8 @@ static void walk_rvc_frames(Walker& w, uint64_t frame_count, uint64_t owpc) {
         w.uint(ch + "/col", 4);
         w.field(ch + "/occupancy", std::min(w.remaining(), owpc * 4));
         auto nc = w.uint(ch + "/colors_count", 4);
-        for (uint64_t i = 0; nc && i < *nc && w.fits(4); ++i) w.field(ch + "/" + idx("colors", i), 4);
+        for (uint64_t i = 0; nc && i < *nc && w.fits(4); ++i)
+          w.field(ch + "/" + idx("colors", i), 4);
       }
     } else {
       break;
@@ -176,8 +177,10 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
       w.emit(rec, start, bend - start);
       w.field(rec + "/blob", bend - bstart);
       auto sub = w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc"));
-      if (mesh) walk_kv6_at(b, bstart, bend, out, sub);
-      else walk_rvc_at(b, bstart, bend, out, sub);
+      if (mesh)
+        walk_kv6_at(b, bstart, bend, out, sub);
+      else
+        walk_rvc_at(b, bstart, bend, out, sub);
       w.emit(rec + "/blob/end", bend, 0);
       add_region(out, w.sub_prefixes(rec + "/blob_len")[0], start, bstart, bend,
                  w.sub_prefixes(rec + "/blob"));

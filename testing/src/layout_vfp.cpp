@@ -142,10 +142,14 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
     if (tag != "?")
       for (auto& p : tag_prefixes(tag, k)) payload_prefixes.push_back(p);
     Walker pw(b, pstart, pend, out, payload_prefixes);
-    if (tag == "VOX0") walk_vox0(pw);
-    else if (tag == "SKEL") walk_skel(pw);
-    else if (tag == "VSKN") walk_vskn(pw);
-    else if (tag == "ANIM") walk_anim(pw);
+    if (tag == "VOX0")
+      walk_vox0(pw);
+    else if (tag == "SKEL")
+      walk_skel(pw);
+    else if (tag == "VSKN")
+      walk_vskn(pw);
+    else if (tag == "ANIM")
+      walk_anim(pw);
     pw.end_marker();
     add_region(out, sec[0] + "/length", pos + 12, pstart, pend, payload_prefixes);
     pos = pend;
@@ -187,11 +191,16 @@ const Field* lookup(const Layout& l, std::string_view path) {
 
 Layout layout_of(std::span<const uint8_t> bytes) {
   Layout out;
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "VFP\0", 4) == 0) walk_vfp(bytes, out);
-  else if (magic(bytes, "RKCH")) walk_rkc(bytes, out);
-  else if (magic(bytes, "Kvxl")) walk_kv6_at(bytes, 0, bytes.size(), out, {""});
-  else if (magic(bytes, "RVCL")) walk_rvc_at(bytes, 0, bytes.size(), out, {""});
-  else if (magic(bytes, "Kwlk")) walk_kfa(bytes, out);
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "VFP\0", 4) == 0)
+    walk_vfp(bytes, out);
+  else if (magic(bytes, "RKCH"))
+    walk_rkc(bytes, out);
+  else if (magic(bytes, "Kvxl"))
+    walk_kv6_at(bytes, 0, bytes.size(), out, {""});
+  else if (magic(bytes, "RVCL"))
+    walk_rvc_at(bytes, 0, bytes.size(), out, {""});
+  else if (magic(bytes, "Kwlk"))
+    walk_kfa(bytes, out);
   out.fields.push_back({"end", bytes.size(), 0});
   return out;
 }

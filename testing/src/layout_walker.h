@@ -39,7 +39,8 @@ class Walker {
   }
   // Names a range without advancing (a sub-field or a whole record).
   void emit(const std::string& name, uint64_t at, uint64_t n) {
-    for (const auto& p : prefixes_) out_.fields.push_back({p.empty() ? name : p + "/" + name, at, n});
+    for (const auto& p : prefixes_)
+      out_.fields.push_back({p.empty() ? name : p + "/" + name, at, n});
   }
   // A little-endian unsigned field; returns its value (0 when it does not fit).
   std::optional<uint64_t> uint(const std::string& name, int n) {
@@ -80,19 +81,22 @@ class Walker {
   std::vector<std::string> prefixes_;
 };
 
-inline std::string idx(const std::string& name, uint64_t i) { return name + "[" + std::to_string(i) + "]"; }
+inline std::string idx(const std::string& name, uint64_t i) {
+  return name + "[" + std::to_string(i) + "]";
+}
 
 // Adds a region whose u32 length sits at `len_off` and counts [start, end).
 inline void add_region(Layout& out, const std::string& len_path, uint64_t len_off, uint64_t start,
-                uint64_t end, const std::vector<std::string>& prefixes) {
+                       uint64_t end, const std::vector<std::string>& prefixes) {
   Region r{len_path, len_off, start, end, {}};
   for (const auto& p : prefixes) r.end_paths.push_back(p + "/end");
   out.regions.push_back(std::move(r));
 }
 
-// Tag aliases of the k-th occurrence: "section[3]", "section[SKEL]" (first only), "section[SKEL:1]".
+// Tag aliases of the k-th occurrence: "section[3]", "section[SKEL]" (first only),
+// "section[SKEL:1]".
 inline std::vector<std::string> alias_prefixes(const std::string& container, uint64_t i,
-                                        const std::string& tag, uint64_t k) {
+                                               const std::string& tag, uint64_t k) {
   std::vector<std::string> r{idx(container, i)};
   if (k == 0) r.push_back(container + "[" + tag + "]");
   r.push_back(container + "[" + tag + ":" + std::to_string(k) + "]");
@@ -114,7 +118,6 @@ inline std::string tag_text(std::span<const uint8_t> b, uint64_t at) {
   if (!printable_tag(b, at)) return "?";
   return std::string(reinterpret_cast<const char*>(b.data() + at), 4);
 }
-
 
 // RKCH-family walkers (golden_layout_rkc.cpp).
 void walk_rkc(std::span<const uint8_t> b, Layout& out);

@@ -17,7 +17,8 @@ constexpr GenFormat kFormats[] = {GenFormat::Vfp, GenFormat::Rkc, GenFormat::Kv6
                                   GenFormat::Kfa};
 
 std::string code_of(const Result<std::string>& r) {
-  return r.ok() ? "accept" : std::string(to_string(r.error().code)) + " (" + r.error().to_text() + ")";
+  return r.ok() ? "accept"
+                : std::string(to_string(r.error().code)) + " (" + r.error().to_text() + ")";
 }
 
 TEST(GenRng, FixedSequenceForSeed) {

@@ -82,13 +82,13 @@ std::string_view to_string(CodeMode m);
 
 /// How one run of the reader ended, as the process runner observed it.
 struct RunOutcome {
-  bool started = true;          ///< false: the command could not be started (`spawn_error`)
-  bool timed_out = false;       ///< killed by the runner after the per-case timeout
-  bool output_overflow = false; ///< stdout or stderr exceeded the capture cap; killed
-  int exit_code = -1;           ///< exit status when it exited normally, else -1
-  int signal = 0;               ///< terminating signal when killed by one (not by the runner)
-  std::string out;              ///< captured stdout (bounded by the runner)
-  std::string err;              ///< captured stderr (bounded by the runner)
+  bool started = true;           ///< false: the command could not be started (`spawn_error`)
+  bool timed_out = false;        ///< killed by the runner after the per-case timeout
+  bool output_overflow = false;  ///< stdout or stderr exceeded the capture cap; killed
+  int exit_code = -1;            ///< exit status when it exited normally, else -1
+  int signal = 0;                ///< terminating signal when killed by one (not by the runner)
+  std::string out;               ///< captured stdout (bounded by the runner)
+  std::string err;               ///< captured stderr (bounded by the runner)
   std::string spawn_error;
   double seconds = 0;
 };
@@ -96,15 +96,15 @@ struct RunOutcome {
 /// What the manifest expects of `COMMAND dump --profile P FILE`.
 struct DumpExpectation {
   bool accept = true;
-  std::string error;        ///< reject: the code
-  std::string_view dump;    ///< accept: the expected dump text (owned by the caller)
+  std::string error;      ///< reject: the code
+  std::string_view dump;  ///< accept: the expected dump text (owned by the caller)
 };
 
 /// What the manifest expects of a writer operation: the bytes it produces, or an error code.
 struct WriterExpectation {
   bool error = false;
-  std::string code;                    ///< error: the code the writer must report
-  std::span<const uint8_t> bytes;      ///< otherwise: the exact output (owned by the caller)
+  std::string code;                ///< error: the code the writer must report
+  std::span<const uint8_t> bytes;  ///< otherwise: the exact output (owned by the caller)
 };
 
 /// Verdict of one (case, profile, check). Only Fail/Crash/Timeout/Xpass can fail a run.
@@ -151,7 +151,7 @@ struct CaseResult {
   int exit_code = -1;
   int signal = 0;
   double seconds = 0;
-  bool counted = true;      ///< false: a recommended case under --level required
+  bool counted = true;        ///< false: a recommended case under --level required
   std::string listed_reason;  ///< the expected-failure entry's comment, when listed
 };
 
@@ -175,9 +175,9 @@ struct ExpectedFailureList {
 /// Duplicate entries are problems. Safe on any text.
 ExpectedFailureList parse_expected_failures(std::string_view text);
 
-/// Applies the list (first setting every result's `observed` to its verdict): a listed result that failed (Fail/Crash/Timeout) becomes Xfail, a listed
-/// one that passed (Pass/Loose) becomes Xpass. Returns the entries that matched no result
-/// (stale lines, or items this run did not execute).
+/// Applies the list (first setting every result's `observed` to its verdict): a listed result that
+/// failed (Fail/Crash/Timeout) becomes Xfail, a listed one that passed (Pass/Loose) becomes Xpass.
+/// Returns the entries that matched no result (stale lines, or items this run did not execute).
 std::vector<ExpectedFailure> apply_expected_failures(std::vector<CaseResult>& results,
                                                      const ExpectedFailureList& list);
 
@@ -199,8 +199,8 @@ struct Tally {
 /// Tallies of a run: counted results (required, or all with --level all) and the others.
 struct Summary {
   Tally counted;
-  Tally recommended;  ///< recommended cases under --level required: reported, not counted
-  size_t skipped = 0; ///< (case, profile) pairs whose profile does not apply, filtered checks
+  Tally recommended;   ///< recommended cases under --level required: reported, not counted
+  size_t skipped = 0;  ///< (case, profile) pairs whose profile does not apply, filtered checks
 };
 Summary summarize(const std::vector<CaseResult>& results, size_t skipped);
 
@@ -221,7 +221,7 @@ struct RunInfo {
   std::string expected_failures;  ///< the file, or ""
   unsigned jobs = 1;
   double timeout_seconds = 0;
-  double seconds = 0;             ///< wall time of the whole run
+  double seconds = 0;  ///< wall time of the whole run
 };
 
 /// The header lines printed before running: suite, manifest hash, reader, profiles, modes.
@@ -272,7 +272,8 @@ struct ManifestCase {
   std::string rule;
   Level level = Level::Required;
   std::vector<std::string> tags;
-  std::vector<ManifestExpect> expect;  ///< in profile order vfp-static, vfp-rig, rkc-strict, rkc-compat
+  std::vector<ManifestExpect>
+      expect;  ///< in profile order vfp-static, vfp-rig, rkc-strict, rkc-compat
 
   /// The expectation for `profile`, or nullptr when the profile does not apply to the case.
   const ManifestExpect* find(std::string_view profile) const;

@@ -17,8 +17,8 @@ struct ProcessJob {
 };
 
 struct PoolOptions {
-  unsigned parallel = 1;         ///< at most this many children at once (clamped to 1..64)
-  double timeout_seconds = 10;   ///< per job, from spawn; the child's process group is killed
+  unsigned parallel = 1;        ///< at most this many children at once (clamped to 1..64)
+  double timeout_seconds = 10;  ///< per job, from spawn; the child's process group is killed
   size_t max_stdout = size_t{64} << 20;  ///< more stdout than this kills the job (overflow)
   size_t max_stderr = size_t{1} << 20;   ///< stderr beyond this is discarded (not an error)
 };

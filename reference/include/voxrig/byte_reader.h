@@ -41,10 +41,25 @@ class ByteReader {
   bool try_u8(uint8_t& v) { return try_le(v); }
   bool try_u16(uint16_t& v) { return try_le(v); }
   bool try_u32(uint32_t& v) { return try_le(v); }
-  bool try_i16(int16_t& v) { uint16_t u; if (!try_le(u)) return false; v = static_cast<int16_t>(u); return true; }
-  bool try_i32(int32_t& v) { uint32_t u; if (!try_le(u)) return false; v = static_cast<int32_t>(u); return true; }
+  bool try_i16(int16_t& v) {
+    uint16_t u;
+    if (!try_le(u)) return false;
+    v = static_cast<int16_t>(u);
+    return true;
+  }
+  bool try_i32(int32_t& v) {
+    uint32_t u;
+    if (!try_le(u)) return false;
+    v = static_cast<int32_t>(u);
+    return true;
+  }
   /// Reads a binary32 bit-exactly (NaN payloads and -0.0 preserved).
-  bool try_f32(float& v) { uint32_t u; if (!try_le(u)) return false; v = std::bit_cast<float>(u); return true; }
+  bool try_f32(float& v) {
+    uint32_t u;
+    if (!try_le(u)) return false;
+    v = std::bit_cast<float>(u);
+    return true;
+  }
   bool try_bytes(size_t n, std::span<const uint8_t>& out) {
     if (n > remaining()) return false;
     out = data_.subspan(pos_, n);
@@ -53,12 +68,36 @@ class ByteReader {
   }
 
   // ---- Result-returning reads: error = {truncated code, offset of this read, path} ----
-  Result<uint8_t> u8(const Path& p) { uint8_t v; if (!try_u8(v)) return short_read(1, p); return v; }
-  Result<uint16_t> u16(const Path& p) { uint16_t v; if (!try_u16(v)) return short_read(2, p); return v; }
-  Result<uint32_t> u32(const Path& p) { uint32_t v; if (!try_u32(v)) return short_read(4, p); return v; }
-  Result<int16_t> i16(const Path& p) { int16_t v; if (!try_i16(v)) return short_read(2, p); return v; }
-  Result<int32_t> i32(const Path& p) { int32_t v; if (!try_i32(v)) return short_read(4, p); return v; }
-  Result<float> f32(const Path& p) { float v; if (!try_f32(v)) return short_read(4, p); return v; }
+  Result<uint8_t> u8(const Path& p) {
+    uint8_t v;
+    if (!try_u8(v)) return short_read(1, p);
+    return v;
+  }
+  Result<uint16_t> u16(const Path& p) {
+    uint16_t v;
+    if (!try_u16(v)) return short_read(2, p);
+    return v;
+  }
+  Result<uint32_t> u32(const Path& p) {
+    uint32_t v;
+    if (!try_u32(v)) return short_read(4, p);
+    return v;
+  }
+  Result<int16_t> i16(const Path& p) {
+    int16_t v;
+    if (!try_i16(v)) return short_read(2, p);
+    return v;
+  }
+  Result<int32_t> i32(const Path& p) {
+    int32_t v;
+    if (!try_i32(v)) return short_read(4, p);
+    return v;
+  }
+  Result<float> f32(const Path& p) {
+    float v;
+    if (!try_f32(v)) return short_read(4, p);
+    return v;
+  }
   Result<std::span<const uint8_t>> bytes(size_t n, const Path& p) {
     std::span<const uint8_t> s;
     if (!try_bytes(n, s)) return short_read(n, p);
@@ -94,11 +133,12 @@ class ByteReader {
   Status checked_count(uint64_t count, uint64_t elem_size, uint64_t limit, ErrorCode limit_code,
                        const Path& p) const {
     if (count > limit)
-      return fail(limit_code, p, "count " + std::to_string(count) + " exceeds limit " +
-                                     std::to_string(limit));
+      return fail(limit_code, p,
+                  "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
     if (elem_size != 0 && (count > remaining() / elem_size))
-      return fail(truncated_, p, "count " + std::to_string(count) + " needs more than the " +
-                                     std::to_string(remaining()) + " byte(s) remaining");
+      return fail(truncated_, p,
+                  "count " + std::to_string(count) + " needs more than the " +
+                      std::to_string(remaining()) + " byte(s) remaining");
     return {};
   }
 
@@ -107,7 +147,8 @@ class ByteReader {
     return Error{code, offset(), p.str(), std::move(detail)};
   }
   /// An Error with `code` at an explicit absolute offset.
-  static Error fail_at(ErrorCode code, uint64_t abs_offset, const Path& p, std::string detail = {}) {
+  static Error fail_at(ErrorCode code, uint64_t abs_offset, const Path& p,
+                       std::string detail = {}) {
     return Error{code, abs_offset, p.str(), std::move(detail)};
   }
 
@@ -123,9 +164,9 @@ class ByteReader {
     return true;
   }
   Error short_read(size_t need, const Path& p) const {
-    return fail(truncated_, p,
-                "need " + std::to_string(need) + " byte(s), " + std::to_string(remaining()) +
-                    " remain");
+    return fail(
+        truncated_, p,
+        "need " + std::to_string(need) + " byte(s), " + std::to_string(remaining()) + " remain");
   }
 
   std::span<const uint8_t> data_;

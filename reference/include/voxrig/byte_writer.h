@@ -27,7 +27,11 @@ class ByteWriter {
   void zeros(size_t n) { buf_.insert(buf_.end(), n, uint8_t{0}); }
 
   /// Reserves a u32 length slot; returns its position for end_length().
-  size_t begin_length() { size_t at = buf_.size(); u32(0); return at; }
+  size_t begin_length() {
+    size_t at = buf_.size();
+    u32(0);
+    return at;
+  }
   /// Fills the slot at `at` with the number of bytes written after it.
   void end_length(size_t at) {
     const uint64_t n = buf_.size() - (at + 4);

@@ -36,12 +36,30 @@ class JsonOut {
   void value_digest(uint64_t count, std::span<const uint8_t> bytes);
 
   // Shorthands: key + value.
-  void field_u64(std::string_view k, uint64_t v) { key(k); value_u64(v); }
-  void field_i64(std::string_view k, int64_t v) { key(k); value_i64(v); }
-  void field_f32(std::string_view k, float v) { key(k); value_f32(v); }
-  void field_bool(std::string_view k, bool v) { key(k); value_bool(v); }
-  void field_string(std::string_view k, std::string_view v) { key(k); value_string(v); }
-  void field_hex(std::string_view k, std::span<const uint8_t> v) { key(k); value_hex(v); }
+  void field_u64(std::string_view k, uint64_t v) {
+    key(k);
+    value_u64(v);
+  }
+  void field_i64(std::string_view k, int64_t v) {
+    key(k);
+    value_i64(v);
+  }
+  void field_f32(std::string_view k, float v) {
+    key(k);
+    value_f32(v);
+  }
+  void field_bool(std::string_view k, bool v) {
+    key(k);
+    value_bool(v);
+  }
+  void field_string(std::string_view k, std::string_view v) {
+    key(k);
+    value_string(v);
+  }
+  void field_hex(std::string_view k, std::span<const uint8_t> v) {
+    key(k);
+    value_hex(v);
+  }
   /// key + [a, b, c] of floats, inline.
   void field_f32s(std::string_view k, std::span<const float> v);
 

@@ -26,8 +26,8 @@ namespace voxrig {
 struct Kv6Voxel {
   uint32_t col = 0x80000000;  ///< voxlap-packed 0x80RRGGBB (high byte = brightness, not alpha)
   uint16_t z = 0;             ///< z-down: 0 is the top
-  uint8_t vis = 0;            ///< exposed faces: 0x01 -x, 0x02 +x, 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z
-  uint8_t dir = 0;            ///< index into voxlap's 256-entry normal table
+  uint8_t vis = 0;  ///< exposed faces: 0x01 -x, 0x02 +x, 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z
+  uint8_t dir = 0;  ///< index into voxlap's 256-entry normal table
   bool operator==(const Kv6Voxel& o) const = default;
 };
 
@@ -75,8 +75,8 @@ Result<std::vector<uint8_t>> encode_kv6(const Kv6& kv6);
 Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options);
 
-/// Writes the KV6 members (docs/dump-schema.md, "RKCH family", "kv6 object") as keys into the JSON object
-/// the caller has open. Never fails; allocates digest buffers.
+/// Writes the KV6 members (docs/dump-schema.md, "RKCH family", "kv6 object") as keys into the JSON
+/// object the caller has open. Never fails; allocates digest buffers.
 void dump_kv6_into(JsonOut& out, const Kv6& kv6);
 
 /// The canonical dump of a standalone KV6: {"schema": "voxrig-dump/1", "format": "kv6", ...}.

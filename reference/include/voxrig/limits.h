@@ -32,9 +32,9 @@ struct Limits {
   // RVC
   uint64_t rvc_inflated_per_chunk = uint64_t{64} << 20;  ///< the seed's cap; over it is `bad`
   uint64_t rvc_inflated_total = uint64_t{256} << 20;
-  uint64_t rvc_dim = 4096;  ///< per axis
+  uint64_t rvc_dim = 4096;                         ///< per axis
   uint64_t rvc_working_set = uint64_t{256} << 20;  ///< decoded bytes held at once
-  uint64_t rvc_frames = uint64_t{1} << 20;  ///< META frame_count
+  uint64_t rvc_frames = uint64_t{1} << 20;         ///< META frame_count
   // KFA (same shape as RKCH's skeletal tables)
   uint64_t kfa_hinges = 65536;
   uint64_t kfa_frame_cells = uint64_t{1} << 24;

@@ -91,8 +91,8 @@ Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratc
 /// Bone-aware greedy meshing: faces between different joints are exposed, quads never span two
 /// joints, output grouped by joint id. `joints` must hold one id per voxel. With a single joint
 /// the quads equal mesh_greedy's except for the joint field. Errors: eval.buffer_size.
-Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
-                       std::vector<Quad>& out, MeshScratch& scratch);
+Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
+                       MeshScratch& scratch);
 
 // ---- KV6 (formats.md D22) ----
 // KV6 keeps surface voxels only, so faces come from the stored `vis` bits (0x01 -x, 0x02 +x,

@@ -18,7 +18,10 @@ class Path {
 
   Path() = default;
   /// A root path of one segment, e.g. Path("SKEL").
-  explicit Path(const char* root) { segs_[0] = {root, -1}; depth_ = 1; }
+  explicit Path(const char* root) {
+    segs_[0] = {root, -1};
+    depth_ = 1;
+  }
 
   /// This path plus one segment "name" or "name[index]" (index < 0: no brackets).
   /// Deeper than kMaxDepth: the extra segments are dropped (paths are diagnostics).

@@ -59,11 +59,10 @@ inline Status ok_status() { return {}; }
 }  // namespace voxrig
 
 /// Evaluates a Status/Result expression and returns its error from the enclosing function.
-#define VOXRIG_TRY(expr)                                   \
-  do {                                                     \
-    auto&& voxrig_try_result_ = (expr);                    \
-    if (!voxrig_try_result_.ok())                          \
-      return std::move(voxrig_try_result_).error();        \
+#define VOXRIG_TRY(expr)                                                        \
+  do {                                                                          \
+    auto&& voxrig_try_result_ = (expr);                                         \
+    if (!voxrig_try_result_.ok()) return std::move(voxrig_try_result_).error(); \
   } while (0)
 
 #define VOXRIG_CONCAT_INNER_(a, b) a##b

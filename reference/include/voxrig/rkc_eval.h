@@ -76,9 +76,9 @@ struct RkcClock {
 struct RkcClipJob {
   const RkcRig* rig = nullptr;
   const SkeletalClip* clip = nullptr;
-  int32_t advance_ms = 0;        ///< ti; <= 0 only re-evaluates the pose (never rewinds)
-  RkcClock* clock = nullptr;     ///< in/out
-  std::span<BoneXform> kfaval;   ///< in/out, size >= bone count; roots are left untouched
+  int32_t advance_ms = 0;       ///< ti; <= 0 only re-evaluates the pose (never rewinds)
+  RkcClock* clock = nullptr;    ///< in/out
+  std::span<BoneXform> kfaval;  ///< in/out, size >= bone count; roots are left untouched
 
   /// Errors: eval.bad_argument (rig, clip or clock missing), eval.bad_clip (numhin != bone count
   /// or frames.size() != frame_count * numhin), eval.buffer_size (kfaval too short),
@@ -106,7 +106,7 @@ struct RkcHingeJob {
   const RkcRig* rig = nullptr;
   std::span<const BoneXform> kfaval;  ///< size >= bone count (root entries ignored)
   RkcPlacement placement;
-  std::span<Mat4> world;              ///< size >= bone count
+  std::span<Mat4> world;  ///< size >= bone count
 
   /// Errors: eval.bad_argument (no rig), eval.buffer_size. Never allocates on success.
   Status validate() const;

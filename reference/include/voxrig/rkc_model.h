@@ -33,7 +33,7 @@ struct BoneXform {
 /// The 64-byte hinge record shared by RKCH BONS and KFA. Nothing in it is validated except
 /// `parent` (range and cycles, QE.6b); htype and filler are kept verbatim.
 struct Hinge {
-  int32_t parent = -1;  ///< -1 = root, else an index into the bones / hinges
+  int32_t parent = -1;                      ///< -1 = root, else an index into the bones / hinges
   std::array<std::array<float, 3>, 2> p{};  ///< p[0], p[1] anchor points
   std::array<std::array<float, 3>, 2> v{};  ///< v[0], v[1] axes
   int16_t vmin = 0, vmax = 0;
@@ -61,8 +61,8 @@ enum class AttachmentKind : uint16_t {
 struct Attachment {
   AttachmentKind kind = AttachmentKind::Static;
   uint32_t index = 0;
-  BoneXform local_offset;      ///< applied on top of the bone's world transform
-  int32_t speed_q8 = 256;      ///< Q8 playback speed (not range-checked)
+  BoneXform local_offset;  ///< applied on top of the bone's world transform
+  int32_t speed_q8 = 256;  ///< Q8 playback speed (not range-checked)
   uint32_t start_phase_ms = 0;
   bool operator==(const Attachment& o) const = default;
 };
@@ -114,13 +114,13 @@ struct ExtraChunk {
 
 /// A whole RKCH v3 character.
 struct Character {
-  std::string name;                     ///< META; UTF-8 (repaired under rkc-compat)
-  std::array<float, 3> root{0, 0, 0};   ///< META world placement
-  std::vector<Kv6> meshes;              ///< MSHS, indexed by Static attachments
-  std::vector<Bone> bones;              ///< BONS
-  std::vector<Clip> clips;              ///< CLPS (may be empty)
-  std::vector<RvcClip> voxel_clips;     ///< VCLP, indexed by Clip attachments; kept as stored
-  std::vector<ExtraChunk> extra_chunks; ///< unknown top-level chunks, file order
+  std::string name;                      ///< META; UTF-8 (repaired under rkc-compat)
+  std::array<float, 3> root{0, 0, 0};    ///< META world placement
+  std::vector<Kv6> meshes;               ///< MSHS, indexed by Static attachments
+  std::vector<Bone> bones;               ///< BONS
+  std::vector<Clip> clips;               ///< CLPS (may be empty)
+  std::vector<RvcClip> voxel_clips;      ///< VCLP, indexed by Clip attachments; kept as stored
+  std::vector<ExtraChunk> extra_chunks;  ///< unknown top-level chunks, file order
   bool operator==(const Character& o) const;
 };
 

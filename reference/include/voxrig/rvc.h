@@ -91,9 +91,9 @@ struct RvcClip {
   std::vector<uint32_t> durations;      ///< TIME values (meta.frame_count of them) or empty
   /// Where the views came from, so later frame errors carry file offsets (not part of equality).
   struct Source {
-    uint64_t meta_offset = 0;         ///< absolute offset of the last META chunk's stored payload
-    bool meta_deflated = false;       ///< that chunk was deflated (errors then add @inflated+N)
-    uint64_t frms_offset = 0;         ///< same for the last FRMS chunk
+    uint64_t meta_offset = 0;    ///< absolute offset of the last META chunk's stored payload
+    bool meta_deflated = false;  ///< that chunk was deflated (errors then add @inflated+N)
+    uint64_t frms_offset = 0;    ///< same for the last FRMS chunk
     bool frms_deflated = false;
     std::vector<uint32_t> frame_pos;  ///< each frame's position in the FRMS (inflated) payload
   } source;
@@ -161,9 +161,8 @@ Status validate_rvc_frames(const RvcClip& clip, const Limits& limits);
 /// as in the seed).
 RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot,
                         float voxel_world_size, RvcLoopMode loop_mode,
-                        std::span<const RvcVoxelFrame> frames,
-                        std::span<const uint32_t> durations, uint32_t default_frame_ms,
-                        uint32_t keyframe_interval);
+                        std::span<const RvcVoxelFrame> frames, std::span<const uint32_t> durations,
+                        uint32_t default_frame_ms, uint32_t keyframe_interval);
 
 /// A chunk built in memory from its raw payload: deflated per D4 when that saves more than the
 /// 4-byte raw_len, otherwise stored raw (flags 0).

@@ -47,10 +47,10 @@ void rebind(VfpFile& file);
 
 /// The context a rig section is checked against (SKEL, VOX0 and the hashes).
 struct RigContext {
-  Sha256 source_hash{};              ///< the header's sourceHash
-  Sha256 skeleton_hash{};            ///< SHA-256 of the SKEL payload
-  const Skel* skel = nullptr;        ///< decoded SKEL (for joint existence)
-  const Vox0* vox0 = nullptr;        ///< decoded VOX0 (for voxel offsets)
+  Sha256 source_hash{};        ///< the header's sourceHash
+  Sha256 skeleton_hash{};      ///< SHA-256 of the SKEL payload
+  const Skel* skel = nullptr;  ///< decoded SKEL (for joint existence)
+  const Vox0* vox0 = nullptr;  ///< decoded VOX0 (for voxel offsets)
 };
 
 /// Decodes a VOX0 payload that starts at absolute file offset `base`.

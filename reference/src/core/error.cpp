@@ -46,10 +46,14 @@ Category category_of(ErrorCode code) {
 
 std::string_view to_string(Category category) {
   switch (category) {
-    case Category::Bad: return "bad";
-    case Category::Unsupported: return "unsupported";
-    case Category::Limit: return "limit";
-    case Category::Internal: return "internal";
+    case Category::Bad:
+      return "bad";
+    case Category::Unsupported:
+      return "unsupported";
+    case Category::Limit:
+      return "limit";
+    case Category::Internal:
+      return "internal";
   }
   return "internal";
 }

@@ -15,13 +15,27 @@ std::string json_quote(std::string_view s) {
   for (char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -89,12 +103,30 @@ void JsonOut::key(std::string_view k) {
   after_key_ = true;
 }
 
-void JsonOut::value_u64(uint64_t v) { before_value(); out_ += std::to_string(v); }
-void JsonOut::value_i64(int64_t v) { before_value(); out_ += std::to_string(v); }
-void JsonOut::value_f32(float v) { before_value(); out_ += f32_json(v); }
-void JsonOut::value_bool(bool v) { before_value(); out_ += v ? "true" : "false"; }
-void JsonOut::value_null() { before_value(); out_ += "null"; }
-void JsonOut::value_string(std::string_view s) { before_value(); out_ += json_quote(s); }
+void JsonOut::value_u64(uint64_t v) {
+  before_value();
+  out_ += std::to_string(v);
+}
+void JsonOut::value_i64(int64_t v) {
+  before_value();
+  out_ += std::to_string(v);
+}
+void JsonOut::value_f32(float v) {
+  before_value();
+  out_ += f32_json(v);
+}
+void JsonOut::value_bool(bool v) {
+  before_value();
+  out_ += v ? "true" : "false";
+}
+void JsonOut::value_null() {
+  before_value();
+  out_ += "null";
+}
+void JsonOut::value_string(std::string_view s) {
+  before_value();
+  out_ += json_quote(s);
+}
 void JsonOut::value_hex(std::span<const uint8_t> bytes) {
   before_value();
   out_ += '"';

@@ -5,10 +5,14 @@ namespace voxrig {
 
 std::string_view to_string(Profile p) {
   switch (p) {
-    case Profile::VfpStatic: return "vfp-static";
-    case Profile::VfpRig: return "vfp-rig";
-    case Profile::RkcStrict: return "rkc-strict";
-    case Profile::RkcCompat: return "rkc-compat";
+    case Profile::VfpStatic:
+      return "vfp-static";
+    case Profile::VfpRig:
+      return "vfp-rig";
+    case Profile::RkcStrict:
+      return "rkc-strict";
+    case Profile::RkcCompat:
+      return "rkc-compat";
   }
   return "vfp-rig";
 }

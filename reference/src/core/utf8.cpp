@@ -13,15 +13,30 @@ size_t sequence_at(std::span<const uint8_t> s, size_t i, size_t& consumed) {
   if (b0 < 0x80) return consumed = 1;
   uint8_t lo = 0x80, hi = 0xBF;
   size_t len = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) len = 2;
-  else if (b0 == 0xE0) { len = 3; lo = 0xA0; }
-  else if (b0 >= 0xE1 && b0 <= 0xEC) len = 3;
-  else if (b0 == 0xED) { len = 3; hi = 0x9F; }
-  else if (b0 >= 0xEE && b0 <= 0xEF) len = 3;
-  else if (b0 == 0xF0) { len = 4; lo = 0x90; }
-  else if (b0 >= 0xF1 && b0 <= 0xF3) len = 4;
-  else if (b0 == 0xF4) { len = 4; hi = 0x8F; }
-  else { consumed = 1; return 0; }  // 80..C1, F5..FF: never a lead byte
+  if (b0 >= 0xC2 && b0 <= 0xDF)
+    len = 2;
+  else if (b0 == 0xE0) {
+    len = 3;
+    lo = 0xA0;
+  } else if (b0 >= 0xE1 && b0 <= 0xEC)
+    len = 3;
+  else if (b0 == 0xED) {
+    len = 3;
+    hi = 0x9F;
+  } else if (b0 >= 0xEE && b0 <= 0xEF)
+    len = 3;
+  else if (b0 == 0xF0) {
+    len = 4;
+    lo = 0x90;
+  } else if (b0 >= 0xF1 && b0 <= 0xF3)
+    len = 4;
+  else if (b0 == 0xF4) {
+    len = 4;
+    hi = 0x8F;
+  } else {
+    consumed = 1;
+    return 0;
+  }  // 80..C1, F5..FF: never a lead byte
   // Second byte has the lead-specific range; later bytes are 80..BF.
   for (size_t k = 1; k < len; ++k) {
     const uint8_t l = (k == 1) ? lo : 0x80, h = (k == 1) ? hi : 0xBF;
@@ -38,7 +53,10 @@ size_t sequence_at(std::span<const uint8_t> s, size_t i, size_t& consumed) {
 bool is_valid_utf8(std::span<const uint8_t> bytes) {
   size_t i = 0;
   while (i < bytes.size()) {
-    if (bytes[i] < 0x80) { ++i; continue; }
+    if (bytes[i] < 0x80) {
+      ++i;
+      continue;
+    }
     size_t consumed = 0;
     if (sequence_at(bytes, i, consumed) == 0) return false;
     i += consumed;

@@ -38,17 +38,24 @@ Format detect_format(std::span<const uint8_t> bytes) {
 
 std::string_view to_string(Format f) {
   switch (f) {
-    case Format::Vfp: return "vfp";
-    case Format::Rkc: return "rkc";
-    case Format::Kv6: return "kv6";
-    case Format::Rvc: return "rvc";
-    case Format::Kfa: return "kfa";
-    case Format::Unknown: return "unknown";
+    case Format::Vfp:
+      return "vfp";
+    case Format::Rkc:
+      return "rkc";
+    case Format::Kv6:
+      return "kv6";
+    case Format::Rvc:
+      return "rvc";
+    case Format::Kfa:
+      return "kfa";
+    case Format::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
-Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile, const Limits& limits) {
+Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile,
+                             const Limits& limits) {
   switch (detect_format(bytes)) {
     case Format::Vfp: {
       VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
@@ -134,8 +141,10 @@ ValidationReport validate_any(std::span<const uint8_t> bytes, Profile profile,
       auto w = r.format == Format::Rkc   ? validate_rkc(bytes, o)
                : r.format == Format::Kv6 ? validate_kv6(bytes, o)
                                          : validate_kfa(bytes, o);
-      if (!w.ok()) r.error = w.error();
-      else r.warnings = std::move(*w);
+      if (!w.ok())
+        r.error = w.error();
+      else
+        r.warnings = std::move(*w);
       break;
     }
     case Format::Rvc: {

@@ -53,8 +53,8 @@ void dump_fields(JsonOut& out, const RvcClip& clip) {
   out.begin_array();
   for (const RvcChunk& c : clip.chunks) {
     out.begin_object();
-    out.field_string("tag", latin1_to_utf8(
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c.tag.data()), c.tag.size())));
+    out.field_string("tag", latin1_to_utf8(std::span<const uint8_t>(
+                                reinterpret_cast<const uint8_t*>(c.tag.data()), c.tag.size())));
     out.field_u64("flags", c.flags);
     out.field_bool("deflated", c.deflated());
     digest_bytes(out, "stored", c.stored);

@@ -28,7 +28,9 @@ void put_le(uint8_t* p, uint64_t v, int n) {
   for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
-uint64_t vox0_length(const Vox0& v) { return 12 + 4 * uint64_t{v.palette.size()} + v.voxels.size(); }
+uint64_t vox0_length(const Vox0& v) {
+  return 12 + 4 * uint64_t{v.palette.size()} + v.voxels.size();
+}
 
 // SHA-256 of the VOX0 payload exactly as encode_vox0 lays it out.
 Sha256 vox0_payload_hash(const Vox0& v) {

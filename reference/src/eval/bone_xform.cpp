@@ -30,9 +30,9 @@ bool BoneXform::operator==(const BoneXform& o) const {
 }
 
 bool Hinge::operator==(const Hinge& o) const {
-  return parent == o.parent && same_bits(p[0], o.p[0]) && same_bits(p[1], o.p[1]) && same_bits(v[0], o.v[0]) &&
-         same_bits(v[1], o.v[1]) && vmin == o.vmin && vmax == o.vmax && htype == o.htype &&
-         filler == o.filler;
+  return parent == o.parent && same_bits(p[0], o.p[0]) && same_bits(p[1], o.p[1]) &&
+         same_bits(v[0], o.v[0]) && same_bits(v[1], o.v[1]) && vmin == o.vmin && vmax == o.vmax &&
+         htype == o.htype && filler == o.filler;
 }
 
 bool Character::operator==(const Character& o) const {

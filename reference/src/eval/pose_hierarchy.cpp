@@ -85,8 +85,7 @@ Mat4 mat4_mul(const Mat4& a, const Mat4& b) {
   }
 #else
   for (int c = 0; c < 4; ++c) {
-    const float b0 = b.m[c * 4 + 0], b1 = b.m[c * 4 + 1], b2 = b.m[c * 4 + 2],
-                b3 = b.m[c * 4 + 3];
+    const float b0 = b.m[c * 4 + 0], b1 = b.m[c * 4 + 1], b2 = b.m[c * 4 + 2], b3 = b.m[c * 4 + 3];
     for (int row = 0; row < 4; ++row) {
       r.m[c * 4 + row] = a.m[row] * b0 + a.m[4 + row] * b1 + a.m[8 + row] * b2 + a.m[12 + row] * b3;
     }

@@ -114,10 +114,8 @@ Status SamplingJob::validate() const {
   if (mode != TimeMode::Clamp && mode != TimeMode::Loop) {
     return model_error(ErrorCode::EvalBadArgument, {}, "unknown time mode");
   }
-  if (clip >= runtime->clip_count())
-    return model_error(ErrorCode::EvalBadClip, {}, "no such clip");
-  if (!std::isfinite(time_ms))
-    return model_error(ErrorCode::EvalBadTime, {}, "time is not finite");
+  if (clip >= runtime->clip_count()) return model_error(ErrorCode::EvalBadClip, {}, "no such clip");
+  if (!std::isfinite(time_ms)) return model_error(ErrorCode::EvalBadTime, {}, "time is not finite");
   if (output.size() < runtime->joint_count()) {
     return model_error(ErrorCode::EvalBufferSize, {}, "output shorter than joints");
   }

@@ -105,20 +105,19 @@ Status RkcClipJob::validate() const {
     if (frm >= 0) {
       if (static_cast<uint32_t>(frm) >= clip->frame_count) {
         return model_error(ErrorCode::EvalFrameIndex, seq_path(i),
-                          "frame index past the frame table");
+                           "frame index past the frame table");
       }
       continue;
     }
     const size_t target = static_cast<size_t>(~frm);
     if (target == i) continue;  // stop marker
     if (target >= seq.size()) {
-      return model_error(ErrorCode::EvalJumpTarget, seq_path(i),
-                        "jump target past the seq");
+      return model_error(ErrorCode::EvalJumpTarget, seq_path(i), "jump target past the seq");
     }
     // The frame at a jump's target is used as an upper frame: it must be a frame.
     if (seq[target].frm < 0) {
       return model_error(ErrorCode::EvalJumpTarget, seq_path(i),
-                        "jump target is itself a jump or stop marker");
+                         "jump target is itself a jump or stop marker");
     }
   }
   return ok_status();

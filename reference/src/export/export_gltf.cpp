@@ -124,12 +124,12 @@ int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vo
   const int position = b.add_floats(pos, 3, "VEC3", kArrayBuffer, true);
   const int color = b.add_floats(col, 4, "VEC4", kArrayBuffer, false);
   const int indices = b.add_indices(idx);
-  meshes.push_back({{"name", name},
-                    {"primitives",
-                     json::array({{{"attributes", {{"POSITION", position}, {"COLOR_0", color}}},
-                                   {"indices", indices},
-                                   {"material", 0},
-                                   {"mode", 4}}})}});
+  meshes.push_back(
+      {{"name", name},
+       {"primitives", json::array({{{"attributes", {{"POSITION", position}, {"COLOR_0", color}}},
+                                    {"indices", indices},
+                                    {"material", 0},
+                                    {"mode", 4}}})}});
   return static_cast<int>(meshes.size() - 1);
 }
 
@@ -208,9 +208,9 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
       const std::span<const Quad> group(quads.data() + begin, end - begin);
       const int32_t j = rt.joint_index(quads[begin].joint);
       if (j < 0) {
-        return model_error(ErrorCode::VsknJointMissing, "VSKN",
-                          "joint map names joint " + std::to_string(quads[begin].joint) +
-                              ", not in SKEL");
+        return model_error(
+            ErrorCode::VsknJointMissing, "VSKN",
+            "joint map names joint " + std::to_string(quads[begin].joint) + ", not in SKEL");
       }
       const std::string& name = skel->joints[size_t(j)].name;
       if (rt.singular_bind()[size_t(j)]) {
@@ -221,10 +221,9 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
         scene_roots.push_back(static_cast<int>(nodes.size() - 1));
       } else {
         const Mat4& inv = rt.inverse_bind_models()[size_t(j)];
-        nodes[size_t(j)]["mesh"] = add_mesh(b, meshes, group, vox0, name, uses_alpha,
-                                            [&](const Vec3& p) {
-                                              return to_gltf(transform_point(inv, p));
-                                            });
+        nodes[size_t(j)]["mesh"] =
+            add_mesh(b, meshes, group, vox0, name, uses_alpha,
+                     [&](const Vec3& p) { return to_gltf(transform_point(inv, p)); });
       }
       begin = end;
     }
@@ -270,12 +269,12 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
               {"nodes", nodes}};
   if (!meshes.empty()) {
     doc["meshes"] = meshes;
-    doc["materials"] = json::array(
-        {{{"name", "voxrig_palette"},
-          {"pbrMetallicRoughness",
-           {{"baseColorFactor", {1.0, 1.0, 1.0, 1.0}}, {"metallicFactor", 0.0},
-            {"roughnessFactor", 1.0}}},
-          {"alphaMode", uses_alpha ? "BLEND" : "OPAQUE"}}});
+    doc["materials"] = json::array({{{"name", "voxrig_palette"},
+                                     {"pbrMetallicRoughness",
+                                      {{"baseColorFactor", {1.0, 1.0, 1.0, 1.0}},
+                                       {"metallicFactor", 0.0},
+                                       {"roughnessFactor", 1.0}}},
+                                     {"alphaMode", uses_alpha ? "BLEND" : "OPAQUE"}}});
   }
   if (!animations.empty()) doc["animations"] = animations;
   if (!b.bin.empty()) {

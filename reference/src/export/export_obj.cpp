@@ -109,9 +109,9 @@ Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t>
   const size_t n = runtime.joint_count();
   std::vector<Trs> locals(n);
   std::vector<Mat4> models(n), skin(n);
-  VOXRIG_TRY((SamplingJob{&runtime, pose.clip, pose.time_ms, pose.policy, pose.mode, nullptr,
-                          locals}
-                  .run()));
+  VOXRIG_TRY(
+      (SamplingJob{&runtime, pose.clip, pose.time_ms, pose.policy, pose.mode, nullptr, locals}
+           .run()));
   VOXRIG_TRY((LocalToModelJob{&runtime, locals, models}.run()));
   VOXRIG_TRY((SkinningJob{&runtime, models, skin}.run()));
   for (const Quad& q : quads) {

@@ -113,7 +113,8 @@ class JsonDomBuilder {
     if (!o.keys.insert(k).second) {
       std::string path = path_here();
       append_json_key(path, k);
-      error_ = Error{ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\""};
+      error_ =
+          Error{ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\""};
       return false;
     }
     key_start_ = static_cast<uint32_t>(doc_.pool_.size());
@@ -283,14 +284,22 @@ const JsonNode* JsonDoc::member(const JsonNode& obj, std::string_view name) cons
 
 std::string_view kind_name(JsonKind kind) {
   switch (kind) {
-    case JsonKind::Null: return "null";
-    case JsonKind::Bool: return "boolean";
-    case JsonKind::Integer: return "integer";
-    case JsonKind::BigInteger: return "integer";
-    case JsonKind::Float: return "number with fraction or exponent";
-    case JsonKind::String: return "string";
-    case JsonKind::Array: return "array";
-    case JsonKind::Object: return "object";
+    case JsonKind::Null:
+      return "null";
+    case JsonKind::Bool:
+      return "boolean";
+    case JsonKind::Integer:
+      return "integer";
+    case JsonKind::BigInteger:
+      return "integer";
+    case JsonKind::Float:
+      return "number with fraction or exponent";
+    case JsonKind::String:
+      return "string";
+    case JsonKind::Array:
+      return "array";
+    case JsonKind::Object:
+      return "object";
   }
   return "value";
 }

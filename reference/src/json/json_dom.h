@@ -31,10 +31,10 @@ inline constexpr uint32_t kNoNode = 0xFFFFFFFFu;
 /// One JSON value (32 bytes). Containers link their children; object members carry their key.
 struct JsonNode {
   JsonKind kind = JsonKind::Null;
-  bool flag = false;            ///< Bool: the value; Integer: negative
-  uint32_t offset = 0;          ///< byte offset of the value's first character
-  uint32_t next = kNoNode;      ///< next sibling
-  uint32_t key_offset = 0;      ///< object member: byte offset of its key's opening quote
+  bool flag = false;                    ///< Bool: the value; Integer: negative
+  uint32_t offset = 0;                  ///< byte offset of the value's first character
+  uint32_t next = kNoNode;              ///< next sibling
+  uint32_t key_offset = 0;              ///< object member: byte offset of its key's opening quote
   uint32_t key_start = 0, key_len = 0;  ///< object member: key bytes in the string pool
   /// Containers: first child, child count. String: pool start, length. Integer: magnitude
   /// (lo, hi). Float / BigInteger: the bits of the nearest double (lo, hi).

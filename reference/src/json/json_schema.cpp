@@ -15,17 +15,15 @@ Error JsonSchemaReader::error(ErrorCode code, const JsonNode& at, const JsonPath
 
 Status JsonSchemaReader::expect(const JsonNode& n, JsonKind kind, const JsonPath& path) const {
   if (n.kind == kind) return {};
-  return error(ErrorCode::JsonType, n, path,
-               "expected " + std::string(kind_name(kind)) + ", got " +
-                   std::string(kind_name(n.kind)));
+  return error(
+      ErrorCode::JsonType, n, path,
+      "expected " + std::string(kind_name(kind)) + ", got " + std::string(kind_name(n.kind)));
 }
 
-Status JsonSchemaReader::expect_tuple(const JsonNode& n, uint32_t len,
-                                      const JsonPath& path) const {
+Status JsonSchemaReader::expect_tuple(const JsonNode& n, uint32_t len, const JsonPath& path) const {
   if (n.kind == JsonKind::Array && n.count() == len) return {};
-  std::string got = n.kind == JsonKind::Array
-                        ? "an array of " + std::to_string(n.count())
-                        : std::string(kind_name(n.kind));
+  std::string got = n.kind == JsonKind::Array ? "an array of " + std::to_string(n.count())
+                                              : std::string(kind_name(n.kind));
   return error(ErrorCode::JsonType, n, path,
                "expected an array of " + std::to_string(len) + " elements, got " + got);
 }
@@ -54,7 +52,9 @@ Status JsonSchemaReader::object(const JsonNode& n, const JsonPath& path,
 
 Result<int64_t> JsonSchemaReader::integer(const JsonNode& n, const JsonPath& path, int64_t lo,
                                           int64_t hi, ErrorCode range_code) const {
-  auto range = [&] { return "integer out of range " + std::to_string(lo) + ".." + std::to_string(hi); };
+  auto range = [&] {
+    return "integer out of range " + std::to_string(lo) + ".." + std::to_string(hi);
+  };
   if (n.kind == JsonKind::BigInteger) return error(range_code, n, path, range());
   if (n.kind != JsonKind::Integer) {
     return error(ErrorCode::JsonType, n, path,

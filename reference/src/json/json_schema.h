@@ -30,7 +30,8 @@ class JsonSchemaReader {
   /// `n` must be an object whose keys are all in `allowed` (first unknown key in JSON order:
   /// json.unknown_key at that key) and which has every key of `required` (json.missing_key at
   /// the missing member's path, offset of the object).
-  Status object(const JsonNode& n, const JsonPath& path, std::initializer_list<std::string_view> allowed,
+  Status object(const JsonNode& n, const JsonPath& path,
+                std::initializer_list<std::string_view> allowed,
                 std::initializer_list<std::string_view> required) const;
 
   /// A JSON integer literal in lo..hi (D16): json.type for anything that is not an integer

@@ -66,8 +66,7 @@ class Compiler {
     if (const JsonNode* v = doc_.member(top, "vfp")) {
       VOXRIG_TRY(r_.expect(*v, JsonKind::String, root.child("vfp")));
       if (doc_.str(*v) != "1.3") {
-        return r_.error(ErrorCode::JsonVersion, *v, root.child("vfp"),
-                        "only \"1.3\" is supported");
+        return r_.error(ErrorCode::JsonVersion, *v, root.child("vfp"), "only \"1.3\" is supported");
       }
     }
     if (limits_.vfp_sections < 1) {
@@ -82,9 +81,9 @@ class Compiler {
       VOXRIG_TRY(extra_sections(*s, root.child("sections"), file));
     }
     if (const JsonNode* rig = doc_.member(top, "rig")) {
-      VOXRIG_ASSIGN_OR_RETURN(detail::CompiledRig compiled,
-                              detail::compile_rig(r_, *rig, root.child("rig"), *file.vox0(),
-                                                  limits_));
+      VOXRIG_ASSIGN_OR_RETURN(
+          detail::CompiledRig compiled,
+          detail::compile_rig(r_, *rig, root.child("rig"), *file.vox0(), limits_));
       const bool has_anim = !compiled.anim.clips.empty();
       if (file.sections.size() + 2 + (has_anim ? 1 : 0) > limits_.vfp_sections) {
         return r_.error(ErrorCode::JsonLimit, *rig, root.child("rig"),
@@ -121,9 +120,9 @@ class Compiler {
     // At most 65535^3 < 2^48: no overflow in 64 bits.
     const uint64_t count = uint64_t{dims[0]} * dims[1] * dims[2];
     if (count > limits_.vox0_voxels || 12 + 4 * 256 + count > 0xFFFFFFFFu) {
-      return r_.error(ErrorCode::JsonLimit, size, sp,
-                      std::to_string(count) + " voxels (limit " +
-                          std::to_string(limits_.vox0_voxels) + ")");
+      return r_.error(
+          ErrorCode::JsonLimit, size, sp,
+          std::to_string(count) + " voxels (limit " + std::to_string(limits_.vox0_voxels) + ")");
     }
 
     const JsonNode& pal = *doc_.member(top, "palette");
@@ -158,17 +157,17 @@ class Compiler {
       const JsonNode* v = doc_.first(*e);
       int64_t xyz[3];
       for (size_t k = 0; k < 3; ++k, v = doc_.next(*v)) {
-        VOXRIG_ASSIGN_OR_RETURN(xyz[k], r_.integer(*v, ep.item(k), 0, dims[k] - 1,
-                                                   ErrorCode::JsonVoxelRange));
+        VOXRIG_ASSIGN_OR_RETURN(
+            xyz[k], r_.integer(*v, ep.item(k), 0, dims[k] - 1, ErrorCode::JsonVoxelRange));
       }
       if (max_index < 1) {
         return r_.error(ErrorCode::JsonRange, *v, ep.item(3),
                         "a palette of one entry has no colour for a voxel");
       }
       VOXRIG_ASSIGN_OR_RETURN(const int64_t index, r_.integer(*v, ep.item(3), 1, max_index));
-      uint8_t& cell = vox0.voxels[vox0.index(static_cast<uint32_t>(xyz[0]),
-                                             static_cast<uint32_t>(xyz[1]),
-                                             static_cast<uint32_t>(xyz[2]))];
+      uint8_t& cell =
+          vox0.voxels[vox0.index(static_cast<uint32_t>(xyz[0]), static_cast<uint32_t>(xyz[1]),
+                                 static_cast<uint32_t>(xyz[2]))];
       if (cell != 0 && cell != index) {
         return r_.error(ErrorCode::JsonVoxelConflict, *e, ep,
                         "the voxel is listed earlier with palette index " + std::to_string(cell));
@@ -187,8 +186,8 @@ class Compiler {
     size_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
       const JsonPath p = path.item(i);
-      VOXRIG_TRY(r_.object(*n, p, {"tag", "chunk_id", "flags", "payload_hex"},
-                           {"tag", "payload_hex"}));
+      VOXRIG_TRY(
+          r_.object(*n, p, {"tag", "chunk_id", "flags", "payload_hex"}, {"tag", "payload_hex"}));
       Section s;
       const JsonNode& tag = *doc_.member(*n, "tag");
       VOXRIG_TRY(r_.expect(tag, JsonKind::String, p.child("tag")));
@@ -203,7 +202,8 @@ class Compiler {
                         "VOX0, SKEL, VSKN and ANIM are written by the compiler itself");
       }
       if (const JsonNode* c = doc_.member(*n, "chunk_id")) {
-        VOXRIG_ASSIGN_OR_RETURN(const int64_t id, r_.integer(*c, p.child("chunk_id"), -1, INT32_MAX));
+        VOXRIG_ASSIGN_OR_RETURN(const int64_t id,
+                                r_.integer(*c, p.child("chunk_id"), -1, INT32_MAX));
         s.header.chunk_id = static_cast<int32_t>(id);
       }
       if (const JsonNode* f = doc_.member(*n, "flags")) {
@@ -219,7 +219,8 @@ class Compiler {
       VOXRIG_TRY(r_.expect(hex, JsonKind::String, p.child("payload_hex")));
       const std::string_view h = doc_.str(hex);
       if (h.size() % 2 != 0) {
-        return r_.error(ErrorCode::JsonBadHex, hex, p.child("payload_hex"), "odd number of hex digits");
+        return r_.error(ErrorCode::JsonBadHex, hex, p.child("payload_hex"),
+                        "odd number of hex digits");
       }
       RawPayload raw;
       raw.bytes.reserve(h.size() / 2);

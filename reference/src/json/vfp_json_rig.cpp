@@ -11,9 +11,10 @@
 // Check order (the first failure wins): in each object, unknown keys (JSON order), then missing
 // required keys, then the fields in the order listed above. Joints one by one in JSON order
 // (id uniqueness as each id is read), then parent existence in JSON order, then cycles (the
-// first joint in JSON order whose parent chain never reaches a root). Then default_joint, then bindings one by one
-// (position, joint, non-empty voxel, joint exists), then conflicting bindings (the first
-// binding in JSON order that disagrees with an earlier one for the same voxel), then clips.
+// first joint in JSON order whose parent chain never reaches a root). Then default_joint, then
+// bindings one by one (position, joint, non-empty voxel, joint exists), then conflicting bindings
+// (the first binding in JSON order that disagrees with an earlier one for the same voxel), then
+// clips.
 #include "json/vfp_json_rig.h"
 
 #include <algorithm>
@@ -45,8 +46,8 @@ class RigCompiler {
       : r_(r), doc_(r.doc()), vox0_(vox0), limits_(limits), index_of_id_(kU16Max + 1, kNoJoint) {}
 
   Result<CompiledRig> run(const JsonNode& rig, const JsonPath& path) {
-    VOXRIG_TRY(r_.object(rig, path, {"joints", "default_joint", "bindings", "animations"},
-                         {"joints"}));
+    VOXRIG_TRY(
+        r_.object(rig, path, {"joints", "default_joint", "bindings", "animations"}, {"joints"}));
     VOXRIG_TRY(joints(*doc_.member(rig, "joints"), path.child("joints")));
     VOXRIG_TRY(default_joint(doc_.member(rig, "default_joint"), path.child("default_joint")));
     if (const JsonNode* b = doc_.member(rig, "bindings")) {
@@ -65,17 +66,17 @@ class RigCompiler {
     // jointCount is a u16 whatever the configured limit.
     const uint64_t max_joints = std::min<uint64_t>(limits_.skel_joints, kU16Max);
     if (list.count() > max_joints) {
-      return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count()) + " joints (limit " +
-                          std::to_string(max_joints) + ")");
+      return r_.error(
+          ErrorCode::JsonLimit, list, path,
+          std::to_string(list.count()) + " joints (limit " + std::to_string(max_joints) + ")");
     }
     std::vector<JointIn> in;
     in.reserve(list.count());
     size_t i = 0;
     for (const JsonNode* n = doc_.first(list); n; n = doc_.next(*n), ++i) {
       const JsonPath jp = path.item(i);
-      VOXRIG_TRY(r_.object(*n, jp, {"id", "parent", "name", "translation", "rotation", "scale"},
-                           {"id"}));
+      VOXRIG_TRY(
+          r_.object(*n, jp, {"id", "parent", "name", "translation", "rotation", "scale"}, {"id"}));
       JointIn j;
       j.node = n;
       const JsonNode* id = doc_.member(*n, "id");
@@ -101,8 +102,7 @@ class RigCompiler {
     for (i = 0; i < in.size(); ++i) {
       const JointIn& j = in[i];
       if (j.parent_node && index_of_id_[static_cast<uint16_t>(j.joint.parent)] == kNoJoint) {
-        return r_.error(ErrorCode::JsonParentMissing, *j.parent_node,
-                        path.item(i).child("parent"),
+        return r_.error(ErrorCode::JsonParentMissing, *j.parent_node, path.item(i).child("parent"),
                         "no joint has id " + std::to_string(j.joint.parent));
       }
     }
@@ -164,8 +164,7 @@ class RigCompiler {
 
   Status joint_exists(int64_t id, const JsonNode& at, const JsonPath& path) {
     if (index_of_id_[id] != kNoJoint) return {};
-    return r_.error(ErrorCode::JsonJointMissing, at, path,
-                    "no joint has id " + std::to_string(id));
+    return r_.error(ErrorCode::JsonJointMissing, at, path, "no joint has id " + std::to_string(id));
   }
 
   Status default_joint(const JsonNode* n, const JsonPath& path) {
@@ -200,13 +199,14 @@ class RigCompiler {
       int64_t xyz[3];
       size_t k = 0;
       for (const JsonNode* c = doc_.first(pos); c; c = doc_.next(*c), ++k) {
-        VOXRIG_ASSIGN_OR_RETURN(xyz[k], r_.integer(*c, pp.item(k), 0, size[k] - 1,
-                                                   ErrorCode::JsonVoxelRange));
+        VOXRIG_ASSIGN_OR_RETURN(
+            xyz[k], r_.integer(*c, pp.item(k), 0, size[k] - 1, ErrorCode::JsonVoxelRange));
       }
       const JsonNode& jn = *doc_.member(*n, "joint");
       VOXRIG_ASSIGN_OR_RETURN(const int64_t joint, r_.integer(jn, bp.child("joint"), 0, kU16Max));
-      const size_t offset = vox0_.index(static_cast<uint32_t>(xyz[0]), static_cast<uint32_t>(xyz[1]),
-                                        static_cast<uint32_t>(xyz[2]));
+      const size_t offset =
+          vox0_.index(static_cast<uint32_t>(xyz[0]), static_cast<uint32_t>(xyz[1]),
+                      static_cast<uint32_t>(xyz[2]));
       if (vox0_.voxels[offset] == 0) {
         return r_.error(ErrorCode::JsonBindingEmptyVoxel, pos, pp,
                         "voxel " + std::to_string(offset) + " is empty");
@@ -238,7 +238,7 @@ class RigCompiler {
     }
     for (size_t k = 0; k < in.size(); ++k) {
       if (k > 0 && in[k].offset == in[k - 1].offset) continue;  // identical duplicate
-      if (in[k].joint == default_id_) continue;  // the default needs no record
+      if (in[k].joint == default_id_) continue;                 // the default needs no record
       out_.vskn.bindings.push_back({in[k].offset, in[k].joint});
     }
     return {};
@@ -248,8 +248,9 @@ class RigCompiler {
     VOXRIG_TRY(r_.expect(list, JsonKind::Array, path));
     const uint64_t max_clips = std::min<uint64_t>(limits_.anim_clips, kU16Max);
     if (list.count() > max_clips) {
-      return r_.error(ErrorCode::JsonLimit, list, path,
-                      std::to_string(list.count()) + " clips (limit " + std::to_string(max_clips) + ")");
+      return r_.error(
+          ErrorCode::JsonLimit, list, path,
+          std::to_string(list.count()) + " clips (limit " + std::to_string(max_clips) + ")");
     }
     std::vector<uint8_t> clip_ids(kU16Max + 1, 0);
     // track_clip[joint] = 1 + index of the last clip with a track for that joint.
@@ -272,9 +273,9 @@ class RigCompiler {
       if (const JsonNode* nm = doc_.member(*n, "name")) {
         VOXRIG_ASSIGN_OR_RETURN(clip.name, r_.name(*nm, cp.child("name")));
       }
-      VOXRIG_ASSIGN_OR_RETURN(const int64_t duration,
-                              r_.integer(*doc_.member(*n, "duration_ms"), cp.child("duration_ms"),
-                                         0, kU32Max));
+      VOXRIG_ASSIGN_OR_RETURN(
+          const int64_t duration,
+          r_.integer(*doc_.member(*n, "duration_ms"), cp.child("duration_ms"), 0, kU32Max));
       clip.duration_ms = static_cast<uint32_t>(duration);
       if (const JsonNode* tl = doc_.member(*n, "tracks")) {
         const JsonPath tp = cp.child("tracks");
@@ -286,8 +287,8 @@ class RigCompiler {
         uint32_t t = 0;
         for (const JsonNode* tn = doc_.first(*tl); tn; tn = doc_.next(*tn), ++t) {
           AnimTrack track;
-          VOXRIG_TRY(track_of(*tn, tp.item(t), clip.duration_ms, c + 1, track_clip, total_keys,
-                              track));
+          VOXRIG_TRY(
+              track_of(*tn, tp.item(t), clip.duration_ms, c + 1, track_clip, total_keys, track));
           clip.tracks.push_back(std::move(track));
         }
         std::sort(clip.tracks.begin(), clip.tracks.end(),
@@ -354,9 +355,8 @@ class RigCompiler {
 
   const Trs& out_skel_bind(uint16_t id) const {
     // Joints are sorted by id by now.
-    const auto it = std::lower_bound(
-        out_.skel.joints.begin(), out_.skel.joints.end(), id,
-        [](const SkelJoint& j, uint16_t v) { return j.id < v; });
+    const auto it = std::lower_bound(out_.skel.joints.begin(), out_.skel.joints.end(), id,
+                                     [](const SkelJoint& j, uint16_t v) { return j.id < v; });
     return it->bind;
   }
 

@@ -33,20 +33,20 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       s.jdz[r] = z + 1 < g.sz ? diff_mask16(rp, readable72(p + plane, end, buf2)) & live : 0;
     }
     // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
-    s.jdy[row_index(int(zz), -1)] =
-        t.y0 > 0 ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
-                               readable72(row_ptr(t.y0, z), end, buf2)) &
-                       live
-                 : 0;
+    s.jdy[row_index(int(zz), -1)] = t.y0 > 0
+                                        ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+                                                      readable72(row_ptr(t.y0, z), end, buf2)) &
+                                              live
+                                        : 0;
   }
   // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
   for (uint32_t yy = 0; yy < t.cy; ++yy) {
     const uint32_t y = t.y0 + yy;
-    s.jdz[row_index(-1, int(yy))] =
-        t.z0 > 0 ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
-                               readable72(row_ptr(y, t.z0), end, buf2)) &
-                       live
-                 : 0;
+    s.jdz[row_index(-1, int(yy))] = t.z0 > 0
+                                        ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
+                                                      readable72(row_ptr(y, t.z0), end, buf2)) &
+                                              live
+                                        : 0;
   }
 }
 
@@ -88,8 +88,8 @@ bool mixed_joints(const uint8_t* vox, const uint16_t* joints, size_t i, size_t n
 }  // namespace
 }  // namespace detail
 
-Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints,
-                       std::vector<Quad>& out, MeshScratch& scratch) {
+Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
+                       MeshScratch& scratch) {
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
   if (g.joints == nullptr) {

@@ -280,7 +280,11 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
   for (uint32_t z0 = 0; z0 < g.sz; z0 += kTile) {
     for (uint32_t y0 = 0; y0 < g.sy; y0 += kTile) {
       for (uint32_t x0 = 0; x0 < g.sx; x0 += kTile) {
-        const Tile t{x0, y0, z0, std::min(kTile, g.sx - x0), std::min(kTile, g.sy - y0),
+        const Tile t{x0,
+                     y0,
+                     z0,
+                     std::min(kTile, g.sx - x0),
+                     std::min(kTile, g.sy - y0),
                      std::min(kTile, g.sz - z0)};
         s.tile_x0 = x0;
         s.tile_y0 = y0;

@@ -45,8 +45,8 @@ struct MeshScratch::Impl {
   struct QuadBlock {
     QuadBlock* next;
     uint32_t count;
-    uint32_t tile;          // tile sequence number of every quad in the block
-    uint32_t x0, y0, z0;    // that tile's origin
+    uint32_t tile;        // tile sequence number of every quad in the block
+    uint32_t x0, y0, z0;  // that tile's origin
     uint64_t q[kBlockQuads];
   };
   struct Chain {
@@ -66,8 +66,8 @@ struct MeshScratch::Impl {
 
   /// Packs a quad of the current tile: local x, y, z (0..64, 7 bits each), w-1, h-1 (6 bits
   /// each), axis (2), positive (1), palette index (8).
-  static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h,
-                       uint32_t axis, uint32_t positive, uint32_t material) {
+  static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h, uint32_t axis,
+                       uint32_t positive, uint32_t material) {
     return uint64_t{lx} | uint64_t{ly} << 7 | uint64_t{lz} << 14 | uint64_t{w - 1} << 21 |
            uint64_t{h - 1} << 27 | uint64_t{axis} << 33 | uint64_t{positive} << 35 |
            uint64_t{material & 0xFF} << 36;
@@ -146,7 +146,6 @@ Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid)
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
 /// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped).
 void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::vector<Quad>& out);
-
 
 /// Mask with the low n bits set (n <= 64).
 inline uint64_t low_bits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }

@@ -41,9 +41,9 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t numhin_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t numhin, r.u32(root));
   if (numhin > lim.kfa_hinges)
-    return ByteReader::fail_at(ErrorCode::KfaLimitHinges, numhin_at, root,
-                               "numhin " + std::to_string(numhin) + " exceeds limit " +
-                                   std::to_string(lim.kfa_hinges));
+    return ByteReader::fail_at(
+        ErrorCode::KfaLimitHinges, numhin_at, root,
+        "numhin " + std::to_string(numhin) + " exceeds limit " + std::to_string(lim.kfa_hinges));
   const uint64_t hinges_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto hin,
                           detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
@@ -70,9 +70,9 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t seqnum_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, r.u32(root));
   if (seqnum > lim.kfa_seq)
-    return ByteReader::fail_at(ErrorCode::KfaLimitSeq, seqnum_at, root,
-                               "seqnum " + std::to_string(seqnum) + " exceeds limit " +
-                                   std::to_string(lim.kfa_seq));
+    return ByteReader::fail_at(
+        ErrorCode::KfaLimitSeq, seqnum_at, root,
+        "seqnum " + std::to_string(seqnum) + " exceeds limit " + std::to_string(lim.kfa_seq));
   VOXRIG_ASSIGN_OR_RETURN(auto sq, detail::read_table(r, seqnum, detail::kSeqSize, root, "seq"));
   k.seq.resize(seqnum);
   for (size_t i = 0; i < seqnum; ++i) {
@@ -88,10 +88,10 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   for (size_t i = 0; i < numhin; ++i) {
     const int32_t parent = k.hinges[i].parent;
     if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= numhin))
-      return ByteReader::fail_at(ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
-                                 Path().child("hinge", static_cast<int64_t>(i)),
-                                 "parent " + std::to_string(parent) + " of " +
-                                     std::to_string(numhin) + " hinge(s)");
+      return ByteReader::fail_at(
+          ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
+          Path().child("hinge", static_cast<int64_t>(i)),
+          "parent " + std::to_string(parent) + " of " + std::to_string(numhin) + " hinge(s)");
     parents[i] = parent;
   }
   if (auto start = detail::first_cycle_start(parents))
@@ -127,8 +127,8 @@ Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
                                    std::to_string(k.frame_count) + " frame(s) x " +
                                    std::to_string(k.hinges.size()) + " hinge(s)");
   ByteWriter w;
-  w.reserve(20 + k.kv6_name.size() + detail::kHingeSize * k.hinges.size() +
-            2 * k.frames.size() + detail::kSeqSize * k.seq.size());
+  w.reserve(20 + k.kv6_name.size() + detail::kHingeSize * k.hinges.size() + 2 * k.frames.size() +
+            detail::kSeqSize * k.seq.size());
   w.bytes(std::span<const uint8_t>(kMagic));
   w.u32(static_cast<uint32_t>(k.kv6_name.size()));
   w.bytes(k.kv6_name);
@@ -156,8 +156,8 @@ Result<Kfa> character_to_kfa(const Character& c, std::optional<size_t> clip,
   const Path p = Path("CLPS").child("clip", static_cast<int64_t>(*clip));
   if (sk->numhin != c.bones.size())
     return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, 0, p,
-                               "numhin " + std::to_string(sk->numhin) + " != " +
-                                   std::to_string(c.bones.size()) + " bone(s)");
+                               "numhin " + std::to_string(sk->numhin) +
+                                   " != " + std::to_string(c.bones.size()) + " bone(s)");
   if (sk->frames.size() != uint64_t{sk->frame_count} * sk->numhin)
     return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, p,
                                "frames.size() != frame_count * numhin");

@@ -38,15 +38,15 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
   uint64_t sum_x = 0;
   for (uint32_t v : m.xlen) sum_x += v;
   if (sum_x != numvoxs)
-    return ByteReader::fail_at(ErrorCode::Kv6RunTables, xlen_at, Path().child("xlen"),
-                               "sum of xlen " + std::to_string(sum_x) + " != numvoxs " +
-                                   std::to_string(numvoxs));
+    return ByteReader::fail_at(
+        ErrorCode::Kv6RunTables, xlen_at, Path().child("xlen"),
+        "sum of xlen " + std::to_string(sum_x) + " != numvoxs " + std::to_string(numvoxs));
   uint64_t sum_y = 0;
   for (uint16_t v : m.ylen) sum_y += v;
   if (sum_y != numvoxs)
-    return ByteReader::fail_at(ErrorCode::Kv6RunTables, ylen_at, Path().child("ylen"),
-                               "sum of ylen " + std::to_string(sum_y) + " != numvoxs " +
-                                   std::to_string(numvoxs));
+    return ByteReader::fail_at(
+        ErrorCode::Kv6RunTables, ylen_at, Path().child("ylen"),
+        "sum of ylen " + std::to_string(sum_y) + " != numvoxs " + std::to_string(numvoxs));
   for (uint64_t x = 0; x < m.xsiz; ++x) {
     uint64_t row = 0;
     for (uint64_t y = 0; y < m.ysiz; ++y) row += m.ylen[x * m.ysiz + y];
@@ -59,10 +59,10 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
   }
   for (size_t i = 0; i < m.voxels.size(); ++i) {
     if (m.voxels[i].z >= m.zsiz)
-      return ByteReader::fail_at(ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
-                                 Path().child("voxel", static_cast<int64_t>(i)),
-                                 "z " + std::to_string(m.voxels[i].z) + " >= zsiz " +
-                                     std::to_string(m.zsiz));
+      return ByteReader::fail_at(
+          ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
+          Path().child("voxel", static_cast<int64_t>(i)),
+          "z " + std::to_string(m.voxels[i].z) + " >= zsiz " + std::to_string(m.zsiz));
   }
   return std::nullopt;
 }
@@ -71,8 +71,8 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
 
 bool Kv6::operator==(const Kv6& o) const {
   return xsiz == o.xsiz && ysiz == o.ysiz && zsiz == o.zsiz && same_bits(pivot[0], o.pivot[0]) &&
-         same_bits(pivot[1], o.pivot[1]) && same_bits(pivot[2], o.pivot[2]) &&
-         voxels == o.voxels && xlen == o.xlen && ylen == o.ylen && palette == o.palette;
+         same_bits(pivot[1], o.pivot[1]) && same_bits(pivot[2], o.pivot[2]) && voxels == o.voxels &&
+         xlen == o.xlen && ylen == o.ylen && palette == o.palette;
 }
 
 namespace detail {
@@ -103,9 +103,9 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
                                "xsiz*ysiz = " + std::to_string(columns) + " exceeds limit " +
                                    std::to_string(lim.kv6_columns));
   if (numvoxs > lim.kv6_voxels)
-    return ByteReader::fail_at(ErrorCode::Kv6LimitVoxels, base + 0x1C, root,
-                               "numvoxs " + std::to_string(numvoxs) + " exceeds limit " +
-                                   std::to_string(lim.kv6_voxels));
+    return ByteReader::fail_at(
+        ErrorCode::Kv6LimitVoxels, base + 0x1C, root,
+        "numvoxs " + std::to_string(numvoxs) + " exceeds limit " + std::to_string(lim.kv6_voxels));
 
   ByteReader r(bytes, base, ErrorCode::Kv6Truncated);
   VOXRIG_TRY(r.skip(kHeaderSize, root));
@@ -173,8 +173,8 @@ Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
     return ByteReader::fail_at(ErrorCode::Kv6WriteTableSize, 0, Path(),
                                "xlen/ylen sizes must be xsiz and xsiz*ysiz, voxels <= 2^32-1");
   ByteWriter w;
-  w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + 4 * m.xlen.size() +
-            2 * m.ylen.size() + (m.palette ? kPaletteTrailer : 0));
+  w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + 4 * m.xlen.size() + 2 * m.ylen.size() +
+            (m.palette ? kPaletteTrailer : 0));
   w.bytes(std::span<const uint8_t>(kMagic));
   w.u32(m.xsiz);
   w.u32(m.ysiz);

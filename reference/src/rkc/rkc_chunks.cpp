@@ -32,9 +32,8 @@ constexpr size_t kMinKv6Blob = 4 + 32;           // blob_len + KV6 header
 constexpr size_t kMinRvcBlob = 4 + 6;            // blob_len + RVC magic/version
 
 Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uint64_t limit) {
-  return ByteReader::fail_at(code, at, p,
-                             "count " + std::to_string(count) + " exceeds limit " +
-                                 std::to_string(limit));
+  return ByteReader::fail_at(
+      code, at, p, "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
 }
 
 // A u32 element count, rejected with `code` at the count's own offset when it exceeds `limit`
@@ -78,9 +77,9 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
   VOXRIG_ASSIGN_OR_RETURN(s.numhin, body.u32(p));
   // The seed checks this right after numhin, before any frame, so it fires for 0 frames too.
   if (s.numhin != bone_count)
-    return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, numhin_at, p,
-                               "numhin " + std::to_string(s.numhin) + " != " +
-                                   std::to_string(bone_count) + " bone(s)");
+    return ByteReader::fail_at(
+        ErrorCode::RkcClipBoneCount, numhin_at, p,
+        "numhin " + std::to_string(s.numhin) + " != " + std::to_string(bone_count) + " bone(s)");
   // Hazard H2: with 0 bones, 4 billion empty rows read nothing; each row counts as one cell.
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
@@ -179,9 +178,9 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
     const Path bp = p.child("bone", i);
     Bone bone;
     VOXRIG_ASSIGN_OR_RETURN(bone.name, read_name(r, bp.child("name"), options, sink));
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t attach_count,
-                            read_count(r, bp, lim.rkc_attachments_per_bone,
-                                       ErrorCode::RkcLimitAttachments));
+    VOXRIG_ASSIGN_OR_RETURN(
+        const uint32_t attach_count,
+        read_count(r, bp, lim.rkc_attachments_per_bone, ErrorCode::RkcLimitAttachments));
     bone.attachments.reserve(clamp_reserve(attach_count, kAttachmentSize, r.remaining()));
     for (uint32_t j = 0; j < attach_count; ++j) {
       const Path ap = bp.child("attachment", j);

@@ -126,8 +126,7 @@ Status write_chunk(ByteWriter& w, const char* tag, Body&& body) {
   const size_t at = w.begin_length();
   VOXRIG_TRY(body());
   if (w.size() - at - 4 > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, Path(tag),
-                               "chunk payload over u32");
+    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, Path(tag), "chunk payload over u32");
   w.end_length(at);
   return {};
 }

@@ -102,9 +102,9 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
     if (m.dims[i] == 0)
       return ByteReader::fail_at(ErrorCode::RvcZeroDims, at, p.child("dims", i), "dimension is 0");
     if (m.dims[i] > limits.rvc_dim)
-      return ByteReader::fail_at(ErrorCode::RvcLimitDims, at, p.child("dims", i),
-                                 std::to_string(m.dims[i]) + " exceeds limit " +
-                                     std::to_string(limits.rvc_dim));
+      return ByteReader::fail_at(
+          ErrorCode::RvcLimitDims, at, p.child("dims", i),
+          std::to_string(m.dims[i]) + " exceeds limit " + std::to_string(limits.rvc_dim));
   }
   for (int i = 0; i < 3; ++i) {
     VOXRIG_ASSIGN_OR_RETURN(m.pivot[i], r.f32(p.child("pivot", i)));
@@ -120,9 +120,9 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
   const uint64_t count_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(m.frame_count, r.u32(p.child("frame_count")));
   if (m.frame_count > limits.rvc_frames)
-    return ByteReader::fail_at(ErrorCode::RvcLimitFrames, count_at, p.child("frame_count"),
-                               std::to_string(m.frame_count) + " exceeds limit " +
-                                   std::to_string(limits.rvc_frames));
+    return ByteReader::fail_at(
+        ErrorCode::RvcLimitFrames, count_at, p.child("frame_count"),
+        std::to_string(m.frame_count) + " exceeds limit " + std::to_string(limits.rvc_frames));
   return m;
 }
 
@@ -218,8 +218,8 @@ Status parse_time(ByteReader& r, RvcClip& clip) {
   const uint64_t n = clip.meta.frame_count;
   if (n > r.remaining() / 4)
     return r.fail(ErrorCode::RvcTruncated, Path("TIME").child("durations"),
-                  std::to_string(n) + " durations need more than " +
-                      std::to_string(r.remaining()) + " bytes");
+                  std::to_string(n) + " durations need more than " + std::to_string(r.remaining()) +
+                      " bytes");
   clip.durations.resize(static_cast<size_t>(n));
   for (auto& d : clip.durations) (void)r.try_u32(d);
   return {};
@@ -301,13 +301,13 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
                                    what + ": deflated payload shorter than raw_len");
       const uint32_t raw_len = load_u32(payload.data());
       if (raw_len > limits.rvc_inflated_per_chunk)
-        return ByteReader::fail_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
-                                   what + ": raw_len " + std::to_string(raw_len) +
-                                       " over the per-chunk cap");
+        return ByteReader::fail_at(
+            ErrorCode::RvcBadDeflate, payload_offset, cp,
+            what + ": raw_len " + std::to_string(raw_len) + " over the per-chunk cap");
       if (raw_len > limits.rvc_inflated_total - std::min(inflated_total, limits.rvc_inflated_total))
-        return ByteReader::fail_at(ErrorCode::RvcLimitInflatedTotal, payload_offset, cp,
-                                   what + ": inflated bytes would exceed " +
-                                       std::to_string(limits.rvc_inflated_total));
+        return ByteReader::fail_at(
+            ErrorCode::RvcLimitInflatedTotal, payload_offset, cp,
+            what + ": inflated bytes would exceed " + std::to_string(limits.rvc_inflated_total));
       inflated_total += raw_len;
       if (!inflate_exact(payload.subspan(4), raw_len, chunk.inflated))
         return ByteReader::fail_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
@@ -315,9 +315,12 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
     } else {
       chunk.inflated = chunk.stored;
     }
-    if (chunk.tag == kTagMeta) meta = ChunkRef{index, payload_offset};
-    else if (chunk.tag == kTagFrms) frms = ChunkRef{index, payload_offset};
-    else if (chunk.tag == kTagTime) time = ChunkRef{index, payload_offset};
+    if (chunk.tag == kTagMeta)
+      meta = ChunkRef{index, payload_offset};
+    else if (chunk.tag == kTagFrms)
+      frms = ChunkRef{index, payload_offset};
+    else if (chunk.tag == kTagTime)
+      time = ChunkRef{index, payload_offset};
     clip.chunks.push_back(std::move(chunk));
   }
   const uint64_t end = r.offset();
@@ -362,8 +365,7 @@ Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
     const RvcChunk& c = clip.chunks[i];
     if (c.stored.size() > UINT32_MAX)
       return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
-                                 Path().child("chunk", int64_t(i)),
-                                 "payload longer than u32");
+                                 Path().child("chunk", int64_t(i)), "payload longer than u32");
     if (clip.version == 1 && c.flags != 0)
       return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
                                  Path().child("chunk", int64_t(i)),

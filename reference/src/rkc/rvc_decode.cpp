@@ -44,7 +44,7 @@ uint64_t add_sat(uint64_t a, uint64_t b) {
 }
 
 struct Shape {
-  uint64_t cols;   // saturated
+  uint64_t cols;  // saturated
   uint32_t owpc;
   uint64_t words;  // cols*owpc, saturated
 };
@@ -75,8 +75,10 @@ Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p,
   Error e{code, clip.source.frms_offset, p.str(), std::move(detail)};
   if (i < clip.source.frame_pos.size()) {
     const uint32_t pos = clip.source.frame_pos[i];
-    if (clip.source.frms_deflated) e.path += "@inflated+" + std::to_string(pos);
-    else e.offset += pos;
+    if (clip.source.frms_deflated)
+      e.path += "@inflated+" + std::to_string(pos);
+    else
+      e.offset += pos;
   }
   return e;
 }
@@ -88,8 +90,8 @@ Status working_set_check(const RvcClip& clip, const Shape& s, const Limits& limi
   if (need <= limits.rvc_working_set) return {};
   Error e{ErrorCode::RvcLimitWorkingSet, clip.source.meta_offset, "META/dims",
           "one decoded frame needs " +
-              (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
-              " bytes, limit " + std::to_string(limits.rvc_working_set)};
+              (need == kSat ? std::string("> 2^64") : std::to_string(need)) + " bytes, limit " +
+              std::to_string(limits.rvc_working_set)};
   if (clip.source.meta_deflated) e.path += "@inflated+0";
   return e;
 }
@@ -213,9 +215,9 @@ Result<RvcDecoded> decode_rvc_frames(const RvcClip& clip, const Limits& limits) 
         add_sat(add_sat(state_bytes(s), mul_sat(colors, 4)), sizeof(RvcVoxelFrame));
     used = add_sat(used, bytes);
     if (used <= limits.rvc_working_set) return {};
-    return frame_error(clip, ErrorCode::RvcLimitWorkingSet, i, frame_path(i),
-                       "decoded frames exceed the working-set limit " +
-                           std::to_string(limits.rvc_working_set));
+    return frame_error(
+        clip, ErrorCode::RvcLimitWorkingSet, i, frame_path(i),
+        "decoded frames exceed the working-set limit " + std::to_string(limits.rvc_working_set));
   };
   std::vector<uint64_t> starts;
   for (size_t i = 0; i < clip.frames.size(); ++i) {
@@ -292,14 +294,18 @@ uint32_t rvc_frame_at(std::span<const uint32_t> durations, RvcLoopMode mode, uin
   unsigned __int128 t;
   const unsigned __int128 e = elapsed_ms;
   switch (mode) {
-    case RvcLoopMode::Once: t = std::min(e, total - 1); break;
+    case RvcLoopMode::Once:
+      t = std::min(e, total - 1);
+      break;
     case RvcLoopMode::PingPong: {
       const unsigned __int128 p = e % (2 * total);
       t = p < total ? p : 2 * total - 1 - p;
       break;
     }
     case RvcLoopMode::Loop:
-    default: t = e % total; break;
+    default:
+      t = e % total;
+      break;
   }
   unsigned __int128 run = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -344,9 +350,8 @@ RvcDeltaFrame diff_frames(const RvcVoxelFrame& prev, const RvcVoxelFrame& cur, c
 
 RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot,
                         float voxel_world_size, RvcLoopMode loop_mode,
-                        std::span<const RvcVoxelFrame> frames,
-                        std::span<const uint32_t> durations, uint32_t default_frame_ms,
-                        uint32_t keyframe_interval) {
+                        std::span<const RvcVoxelFrame> frames, std::span<const uint32_t> durations,
+                        uint32_t default_frame_ms, uint32_t keyframe_interval) {
   RvcClip clip;
   clip.version = 2;
   clip.meta.dims = dims;

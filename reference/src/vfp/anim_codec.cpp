@@ -152,9 +152,9 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
       const uint64_t joint_at = r.offset();
       VOXRIG_ASSIGN_OR_RETURN(track.joint, r.u16(tp));
       if (t > 0 && track.joint <= clip.tracks.back().joint)
-        return ByteReader::fail_at(ErrorCode::AnimTrackOrder, joint_at, tp,
-                                   "jointId " + num(track.joint) + " after " +
-                                       num(clip.tracks.back().joint));
+        return ByteReader::fail_at(
+            ErrorCode::AnimTrackOrder, joint_at, tp,
+            "jointId " + num(track.joint) + " after " + num(clip.tracks.back().joint));
       if (!joints.contains(track.joint))
         return ByteReader::fail_at(ErrorCode::AnimJointMissing, joint_at, tp,
                                    "jointId " + num(track.joint) + " is not in SKEL");
@@ -170,9 +170,9 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
                                      ErrorCode::AnimLimitKeys, tp, count_at));
       total_keys += key_count;
       if (total_keys > limits.anim_keys_total)
-        return ByteReader::fail_at(ErrorCode::AnimLimitTotalKeys, count_at, tp,
-                                   num(total_keys) + " keys so far, limit " +
-                                       num(limits.anim_keys_total));
+        return ByteReader::fail_at(
+            ErrorCode::AnimLimitTotalKeys, count_at, tp,
+            num(total_keys) + " keys so far, limit " + num(limits.anim_keys_total));
       // The whole key table at once: the hot loop below reads without bounds checks.
       VOXRIG_TRY(r.checked_count(key_count, kKeyBytes, UINT64_MAX, ErrorCode::AnimLimitKeys, tp));
       const uint64_t keys_at = r.offset();
@@ -196,9 +196,9 @@ Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
     const AnimClip& clip = anim.clips[c];
     const Path cp = root.child("clip", static_cast<int64_t>(c));
     if (clip.name.size() > detail::kMaxNameBytes)
-      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0, cp,
-                                 "name is " + num(clip.name.size()) +
-                                     " bytes; nameLen holds at most 255");
+      return ByteReader::fail_at(
+          ErrorCode::VfpWriteNameTooLong, 0, cp,
+          "name is " + num(clip.name.size()) + " bytes; nameLen holds at most 255");
     if (clip.tracks.size() > 0xFFFF)
       return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, cp,
                                  num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
@@ -235,8 +235,8 @@ Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
       w.u32(static_cast<uint32_t>(track.keys.size()));
       for (const AnimKey& k : track.keys) {
         w.u32(k.time_ms);
-        for (float f : {k.trs.t.x, k.trs.t.y, k.trs.t.z, k.trs.r.x, k.trs.r.y, k.trs.r.z,
-                        k.trs.r.w, k.trs.s.x, k.trs.s.y, k.trs.s.z})
+        for (float f : {k.trs.t.x, k.trs.t.y, k.trs.t.z, k.trs.r.x, k.trs.r.y, k.trs.r.z, k.trs.r.w,
+                        k.trs.s.x, k.trs.s.y, k.trs.s.z})
           w.f32(f);
       }
     }

@@ -54,12 +54,11 @@ Status check_parents(const Skel& skel, uint64_t base) {
   for (size_t i = 0; i < n; ++i) {
     const int16_t parent = skel.joints[i].parent;
     if (parent == -1) continue;
-    const auto it = parent < 0 ? skel.joints.end()
-                               : std::lower_bound(skel.joints.begin(), skel.joints.end(),
-                                                  static_cast<uint16_t>(parent),
-                                                  [](const SkelJoint& j, uint16_t id) {
-                                                    return j.id < id;
-                                                  });
+    const auto it =
+        parent < 0 ? skel.joints.end()
+                   : std::lower_bound(skel.joints.begin(), skel.joints.end(),
+                                      static_cast<uint16_t>(parent),
+                                      [](const SkelJoint& j, uint16_t id) { return j.id < id; });
     if (it == skel.joints.end() || it->id != static_cast<uint16_t>(parent))
       return ByteReader::fail_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
                                  Path("SKEL").child("joint", static_cast<int64_t>(i)),
@@ -76,10 +75,10 @@ Status check_parents(const Skel& skel, uint64_t base) {
       k = parent_index[k];
     }
     if (k >= 0 && state[k] == 1)
-      return ByteReader::fail_at(ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
-                                 Path("SKEL").child("joint", static_cast<int64_t>(i)),
-                                 "parent chain of joint id " + num(skel.joints[i].id) +
-                                     " never reaches a root");
+      return ByteReader::fail_at(
+          ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
+          Path("SKEL").child("joint", static_cast<int64_t>(i)),
+          "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
     for (k = static_cast<int32_t>(i); k >= 0 && state[k] == 1; k = parent_index[k]) state[k] = 2;
   }
   return {};
@@ -108,8 +107,8 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t joint_count, r.u16(root));
   if (joint_count == 0)
     return ByteReader::fail_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
-  VOXRIG_TRY(detail::check_count(r, joint_count, 0, limits.skel_joints,
-                                 ErrorCode::SkelLimitJoints, root, base + 2));
+  VOXRIG_TRY(detail::check_count(r, joint_count, 0, limits.skel_joints, ErrorCode::SkelLimitJoints,
+                                 root, base + 2));
   VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, root));
   if (!std::equal(hash.begin(), hash.end(), ctx.source_hash.begin()))
     return ByteReader::fail_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
@@ -128,8 +127,8 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
       return ByteReader::fail_at(ErrorCode::SkelJointOrder, id_at, jp,
                                  "jointId " + num(j.id) + " after " + num(out.joints.back().id));
     VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
-    VOXRIG_ASSIGN_OR_RETURN(j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite,
-                                                     ErrorCode::SkelNonUnitRotation));
+    VOXRIG_ASSIGN_OR_RETURN(
+        j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite, ErrorCode::SkelNonUnitRotation));
     VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(jp));
     const uint64_t pad_at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));

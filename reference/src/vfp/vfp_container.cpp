@@ -85,8 +85,8 @@ Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t&
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t flags, r.u16(hp));
   if (flags != 0) return r.fail_at(ErrorCode::VfpHeaderFlags, 6, hp, "headerFlags " + num(flags));
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(hp));
-  VOXRIG_TRY(detail::check_count(r, count, 0, limits.vfp_sections, ErrorCode::VfpLimitSections, hp,
-                                 8));
+  VOXRIG_TRY(
+      detail::check_count(r, count, 0, limits.vfp_sections, ErrorCode::VfpLimitSections, hp, 8));
   VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, hp));
   std::memcpy(source_hash.data(), hash.data(), 32);
 
@@ -158,9 +158,9 @@ Status check_required(const std::vector<Frame>& frames, bool rig) {
     if (f.cls == TagClass::Vox0 || !(f.header.flags & kSectionRequired)) continue;
     if (rig && is_rig(f.cls)) continue;
     if (f.cls != TagClass::Cache)
-      return section_error(ErrorCode::VfpUnknownRequired, f, i, 0,
-                           "unknown section " + std::string(f.header.tag.data(), 4) +
-                               " is REQUIRED");
+      return section_error(
+          ErrorCode::VfpUnknownRequired, f, i, 0,
+          "unknown section " + std::string(f.header.tag.data(), 4) + " is REQUIRED");
     if (f.header.codec != 0)
       return section_error(ErrorCode::VfpUnsupportedCodec, f, i, 8,
                            "REQUIRED section with codec " + num(f.header.codec));
@@ -248,19 +248,19 @@ Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& 
       ctx.source_hash = source_hash;
       ctx.vox0 = std::get_if<Vox0>(&out.sections[vox0_index].body);
       const Frame& sf = frames[idx[0]];
-      VOXRIG_ASSIGN_OR_RETURN(Skel skel, decode_skel(sf.payload, sf.at + kSectionHeaderBytes, ctx,
-                                                     options.limits));
+      VOXRIG_ASSIGN_OR_RETURN(
+          Skel skel, decode_skel(sf.payload, sf.at + kSectionHeaderBytes, ctx, options.limits));
       out.sections[idx[0]].body = std::move(skel);
       ctx.skel = std::get_if<Skel>(&out.sections[idx[0]].body);
       ctx.skeleton_hash = sha256(sf.payload);
       const Frame& kf = frames[idx[1]];
-      VOXRIG_ASSIGN_OR_RETURN(Vskn vskn, decode_vskn(kf.payload, kf.at + kSectionHeaderBytes, ctx,
-                                                     options.limits));
+      VOXRIG_ASSIGN_OR_RETURN(
+          Vskn vskn, decode_vskn(kf.payload, kf.at + kSectionHeaderBytes, ctx, options.limits));
       out.sections[idx[1]].body = std::move(vskn);
       if (idx[2] != frames.size()) {
         const Frame& af = frames[idx[2]];
-        VOXRIG_ASSIGN_OR_RETURN(Anim anim, decode_anim(af.payload, af.at + kSectionHeaderBytes,
-                                                       ctx, options.limits));
+        VOXRIG_ASSIGN_OR_RETURN(
+            Anim anim, decode_anim(af.payload, af.at + kSectionHeaderBytes, ctx, options.limits));
         out.sections[idx[2]].body = std::move(anim);
       }
     }

@@ -2,8 +2,8 @@
 //
 // The accessors match tag AND body: a hand-built model could put a body under a foreign tag,
 // and the writer hashes what the file calls VOX0.
-#include "voxrig/float_text.h"  // same_bits: -0.0 != +0.0, NaN == NaN with the same payload
 #include "voxrig/vfp_model.h"
+#include "voxrig/float_text.h"  // same_bits: -0.0 != +0.0, NaN == NaN with the same payload
 
 namespace voxrig {
 

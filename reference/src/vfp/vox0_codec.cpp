@@ -51,8 +51,8 @@ uint8_t copy_max_byte(uint8_t* dst, const uint8_t* src, size_t n) {
   for (; i + 64 <= n; i += 64) {
     const auto* v = reinterpret_cast<const __m128i*>(src + i);
     auto* d = reinterpret_cast<__m128i*>(dst + i);
-    const __m128i a = _mm_loadu_si128(v), b = _mm_loadu_si128(v + 1),
-                  c = _mm_loadu_si128(v + 2), e = _mm_loadu_si128(v + 3);
+    const __m128i a = _mm_loadu_si128(v), b = _mm_loadu_si128(v + 1), c = _mm_loadu_si128(v + 2),
+                  e = _mm_loadu_si128(v + 3);
     _mm_storeu_si128(d, a);
     _mm_storeu_si128(d + 1, b);
     _mm_storeu_si128(d + 2, c);
@@ -74,8 +74,7 @@ uint8_t copy_max_byte(uint8_t* dst, const uint8_t* src, size_t n) {
   constexpr size_t kLanes = 32;
   uint8_t lanes[kLanes] = {};
   for (; i + kLanes <= n; i += kLanes)
-    for (size_t j = 0; j < kLanes; ++j)
-      lanes[j] = src[i + j] > lanes[j] ? src[i + j] : lanes[j];
+    for (size_t j = 0; j < kLanes; ++j) lanes[j] = src[i + j] > lanes[j] ? src[i + j] : lanes[j];
   for (size_t j = 0; j < kLanes; ++j) m = lanes[j] > m ? lanes[j] : m;
 #endif
   for (; i < n; ++i) {
@@ -93,8 +92,8 @@ uint8_t copy_max_byte(uint8_t* dst, const uint8_t* src, size_t n) {
                  z = i / (uint64_t{dims.size_x} * dims.size_y);
   return ByteReader::fail_at(ErrorCode::Vox0PaletteIndex, voxels_at + i,
                              Path("VOX0").child("voxel", static_cast<int64_t>(i)),
-                             "voxel (" + num(x) + "," + num(y) + "," + num(z) + ") = " +
-                                 num(voxels[i]) + ", paletteCount " + num(palette_count));
+                             "voxel (" + num(x) + "," + num(y) + "," + num(z) +
+                                 ") = " + num(voxels[i]) + ", paletteCount " + num(palette_count));
 }
 
 }  // namespace
@@ -131,10 +130,9 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
                                num(voxel_count) + " voxels, limit " + num(limits.vox0_voxels));
   const uint64_t expected = 12 + 4 * uint64_t{palette_count} + voxel_count;
   if (payload.size() != expected)
-    return ByteReader::fail_at(ErrorCode::Vox0Length,
-                               base + std::min<uint64_t>(payload.size(), expected), root,
-                               "payload is " + num(payload.size()) + " bytes, header needs " +
-                                   num(expected));
+    return ByteReader::fail_at(
+        ErrorCode::Vox0Length, base + std::min<uint64_t>(payload.size(), expected), root,
+        "payload is " + num(payload.size()) + " bytes, header needs " + num(expected));
   // From here every byte is present: the exact length was checked above.
   const uint8_t* const p = payload.data();
   if (load_u16(p + 10) != 0)

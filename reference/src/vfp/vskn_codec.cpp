@@ -43,9 +43,9 @@ constexpr uint64_t kRecordBytes = 6;
     return ByteReader::fail_at(ErrorCode::VsknOffsetOrder, record_at, p,
                                "voxelOffset " + num(offset) + " after " + num(previous));
   if (offset >= vox0.voxels.size())
-    return ByteReader::fail_at(ErrorCode::VsknOffsetRange, record_at, p,
-                               "voxelOffset " + num(offset) + " >= voxel count " +
-                                   num(vox0.voxels.size()));
+    return ByteReader::fail_at(
+        ErrorCode::VsknOffsetRange, record_at, p,
+        "voxelOffset " + num(offset) + " >= voxel count " + num(vox0.voxels.size()));
   if (vox0.voxels[offset] == 0)
     return ByteReader::fail_at(ErrorCode::VsknEmptyVoxel, record_at, p,
                                "voxelOffset " + num(offset) + " is an empty voxel");
@@ -112,8 +112,8 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
     const uint32_t offset = load_u32(rec);
     const uint16_t joint = load_u16(rec + 4);
     // One predictable branch per rule; the cold path works out which rule failed first.
-    if (static_cast<int64_t>(offset) <= previous || offset >= voxel_count ||
-        voxels[offset] == 0 || !joints.contains(joint) || joint == default_joint)
+    if (static_cast<int64_t>(offset) <= previous || offset >= voxel_count || voxels[offset] == 0 ||
+        !joints.contains(joint) || joint == default_joint)
       return record_error(i, offset, joint, previous, *ctx.vox0, joints, default_joint,
                           base + kHeaderBytes + kRecordBytes * uint64_t{i});
     out.bindings[i] = VsknBinding{offset, joint};

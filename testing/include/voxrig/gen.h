@@ -60,9 +60,9 @@ enum class GenSize { Small, Medium };
 struct GenMutation {
   std::string op;
   uint64_t offset = 0;
-  std::string field;            ///< the field's path, e.g. "BONS/bone[1]/attachment[0]/index"
-  int64_t value = 0;            ///< set_*: the new value; truncate: the length kept
-  std::vector<uint8_t> bytes;   ///< set_bytes / append
+  std::string field;           ///< the field's path, e.g. "BONS/bone[1]/attachment[0]/index"
+  int64_t value = 0;           ///< set_*: the new value; truncate: the length kept
+  std::vector<uint8_t> bytes;  ///< set_bytes / append
 };
 
 /// The declared outcome of one profile.
@@ -77,9 +77,9 @@ struct GenCase {
   GenFormat format = GenFormat::Vfp;
   std::vector<uint8_t> bytes;
   bool negative = false;
-  std::string kind;         ///< "valid" or the mutation kind ("vfp.section_tag_lower", ...)
-  std::string rule;         ///< the spec rule the case exercises
-  std::string description;  ///< what the valid base holds ("rigged: 3 joints, 2 clips, ...")
+  std::string kind;               ///< "valid" or the mutation kind ("vfp.section_tag_lower", ...)
+  std::string rule;               ///< the spec rule the case exercises
+  std::string description;        ///< what the valid base holds ("rigged: 3 joints, 2 clips, ...")
   std::vector<GenExpect> expect;  ///< every profile of the format, in manifest order
   std::vector<GenMutation> mutations;
 };
