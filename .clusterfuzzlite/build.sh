@@ -4,7 +4,7 @@
 #   $CXX, $CXXFLAGS       compiler and flags (sanitizer + coverage instrumentation included)
 #   $LIB_FUZZING_ENGINE   link flags of the fuzzing engine (-fsanitize=fuzzer for libFuzzer)
 #   $SRC, $WORK, $OUT     source checkout, scratch space, output directory
-# For every fuzz/fuzz_<target>.cpp it puts into $OUT: the binary fuzz_<target>, its options
+# For every target of fuzz/targets.txt it puts into $OUT: the binary fuzz_<target>, its options
 # (fuzz/<target>.options), its dictionary (fuzz_<target>.dict, plus the shared <format>.dict the
 # options name) and fuzz_<target>_seed_corpus.zip (corpus/<target>/ + fuzz/regressions/<target>/).
 SRC_DIR="${VOXRIG_SRC:-$SRC/voxrig}"
@@ -18,12 +18,8 @@ cmake -S "$SRC_DIR" -B "$BUILD_DIR" -G "$generator" \
   -DBUILD_TESTING=OFF -DVOXRIG_BUILD_BENCH=OFF \
   -DOPENSSL_USE_STATIC_LIBS=TRUE -DZLIB_USE_STATIC_LIBS=ON
 
-targets=()
-for src in "$SRC_DIR"/fuzz/fuzz_*.cpp; do
-  name="$(basename "$src" .cpp)"
-  case "$name" in fuzz_common|fuzz_structure) continue ;; esac
-  targets+=("${name#fuzz_}")
-done
+# The one list of targets (fuzz/targets.txt, also read by fuzz/CMakeLists.txt and scripts/fuzz.sh).
+mapfile -t targets < <(grep -v '^[[:space:]]*\(#\|$\)' "$SRC_DIR/fuzz/targets.txt")
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 zip_dir() {  # zip_dir ZIP DIR...: the files of the DIRs, flat

@@ -30,9 +30,8 @@ echo "[test-cflite-build] running .clusterfuzzlite/build.sh (OUT=$OUT)"
 
 fail=0
 n=0
-for src in "$ROOT"/fuzz/fuzz_*.cpp; do
-  t="$(basename "$src" .cpp)"
-  case "$t" in fuzz_common|fuzz_structure) continue ;; esac
+for name in $(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/fuzz/targets.txt"); do
+  t="fuzz_$name"
   n=$((n + 1))
   for f in "$t" "${t}_seed_corpus.zip" "$t.dict" "$t.options"; do
     [[ -s "$OUT/$f" ]] || { echo "[test-cflite-build] missing or empty: \$OUT/$f"; fail=1; }

@@ -10,4 +10,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/install-deps.sh >&2
 cmake --preset ci >&2
 cmake --build --preset ci --target voxrig >&2
-exec build/ci/reference/voxrig conform --golden "$PWD/golden" "$@"
+exec build/ci/cli/voxrig conform --golden "$PWD/golden" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the voxrig fuzz targets (fuzz/fuzz_<target>.cpp) with libFuzzer. See fuzz/README.md.
+# Runs the voxrig fuzz targets (fuzz/targets.txt; sources fuzz/fuzz_<target>.cpp) with libFuzzer. See fuzz/README.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,13 +38,8 @@ EOF
 log() { printf '[fuzz.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
-all_targets() {
-  local f
-  for f in "$ROOT"/fuzz/fuzz_*.cpp; do
-    f="$(basename "$f" .cpp)"
-    case "$f" in fuzz_common|fuzz_structure) ;; *) echo "${f#fuzz_}" ;; esac
-  done
-}
+# The one list of targets (fuzz/targets.txt: a name a line, # comments).
+all_targets() { grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/fuzz/targets.txt"; }
 
 targets() { if [[ -n "${TARGETS:-}" ]]; then echo $TARGETS; else all_targets; fi; }
 
