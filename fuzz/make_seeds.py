@@ -24,29 +24,28 @@ def files(root, ext):
                     yield f.read()
 
 
-def vfp_sections(b):
-    """(tag, payload) of every complete section after the 44-byte header."""
-    if len(b) < 44 or b[:4] != b'VFP\0':
+def framed(b, magic, header, head, len_at):
+    """(tag, payload) of every complete record after a `header`-byte file header: each record is a
+    `head`-byte record header holding its tag at 0 and its u32 payload length at `len_at`."""
+    if len(b) < header or b[:len(magic)] != magic:
         return
-    pos = 44
-    while len(b) - pos >= 16:
-        n = struct.unpack_from('<I', b, pos + 12)[0]
-        if n > len(b) - pos - 16:
+    pos = header
+    while len(b) - pos >= head:
+        n = struct.unpack_from('<I', b, pos + len_at)[0]
+        if n > len(b) - pos - head:
             return
-        yield b[pos:pos + 4], b[pos + 16:pos + 16 + n]
-        pos += 16 + n
+        yield b[pos:pos + 4], b[pos + head:pos + head + n]
+        pos += head + n
+
+
+def vfp_sections(b):
+    """Sections after the 44-byte header (16-byte section headers, length at +12)."""
+    return framed(b, b'VFP\0', 44, 16, 12)
 
 
 def rkc_chunks(b):
-    if len(b) < 6 or b[:4] != b'RKCH':
-        return
-    pos = 6
-    while len(b) - pos >= 8:
-        n = struct.unpack_from('<I', b, pos + 4)[0]
-        if n > len(b) - pos - 8:
-            return
-        yield b[pos:pos + 4], b[pos + 8:pos + 8 + n]
-        pos += 8 + n
+    """Chunks after magic + version (8-byte chunk headers, length at +4)."""
+    return framed(b, b'RKCH', 6, 8, 4)
 
 
 def blobs(payload):

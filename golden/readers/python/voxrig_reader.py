@@ -24,6 +24,7 @@ Floats are kept as their 32-bit patterns (int) from file to dump to writer: noth
 through a conversion that could quiet a NaN or lose -0.0 (D5).
 """
 
+from dataclasses import dataclass
 import hashlib
 import json
 import math
@@ -262,95 +263,90 @@ def is_valid_utf8(b):
 # Model
 
 
+# Plain records, positional in the order the decoders fill them; compared by identity (eq=False),
+# as before. slots=True keeps them as small
+# as hand-written __slots__ classes (a large rig has many keys).
+
+
+@dataclass(slots=True, eq=False)
 class Section:
-    __slots__ = ("index", "tag", "chunk_id", "codec", "flags", "header_offset",
-                 "payload_offset", "payload", "body")
-
-    def __init__(self, index, tag, chunk_id, codec, flags, header_offset, payload_offset,
-                 payload):
-        self.index = index
-        self.tag = tag              # str of 4 chars A-Z0-9
-        self.chunk_id = chunk_id
-        self.codec = codec
-        self.flags = flags
-        self.header_offset = header_offset
-        self.payload_offset = payload_offset
-        self.payload = payload      # memoryview into the file bytes, as stored (no copy)
-        self.body = None            # Vox0 / Skel / Vskn / Anim when decoded
+    index: int
+    tag: str                 # 4 chars A-Z0-9
+    chunk_id: int
+    codec: int
+    flags: int
+    header_offset: int
+    payload_offset: int
+    payload: memoryview      # into the file bytes, as stored (no copy)
+    body: object = None      # Vox0 / Skel / Vskn / Anim when decoded
 
 
+@dataclass(slots=True, eq=False)
 class Vox0:
-    __slots__ = ("size", "palette", "voxels")
-
-    def __init__(self, size, palette, voxels):
-        self.size = size            # (sx, sy, sz)
-        self.palette = palette      # list of (r, g, b, a)
-        self.voxels = voxels        # memoryview, x-fastest (no copy of a large grid)
+    size: tuple              # (sx, sy, sz)
+    palette: list            # of (r, g, b, a)
+    voxels: memoryview       # x-fastest (no copy of a large grid)
 
 
+@dataclass(slots=True, eq=False)
 class Joint:
-    __slots__ = ("id", "parent", "t", "r", "s", "name")
+    id: int
+    parent: int
+    t: tuple
+    r: tuple
+    s: tuple
+    name: str
 
-    def __init__(self, jid, parent, t, r, s, name):
-        self.id, self.parent, self.t, self.r, self.s, self.name = jid, parent, t, r, s, name
 
-
+@dataclass(slots=True, eq=False)
 class Skel:
-    __slots__ = ("base_source_hash", "joints")
-
-    def __init__(self, base_source_hash, joints):
-        self.base_source_hash = base_source_hash
-        self.joints = joints
+    base_source_hash: bytes
+    joints: list
 
 
+@dataclass(slots=True, eq=False)
 class Vskn:
-    __slots__ = ("default_joint", "base_source_hash", "skeleton_hash", "bindings")
-
-    def __init__(self, default_joint, base_source_hash, skeleton_hash, bindings):
-        self.default_joint = default_joint
-        self.base_source_hash = base_source_hash
-        self.skeleton_hash = skeleton_hash
-        self.bindings = bindings    # list of (voxelOffset, jointId)
+    default_joint: int
+    base_source_hash: bytes
+    skeleton_hash: bytes
+    bindings: list           # of (voxelOffset, jointId)
 
 
+@dataclass(slots=True, eq=False)
 class Key:
-    __slots__ = ("time_ms", "t", "r", "s")
+    time_ms: int
+    t: tuple
+    r: tuple
+    s: tuple
 
-    def __init__(self, time_ms, t, r, s):
-        self.time_ms, self.t, self.r, self.s = time_ms, t, r, s
 
-
+@dataclass(slots=True, eq=False)
 class Track:
-    __slots__ = ("joint", "keys")
-
-    def __init__(self, joint, keys):
-        self.joint, self.keys = joint, keys
+    joint: int
+    keys: list
 
 
+@dataclass(slots=True, eq=False)
 class Clip:
-    __slots__ = ("id", "duration_ms", "name", "tracks")
+    id: int
+    duration_ms: int
+    name: str
+    tracks: list
 
-    def __init__(self, cid, duration_ms, name, tracks):
-        self.id, self.duration_ms, self.name, self.tracks = cid, duration_ms, name, tracks
 
-
+@dataclass(slots=True, eq=False)
 class Anim:
-    __slots__ = ("base_source_hash", "skeleton_hash", "clips")
-
-    def __init__(self, base_source_hash, skeleton_hash, clips):
-        self.base_source_hash = base_source_hash
-        self.skeleton_hash = skeleton_hash
-        self.clips = clips
+    base_source_hash: bytes
+    skeleton_hash: bytes
+    clips: list
 
 
+@dataclass(slots=True, eq=False)
 class VfpFile:
-    __slots__ = ("version_minor", "source_hash", "sections", "profile")
-
-    def __init__(self, version_minor, source_hash, sections, profile):
-        self.version_minor = version_minor
-        self.source_hash = source_hash
-        self.sections = sections
-        self.profile = profile
+    version_minor: int
+    source_hash: bytes
+    sections: list
+    profile: str
 
     def first(self, tag):
         for s in self.sections:
