@@ -24,7 +24,7 @@ Floats are kept as their 32-bit patterns (int) from file to dump to writer: noth
 through a conversion that could quiet a NaN or lose -0.0 (D5).
 """
 
-from dataclasses import dataclass
+import dataclasses
 import hashlib
 import json
 import math
@@ -263,85 +263,30 @@ def is_valid_utf8(b):
 # Model
 
 
-# Plain records, positional in the order the decoders fill them; compared by identity (eq=False),
-# as before. slots=True keeps them as small
-# as hand-written __slots__ classes (a large rig has many keys).
+# Plain records, positional in the order the decoders fill them; compared by identity (eq=False)
+# and slotted (a large rig has many keys).
+def _record(name, fields, **defaults):
+    spec = fields.split() + [(k, object, dataclasses.field(default=v)) for k, v in defaults.items()]
+    return dataclasses.make_dataclass(name, spec, slots=True, eq=False)
 
 
-@dataclass(slots=True, eq=False)
-class Section:
-    index: int
-    tag: str                 # 4 chars A-Z0-9
-    chunk_id: int
-    codec: int
-    flags: int
-    header_offset: int
-    payload_offset: int
-    payload: memoryview      # into the file bytes, as stored (no copy)
-    body: object = None      # Vox0 / Skel / Vskn / Anim when decoded
+# tag: 4 chars A-Z0-9; payload: a memoryview into the file bytes, as stored (no copy);
+# body: Vox0 / Skel / Vskn / Anim once decoded.
+Section = _record("Section", "index tag chunk_id codec flags header_offset payload_offset payload",
+                  body=None)
+# size: (sx, sy, sz); palette: [(r, g, b, a)]; voxels: a memoryview, x-fastest (no copy).
+Vox0 = _record("Vox0", "size palette voxels")
+Joint = _record("Joint", "id parent t r s name")
+Skel = _record("Skel", "base_source_hash joints")
+# bindings: [(voxelOffset, jointId)]
+Vskn = _record("Vskn", "default_joint base_source_hash skeleton_hash bindings")
+Key = _record("Key", "time_ms t r s")
+Track = _record("Track", "joint keys")
+Clip = _record("Clip", "id duration_ms name tracks")
+Anim = _record("Anim", "base_source_hash skeleton_hash clips")
 
 
-@dataclass(slots=True, eq=False)
-class Vox0:
-    size: tuple              # (sx, sy, sz)
-    palette: list            # of (r, g, b, a)
-    voxels: memoryview       # x-fastest (no copy of a large grid)
-
-
-@dataclass(slots=True, eq=False)
-class Joint:
-    id: int
-    parent: int
-    t: tuple
-    r: tuple
-    s: tuple
-    name: str
-
-
-@dataclass(slots=True, eq=False)
-class Skel:
-    base_source_hash: bytes
-    joints: list
-
-
-@dataclass(slots=True, eq=False)
-class Vskn:
-    default_joint: int
-    base_source_hash: bytes
-    skeleton_hash: bytes
-    bindings: list           # of (voxelOffset, jointId)
-
-
-@dataclass(slots=True, eq=False)
-class Key:
-    time_ms: int
-    t: tuple
-    r: tuple
-    s: tuple
-
-
-@dataclass(slots=True, eq=False)
-class Track:
-    joint: int
-    keys: list
-
-
-@dataclass(slots=True, eq=False)
-class Clip:
-    id: int
-    duration_ms: int
-    name: str
-    tracks: list
-
-
-@dataclass(slots=True, eq=False)
-class Anim:
-    base_source_hash: bytes
-    skeleton_hash: bytes
-    clips: list
-
-
-@dataclass(slots=True, eq=False)
+@dataclasses.dataclass(slots=True, eq=False)
 class VfpFile:
     version_minor: int
     source_hash: bytes
