@@ -55,7 +55,7 @@ std::optional<std::string> locate_golden(const std::optional<std::string>& expli
 #ifdef VOXRIG_GOLDEN_FROM_BINDIR
   // The installed layout is checked before the source tree: an installed voxrig must run the
   // corpus it was installed with, even when the checkout it was built from still exists.
-  if (const std::string exe = self_executable(); !exe.empty()) {
+  if (const std::string exe = conform::self_executable(); !exe.empty()) {
     const std::string dir = (fs::path(exe).parent_path() / VOXRIG_GOLDEN_FROM_BINDIR).string();
     tried.push_back(dir + " (installed)");
     if (has_manifest(dir)) return absolute(dir);

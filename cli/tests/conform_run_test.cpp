@@ -23,7 +23,11 @@ namespace voxrig::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using conform::PoolOptions;
+using conform::ProcessJob;
 using conform::RunOutcome;
+using conform::run_processes;
+using conform::shell_command;
 
 class TempDir {
  public:
