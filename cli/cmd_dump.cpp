@@ -13,12 +13,9 @@ constexpr std::string_view kUsage =
     "usage: voxrig dump [--profile P] FILE\n"
     "Decodes FILE (format chosen by magic bytes) and prints its canonical JSON dump\n"
     "(docs/dump-schema.md). This is the reader protocol of the conformance suite.\n"  //
-    VOXRIG_CLI_PROFILE_HELP
+    VOXRIG_CLI_PROFILE_HELP                                                           //
     "Exit: 0 accepted (dump on stdout), 1 rejected ({\"error\": code, \"offset\": N,\n"
     "\"path\": ...} on stdout), 2 usage, 3 I/O.\n";
-
-// -o is accepted (and ignored) as it always was: dump shares roundtrip's option list.
-constexpr OptionSpec kOptions[] = {{"--profile", true}, {"-o", true}};
 
 int run(const Args& args) {
   int exit = kExitOk;
@@ -31,6 +28,6 @@ int run(const Args& args) {
 }  // namespace
 
 extern const Command kDump{"dump", "print the canonical JSON dump of a file (reader protocol)",
-                           kUsage, kOptions, run};
+                           kUsage, kFileOptions, run};
 
 }  // namespace voxrig::cli

@@ -17,7 +17,7 @@ constexpr std::string_view kUsage =
     "  FILE: ok (format, profile)            or\n"
     "  FILE:OFFSET: error CODE at PATH: detail\n"
     "plus one line per warning (duplicates, non-canonical order, trailing payload bytes...).\n"  //
-    VOXRIG_CLI_PROFILE_HELP
+    VOXRIG_CLI_PROFILE_HELP                                                                      //
     "  --json        one JSON object per file instead of text\n"
     "Exit: 0 every file valid, 1 at least one rejected, 2 usage, 3 I/O.\n";
 

@@ -20,6 +20,9 @@
 
 namespace voxrig::cli {
 
+/// The options of dump / roundtrip / canonicalize (-o is accepted and unused, as it always was).
+inline constexpr OptionSpec kFileOptions[] = {{"--profile", true}, {"-o", true}};
+
 /// The profile to use for `bytes`: `given` (--profile), else the format's strict default
 /// (vfp-rig for VFP and unknown files, rkc-strict for the RKCH family). Allocates nothing.
 Profile effective_profile(std::optional<Profile> given, std::span<const uint8_t> bytes);

@@ -1,20 +1,17 @@
 // The CLI's shared plumbing: the option parser every command goes through, the one file reader
 // and writer, and the command table.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_test_support.h"
 #include "commands.h"
 
 namespace voxrig::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr OptionSpec kSpec[] = {{"--profile", true}, {"-o", true}, {"--json", false}};
 
@@ -62,19 +59,7 @@ TEST(ParseArgs, UnknownOptionAndMissingValueAreOneLine) {
   EXPECT_FALSE(parse({"--json", "--help", "-x"}, err));  // parse errors come before --help
 }
 
-class Files : public testing::Test {
- protected:
-  void SetUp() override {
-    std::string templ = testing::TempDir() + "voxrig-cli-common-XXXXXX";
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string dir_;
-};
+using Files = ScratchDirTest;
 
 TEST_F(Files, WriteThenReadRoundTrips) {
   const std::string p = dir_ + "/a.bin";

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_test_support.h"
 #include "commands.h"
-#include "run_captured.h"
 #include "voxrig/process_pool.h"
 #include "voxrig/sha256.h"
 

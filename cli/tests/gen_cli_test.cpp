@@ -12,26 +12,17 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_test_support.h"
 #include "commands.h"
 #include "conform_corpus.h"
-#include "run_captured.h"
 
 namespace voxrig::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-class GenCli : public testing::Test {
+class GenCli : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string templ = testing::TempDir() + "voxrig-gen-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
   int run(std::vector<std::string> argv) { return run_captured(std::move(argv), out_, err_); }
   static std::map<std::string, std::string> tree(const std::string& root) {
     std::map<std::string, std::string> r;
@@ -42,7 +33,7 @@ class GenCli : public testing::Test {
       }
     return r;
   }
-  std::string dir_, out_, err_;
+  std::string out_, err_;
 };
 
 TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
