@@ -1,12 +1,11 @@
-// CLI plumbing: nothing here knows any format.
+// CLI plumbing: the option parser and the file reader/writer; nothing here knows any format.
 #include "cli_common.h"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "voxrig/json_out.h"
 
@@ -18,11 +17,17 @@ std::optional<std::string> Args::get(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<std::string> Args::last(std::string_view name) const {
+  std::optional<std::string> v;
+  for (const auto& [k, value] : options)
+    if (k == name) v = value;
+  return v;
+}
+
 bool Args::has(std::string_view name) const { return get(name).has_value(); }
 
 std::optional<Args> parse_args(int argc, char** argv, int first,
-                               const std::vector<std::string_view>& value_options,
-                               const std::vector<std::string_view>& flag_options) {
+                               std::span<const OptionSpec> options) {
   Args args;
   for (int i = first; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -30,54 +35,62 @@ std::optional<Args> parse_args(int argc, char** argv, int first,
       args.help = true;
       continue;
     }
-    if (a.size() > 1 && a[0] == '-') {
-      std::string name(a), value;
-      if (auto eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        args.options.emplace_back(name, value);
-        continue;
-      }
-      bool takes_value = false, known = false;
-      for (auto v : value_options)
-        if (v == name) takes_value = known = true;
-      for (auto f : flag_options)
-        if (f == name) known = true;
-      if (!known) {
-        std::cerr << "voxrig: unknown option " << name << " (see --help)\n";
-        return std::nullopt;
-      }
-      if (takes_value) {
-        if (i + 1 >= argc) {
-          std::cerr << "voxrig: option " << name << " needs a value\n";
-          return std::nullopt;
-        }
-        value = argv[++i];
-      }
-      args.options.emplace_back(name, value);
+    if (a.size() <= 1 || a[0] != '-') {
+      args.positional.emplace_back(a);
       continue;
     }
-    args.positional.emplace_back(a);
+    std::string name(a), value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+      args.options.emplace_back(std::move(name), std::move(value));
+      continue;
+    }
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& o : options)
+      if (o.name == name) spec = &o;
+    if (!spec) {
+      std::cerr << "voxrig: unknown option " << name << " (see --help)\n";
+      return std::nullopt;
+    }
+    if (spec->takes_value) {
+      if (i + 1 >= argc) {
+        std::cerr << "voxrig: option " << name << " needs a value\n";
+        return std::nullopt;
+      }
+      value = argv[++i];
+    }
+    args.options.emplace_back(std::move(name), std::move(value));
   }
   return args;
 }
 
-std::optional<std::vector<uint8_t>> read_file(const std::string& path) {
+std::optional<std::vector<uint8_t>> read_file(const std::string& path, const ReadOptions& options) {
+  auto fail = [&](const char* reason) -> std::optional<std::vector<uint8_t>> {
+    if (!options.quiet) std::cerr << "voxrig: cannot read " << path << ": " << reason << "\n";
+    return std::nullopt;
+  };
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "voxrig: cannot read " << path << ": " << std::strerror(errno) << "\n";
-    return std::nullopt;
+  if (!in) return fail(std::strerror(errno));
+  // The stream would open a directory and then throw on the first read.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return fail(std::strerror(EISDIR));
+  std::vector<uint8_t> bytes;
+  try {
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      const size_t n = static_cast<size_t>(in.gcount());
+      if (n > options.max_bytes - bytes.size()) return std::nullopt;
+      bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+  } catch (const std::ios_base::failure&) {
+    return fail("read error");
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    std::cerr << "voxrig: cannot read " << path << ": read error\n";
-    return std::nullopt;
-  }
+  if (in.bad()) return fail("read error");
   return bytes;
 }
 
-bool write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+bool write_file(const std::string& path, std::span<const uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out) out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   if (!out) {
@@ -85,6 +98,11 @@ bool write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
     return false;
   }
   return true;
+}
+
+bool write_file(const std::string& path, std::string_view text) {
+  return write_file(
+      path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 std::optional<Profile> profile_option(const Args& args, bool& bad) {
@@ -104,6 +122,6 @@ std::string error_json(const Error& e) {
          ", \"offset\": " + std::to_string(e.offset) + ", \"path\": " + json_quote(e.path) + "}";
 }
 
-void print_text(std::string_view text) { std::cout << text; }
+void print_error_json(const Error& e) { std::cout << error_json(e) << "\n"; }
 
 }  // namespace voxrig::cli

@@ -76,32 +76,32 @@ struct Options {
   GenCorpusOptions gen;
 };
 
-// The last value of a single-valued option (a later option overrides an earlier one).
-std::optional<std::string> last(const Args& args, std::string_view name) {
-  std::optional<std::string> v;
-  for (const auto& [k, value] : args.options)
-    if (k == name) v = value;
-  return v;
-}
+constexpr OptionSpec kOptions[] = {{"--reader", true},
+                                   {"--profile", true},
+                                   {"--golden", true},
+                                   {"--jobs", true},
+                                   {"--timeout", true},
+                                   {"--codes", true},
+                                   {"--expected-failures", true},
+                                   {"--junit", true},
+                                   {"--report", true},
+                                   {"--filter", true},
+                                   {"--level", true},
+                                   {"--generated", true},
+                                   {"--seed", true},
+                                   {"--format", true},
+                                   {"--size", true},
+                                   {"--update-expected", false},
+                                   {"--writer", false}};
 
-// Parses the options; returns kExitOk, kExitUsage, or -1 after printing help.
-int parse_options(int argc, char** argv, Options& o) {
-  auto args = parse_args(
-      argc, argv, 2,
-      {"--reader", "--profile", "--golden", "--jobs", "--timeout", "--codes", "--expected-failures",
-       "--junit", "--report", "--filter", "--level", "--generated", "--seed", "--format", "--size"},
-      {"--update-expected", "--writer"});
-  if (!args) return kExitUsage;
-  if (args->help) {
-    print_text(kUsage);
-    return -1;
-  }
-  if (!args->positional.empty()) {
-    std::cerr << "voxrig conform: unexpected argument '" << args->positional[0]
+// Single-valued options: the last one given wins. Returns kExitOk or kExitUsage.
+int parse_options(const Args& args, Options& o) {
+  if (!args.positional.empty()) {
+    std::cerr << "voxrig conform: unexpected argument '" << args.positional[0]
               << "' (see --help)\n";
     return kExitUsage;
   }
-  for (const auto& [name, value] : args->options) {
+  for (const auto& [name, value] : args.options) {
     if (name == "--profile") {
       std::string_view rest = value;
       while (true) {  // "--profile a,b" is accepted as well as repeated options
@@ -122,13 +122,13 @@ int parse_options(int argc, char** argv, Options& o) {
   }
   if (o.profiles.empty())
     for (auto p : kAllProfiles) o.profiles.emplace_back(p);
-  o.reader = last(*args, "--reader");
+  o.reader = args.last("--reader");
   if (o.reader && o.reader->find_first_not_of(" \t") == std::string::npos) {
     std::cerr << "voxrig conform: --reader needs a command\n";
     return kExitUsage;
   }
-  o.golden = last(*args, "--golden");
-  if (auto j = last(*args, "--jobs")) {
+  o.golden = args.last("--golden");
+  if (auto j = args.last("--jobs")) {
     char* end = nullptr;
     const long n = std::strtol(j->c_str(), &end, 10);
     if (j->empty() || *end || n < 1 || n > 64) {
@@ -137,7 +137,7 @@ int parse_options(int argc, char** argv, Options& o) {
     }
     o.jobs = static_cast<unsigned>(n);
   }
-  if (auto t = last(*args, "--timeout")) {
+  if (auto t = args.last("--timeout")) {
     char* end = nullptr;
     const double v = std::strtod(t->c_str(), &end);
     if (t->empty() || *end || !(v > 0) || v > 86400) {
@@ -146,7 +146,7 @@ int parse_options(int argc, char** argv, Options& o) {
     }
     o.timeout = v;
   }
-  if (auto c = last(*args, "--codes")) {
+  if (auto c = args.last("--codes")) {
     if (*c == "strict")
       o.codes = CodeMode::Strict;
     else if (*c == "loose")
@@ -156,7 +156,7 @@ int parse_options(int argc, char** argv, Options& o) {
       return kExitUsage;
     }
   }
-  if (auto l = last(*args, "--level")) {
+  if (auto l = args.last("--level")) {
     if (*l == "all")
       o.level_all = true;
     else if (*l != "required") {
@@ -164,17 +164,17 @@ int parse_options(int argc, char** argv, Options& o) {
       return kExitUsage;
     }
   }
-  o.expected_failures = last(*args, "--expected-failures");
-  o.update_expected = args->has("--update-expected");
+  o.expected_failures = args.last("--expected-failures");
+  o.update_expected = args.has("--update-expected");
   if (o.update_expected && !o.expected_failures) {
     std::cerr << "voxrig conform: --update-expected needs --expected-failures FILE\n";
     return kExitUsage;
   }
-  o.writer = args->has("--writer");
-  o.junit = last(*args, "--junit");
-  o.report = last(*args, "--report");
-  o.filter = last(*args, "--filter").value_or("");
-  if (auto g = last(*args, "--generated")) {
+  o.writer = args.has("--writer");
+  o.junit = args.last("--junit");
+  o.report = args.last("--report");
+  o.filter = args.last("--filter").value_or("");
+  if (auto g = args.last("--generated")) {
     char* end = nullptr;
     const unsigned long long n = std::strtoull(g->c_str(), &end, 10);
     if (g->empty() || *end || (*g)[0] == '-' || n < 1 || n > 10000000) {
@@ -186,11 +186,11 @@ int parse_options(int argc, char** argv, Options& o) {
       return kExitUsage;
     }
     o.generated = n;
-    if (int rc = parse_generated_options(*args, o.gen); rc != kExitOk) return rc;
+    if (int rc = parse_generated_options(args, o.gen, "conform"); rc != kExitOk) return rc;
     o.gen.count = n;
     o.gen.negative_every = 4;
     o.gen.progress = n >= 1000;
-  } else if (args->has("--seed") || args->has("--format") || args->has("--size")) {
+  } else if (args.has("--seed") || args.has("--format") || args.has("--size")) {
     std::cerr << "voxrig conform: --seed, --format and --size go with --generated N\n";
     return kExitUsage;
   }
@@ -261,26 +261,26 @@ std::string describe(const Planned& p) {
 
 Judgement judge(const Corpus& corpus, const Planned& p, const RunOutcome& run, CodeMode codes) {
   if (p.check == Check::Dump) {
-    std::string dump;
-    if (p.e->accept && !slurp(corpus.file(p.e->dump), dump))
+    std::optional<std::vector<uint8_t>> dump;
+    if (p.e->accept && !(dump = read_file(corpus.file(p.e->dump), kCorpusRead)))
       return {Verdict::Fail, "cannot read the golden dump " + p.e->dump};
-    return judge_dump({p.e->accept, p.e->error, dump}, run, codes);
+    return judge_dump({p.e->accept, p.e->error, dump ? as_text(*dump) : ""}, run, codes);
   }
   const WriterSpec& w = p.check == Check::Roundtrip ? p.e->roundtrip : p.e->canonicalize;
-  std::string expected;
+  std::vector<uint8_t> expected;
   if (w.kind == WriterSpec::Kind::Same || w.kind == WriterSpec::Kind::Path) {
     const std::string path = corpus.file(w.kind == WriterSpec::Kind::Same ? p.c->path : w.value);
-    if (!slurp(path, expected)) return {Verdict::Fail, "cannot read the golden file " + path};
+    auto bytes = read_file(path, kCorpusRead);
+    if (!bytes) return {Verdict::Fail, "cannot read the golden file " + path};
+    expected = std::move(*bytes);
   }
-  std::optional<std::vector<uint8_t>> produced;
-  std::string got;
-  if (slurp(p.out_path, got)) produced.emplace(got.begin(), got.end());
+  const std::optional<std::vector<uint8_t>> produced = read_file(p.out_path, kCorpusRead);
   std::error_code ec;
   fs::remove(p.out_path, ec);
   WriterExpectation we;
   we.error = w.kind == WriterSpec::Kind::Error;
   we.code = we.error ? w.value : "";
-  we.bytes = {reinterpret_cast<const uint8_t*>(expected.data()), expected.size()};
+  we.bytes = expected;
   return judge_writer(we, run, produced, codes);
 }
 
@@ -291,11 +291,9 @@ std::string make_temp_dir(const char* prefix = "voxrig-conform") {
   return templ;
 }
 
-}  // namespace
-
-int cmd_conform(int argc, char** argv) {
+int run(const Args& args) {
   Options o;
-  if (int rc = parse_options(argc, argv, o); rc != kExitOk) return rc == -1 ? kExitOk : rc;
+  if (int rc = parse_options(args, o); rc != kExitOk) return rc;
   const auto t0 = std::chrono::steady_clock::now();
 
   // --generated: write a temporary corpus with `voxrig gen`'s code, then run the normal path.
@@ -333,10 +331,10 @@ int cmd_conform(int argc, char** argv) {
 
   ExpectedFailureList xfails;
   if (o.expected_failures) {
-    std::string text;
+    std::optional<std::vector<uint8_t>> text;
     std::error_code ec;
     const bool exists = fs::exists(*o.expected_failures, ec);
-    if (exists && !slurp(*o.expected_failures, text)) {
+    if (exists && !(text = read_file(*o.expected_failures, kCorpusRead))) {
       std::cerr << "voxrig conform: cannot read " << *o.expected_failures << "\n";
       return kExitIo;
     }
@@ -345,7 +343,7 @@ int cmd_conform(int argc, char** argv) {
                 << " (use --update-expected to create it)\n";
       return kExitIo;
     }
-    xfails = parse_expected_failures(text);
+    xfails = parse_expected_failures(text ? as_text(*text) : "");
     for (const auto& p : xfails.problems)
       std::cerr << "voxrig conform: " << *o.expected_failures << ": " << p << "\n";
     if (!xfails.problems.empty()) return kExitUsage;
@@ -492,7 +490,7 @@ int cmd_conform(int argc, char** argv) {
     }
   }
   auto write_text = [&](const std::string& path, const std::string& text) {
-    if (!write_file(path, std::vector<uint8_t>(text.begin(), text.end()))) exit = kExitIo;
+    if (!write_file(path, text)) exit = kExitIo;
   };
   if (o.junit) write_text(*o.junit, junit_xml(info, results));
   if (o.report) write_text(*o.report, report_json(info, results, summary));
@@ -511,5 +509,10 @@ int cmd_conform(int argc, char** argv) {
   }
   return exit;
 }
+
+}  // namespace
+
+extern const Command kConform{"conform", "run a reader over the golden corpus (conformance)",
+                              kUsage, kOptions, run};
 
 }  // namespace voxrig::cli

@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli_common.h"
@@ -28,18 +27,6 @@ std::string absolute(const std::string& dir) {
 
 }  // namespace
 
-bool slurp(const std::string& path, std::string& out, size_t max) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0 || static_cast<uint64_t>(size) > max) return false;
-  in.seekg(0);
-  out.resize(static_cast<size_t>(size));
-  in.read(out.data(), size);
-  return static_cast<bool>(in) || in.gcount() == size;
-}
-
 std::optional<std::string> locate_golden(const std::optional<std::string>& explicit_dir,
                                          std::vector<std::string>& tried) {
   if (explicit_dir) {
@@ -55,7 +42,7 @@ std::optional<std::string> locate_golden(const std::optional<std::string>& expli
 #ifdef VOXRIG_GOLDEN_FROM_BINDIR
   // The installed layout is checked before the source tree: an installed voxrig must run the
   // corpus it was installed with, even when the checkout it was built from still exists.
-  if (const std::string exe = self_executable(); !exe.empty()) {
+  if (const std::string exe = conform::self_executable(); !exe.empty()) {
     const std::string dir = (fs::path(exe).parent_path() / VOXRIG_GOLDEN_FROM_BINDIR).string();
     tried.push_back(dir + " (installed)");
     if (has_manifest(dir)) return absolute(dir);
@@ -71,15 +58,14 @@ std::optional<std::string> locate_golden(const std::optional<std::string>& expli
 int load_corpus(const std::string& dir, Corpus& out) {
   out.dir = dir;
   const std::string manifest_path = out.file("manifest.json");
-  std::string text;
-  if (!slurp(manifest_path, text)) {
+  const auto text = read_file(manifest_path, kCorpusRead);
+  if (!text) {
     std::cerr << "voxrig conform: cannot read " << manifest_path << "\n";
     return kExitIo;
   }
-  out.manifest_sha256 =
-      to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+  out.manifest_sha256 = to_hex(sha256(*text));
   std::string problem;
-  auto manifest = conform::parse_manifest(text, &problem);
+  auto manifest = conform::parse_manifest(as_text(*text), &problem);
   if (!manifest) {
     std::cerr << "voxrig conform: " << manifest_path << ": " << problem << "\n";
     return kExitIo;
@@ -87,16 +73,15 @@ int load_corpus(const std::string& dir, Corpus& out) {
   out.manifest = std::move(*manifest);
 
   size_t missing = 0, differ = 0;
-  std::string bytes;
   for (const auto& c : out.manifest.cases) {
     const std::string path = out.file(c.path);
-    if (!slurp(path, bytes)) {
+    const auto bytes = read_file(path, kCorpusRead);
+    if (!bytes) {
       std::cerr << "voxrig conform: case " << c.id << ": cannot read " << path << "\n";
       ++missing;
       continue;
     }
-    const std::string got =
-        to_hex(sha256({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
+    const std::string got = to_hex(sha256(*bytes));
     if (got != c.sha256) {
       std::cerr << "voxrig conform: case " << c.id << ": " << c.path
                 << " does not match the manifest (manifest sha256 " << c.sha256 << ", file " << got

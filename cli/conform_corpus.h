@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "voxrig/conform.h"
 
 namespace voxrig::cli {
@@ -32,7 +33,8 @@ std::optional<std::string> locate_golden(const std::optional<std::string>& expli
 /// or the manifest is malformed, kExitFailed when a case file's hash differs.
 int load_corpus(const std::string& dir, Corpus& out);
 
-/// Reads a whole file into `out`; false (silently) when it cannot be read or exceeds `max` bytes.
-bool slurp(const std::string& path, std::string& out, size_t max = size_t{1} << 30);
+/// How conform reads corpus files, expected-failure lists and reader outputs: quietly (it
+/// reports a failure in its own words) and at most 1 GiB (a runaway reader output fails).
+inline constexpr ReadOptions kCorpusRead{.quiet = true, .max_bytes = size_t{1} << 30};
 
 }  // namespace voxrig::cli

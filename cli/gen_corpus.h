@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_common.h"
@@ -41,8 +42,13 @@ std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index,
 int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
                            std::vector<std::string>& ids);
 
-/// Parses the generator options shared with `voxrig conform --generated` (--format, --seed,
-/// --size) into `o`. Returns kExitOk or kExitUsage (after printing one line).
-int parse_generated_options(const Args& args, GenCorpusOptions& o);
+/// Parses the generator options `voxrig gen` shares with `voxrig conform --generated` (--format,
+/// --seed, --size) into `o`. Returns kExitOk or kExitUsage (after printing one line that names
+/// the command `who`).
+int parse_generated_options(const Args& args, GenCorpusOptions& o, std::string_view who);
+
+/// A generator number (--seed, --count, --index, --mix-negative): strtoull with base 0 (decimal,
+/// 0x hex, 0 octal), the whole argument, no sign, no overflow. False on anything else.
+bool parse_gen_number(const std::string& s, uint64_t& out);
 
 }  // namespace voxrig::cli

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_test_support.h"
 #include "commands.h"
 #include "voxrig/process_pool.h"
 #include "voxrig/sha256.h"
@@ -23,7 +24,11 @@ namespace voxrig::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using conform::PoolOptions;
+using conform::ProcessJob;
+using conform::run_processes;
 using conform::RunOutcome;
+using conform::shell_command;
 
 class TempDir {
  public:
@@ -240,14 +245,7 @@ class ConformCommand : public testing::Test {
       argv.push_back(tmp_ / "golden");
     }
     argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> raw;
-    for (auto& a : argv) raw.push_back(a.data());
-    testing::internal::CaptureStdout();
-    testing::internal::CaptureStderr();
-    const int rc = cmd_conform(static_cast<int>(raw.size()), raw.data());
-    out_ = testing::internal::GetCapturedStdout();
-    err_ = testing::internal::GetCapturedStderr();
-    return rc;
+    return run_captured(std::move(argv), out_, err_);
   }
 
   std::string last_line() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_test_support.h"
 #include "commands.h"
 #include "conform_corpus.h"
 
@@ -20,27 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class GenCli : public testing::Test {
+class GenCli : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string templ = testing::TempDir() + "voxrig-gen-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  int run(int (*cmd)(int, char**), std::vector<std::string> argv) {
-    std::vector<char*> raw;
-    for (auto& a : argv) raw.push_back(a.data());
-    testing::internal::CaptureStdout();
-    testing::internal::CaptureStderr();
-    const int rc = cmd(static_cast<int>(raw.size()), raw.data());
-    out_ = testing::internal::GetCapturedStdout();
-    err_ = testing::internal::GetCapturedStderr();
-    return rc;
-  }
+  int run(std::vector<std::string> argv) { return run_captured(std::move(argv), out_, err_); }
   static std::map<std::string, std::string> tree(const std::string& root) {
     std::map<std::string, std::string> r;
     for (const auto& e : fs::recursive_directory_iterator(root))
@@ -50,19 +33,19 @@ class GenCli : public testing::Test {
       }
     return r;
   }
-  std::string dir_, out_, err_;
+  std::string out_, err_;
 };
 
 TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
   const std::string a = dir_ + "/a", b = dir_ + "/b";
-  ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3",
-                          "--out", a}),
-            kExitOk)
+  ASSERT_EQ(
+      run({"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3", "--out", a}),
+      kExitOk)
       << err_;
   EXPECT_NE(out_.find("wrote 30 case(s)"), std::string::npos) << out_;
-  ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3",
-                          "--out", b}),
-            kExitOk)
+  ASSERT_EQ(
+      run({"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3", "--out", b}),
+      kExitOk)
       << err_;
   const auto ta = tree(a), tb = tree(b);
   EXPECT_EQ(ta, tb);
@@ -79,9 +62,9 @@ TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
 
   // --index regenerates one case of the run, byte for byte.
   const std::string one = dir_ + "/one";
-  ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--seed", "9", "--mix-negative", "3", "--index", "17",
-                          "--out", one}),
-            kExitOk)
+  ASSERT_EQ(
+      run({"voxrig", "gen", "--seed", "9", "--mix-negative", "3", "--index", "17", "--out", one}),
+      kExitOk)
       << err_;
   const auto t1 = tree(one);
   size_t files = 0;
@@ -93,30 +76,28 @@ TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
   EXPECT_EQ(files, 1u);
 
   // A different seed gives different files.
-  ASSERT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "30", "--seed", "10", "--mix-negative", "3",
-                          "--out", b}),
-            kExitOk);
+  ASSERT_EQ(
+      run({"voxrig", "gen", "--count", "30", "--seed", "10", "--mix-negative", "3", "--out", b}),
+      kExitOk);
   EXPECT_NE(tree(b).at("manifest.json"), ta.at("manifest.json"));
 }
 
 TEST_F(GenCli, UsageErrors) {
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--count", "3"}), kExitUsage);  // no --out
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--format", "obj", "--out", dir_}), kExitUsage);
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--seed", "-1", "--out", dir_}), kExitUsage);
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--negative", "--mix-negative", "2", "--out", dir_}),
-            kExitUsage);
+  EXPECT_EQ(run({"voxrig", "gen", "--count", "3"}), kExitUsage);  // no --out
+  EXPECT_EQ(run({"voxrig", "gen", "--format", "obj", "--out", dir_}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "gen", "--seed", "-1", "--out", dir_}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "gen", "--negative", "--mix-negative", "2", "--out", dir_}), kExitUsage);
   fs::create_directories(dir_ + "/golden/sources");
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--out", dir_ + "/golden"}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "gen", "--out", dir_ + "/golden"}), kExitUsage);
   EXPECT_FALSE(fs::exists(dir_ + "/golden/manifest.json"));
-  EXPECT_EQ(run(cmd_gen, {"voxrig", "gen", "--list-mutations"}), kExitOk);
+  EXPECT_EQ(run({"voxrig", "gen", "--list-mutations"}), kExitOk);
   EXPECT_NE(out_.find("rkc\trkc.attachment_index\trkc-strict=rkc.attachment_index\t"
                       "rkc-compat=rkc.attachment_index"),
             std::string::npos)
       << out_;
-  EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "5", "--golden", dir_}),
-            kExitUsage);
-  EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--seed", "5"}), kExitUsage);
-  EXPECT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "0"}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "conform", "--generated", "5", "--golden", dir_}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "conform", "--seed", "5"}), kExitUsage);
+  EXPECT_EQ(run({"voxrig", "conform", "--generated", "0"}), kExitUsage);
 }
 
 TEST_F(GenCli, FailingGeneratedRunKeepsItsCorpusAndNamesTheFirstCase) {
@@ -124,8 +105,8 @@ TEST_F(GenCli, FailingGeneratedRunKeepsItsCorpusAndNamesTheFirstCase) {
   const std::string reader = dir_ + "/reader.sh";
   std::ofstream(reader) << "#!/bin/sh\necho '{\"error\": \"x.nope\"}'\nexit 1\n";
   ::chmod(reader.c_str(), 0755);
-  ASSERT_EQ(run(cmd_conform, {"voxrig", "conform", "--generated", "8", "--seed", "77", "--format",
-                              "kfa", "--reader", reader, "--jobs", "2"}),
+  ASSERT_EQ(run({"voxrig", "conform", "--generated", "8", "--seed", "77", "--format", "kfa",
+                 "--reader", reader, "--jobs", "2"}),
             kExitFailed)
       << err_;
   EXPECT_NE(out_.find("generated 8 case(s), seed 77, format kfa"), std::string::npos) << out_;

@@ -23,7 +23,7 @@
 
 extern char** environ;
 
-namespace voxrig::cli {
+namespace voxrig::conform {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -69,7 +69,7 @@ struct Running {
   Clock::time_point start, deadline;
   bool exited = false;
   int status = 0;
-  conform::RunOutcome outcome;
+  RunOutcome outcome;
 };
 
 void close_fd(int& fd) {
@@ -166,7 +166,7 @@ void drain(Running& r, int s, const PoolOptions& opt) {
 }  // namespace
 
 bool run_processes(const std::vector<ProcessJob>& jobs, const PoolOptions& options,
-                   const std::function<void(size_t, conform::RunOutcome&&)>& done) {
+                   const std::function<void(size_t, RunOutcome&&)>& done) {
   PoolOptions opt = options;
   opt.parallel = std::clamp(opt.parallel, 1u, 64u);
   InterruptGuard guard;
@@ -282,4 +282,4 @@ unsigned available_cpus() {
   return n > 0 ? static_cast<unsigned>(n) : 1u;
 }
 
-}  // namespace voxrig::cli
+}  // namespace voxrig::conform

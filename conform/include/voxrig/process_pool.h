@@ -1,5 +1,5 @@
-// A small process pool for `voxrig conform`: runs reader commands in parallel with a per-run
-// timeout and bounded output capture. POSIX only (posix_spawn, poll, process groups).
+// A small process pool for `voxrig conform` (voxrig::conform): runs reader commands in parallel
+// with a per-run timeout and bounded output capture. POSIX only (posix_spawn, poll, groups).
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 
 #include "voxrig/conform.h"
 
-namespace voxrig::cli {
+namespace voxrig::conform {
 
 /// One command to run: argv[0] must be an absolute path (no PATH search).
 struct ProcessJob {
@@ -30,7 +30,7 @@ struct PoolOptions {
 /// starting new jobs; the function then returns false (true when every job ran).
 /// Never throws; a job that cannot be started ends with `started = false`.
 bool run_processes(const std::vector<ProcessJob>& jobs, const PoolOptions& options,
-                   const std::function<void(size_t, conform::RunOutcome&&)>& done);
+                   const std::function<void(size_t, RunOutcome&&)>& done);
 
 /// The `sh -c` argv that runs a user's reader command with `args` appended as positional
 /// arguments ("$@"), so file paths never pass through the shell's word splitting.
@@ -43,4 +43,4 @@ std::string self_executable();
 /// Number of CPUs this process may run on (affinity mask), at least 1.
 unsigned available_cpus();
 
-}  // namespace voxrig::cli
+}  // namespace voxrig::conform

@@ -1,0 +1,25 @@
+// voxrig limits: the default decoding limits (formats.md D18) as JSON.
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "voxrig/limits.h"
+
+namespace voxrig::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md D18 "
+    "table).\n";
+
+int run(const Args&) {
+  std::cout << Limits{}.to_json();
+  return kExitOk;
+}
+
+}  // namespace
+
+extern const Command kLimits{
+    "limits", "print the default decoding limits as JSON", kUsage, {}, run};
+
+}  // namespace voxrig::cli

@@ -1,0 +1,107 @@
+// The CLI's shared plumbing: the option parser every command goes through, the one file reader
+// and writer, and the command table.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "cli_test_support.h"
+#include "commands.h"
+
+namespace voxrig::cli {
+namespace {
+
+constexpr OptionSpec kSpec[] = {{"--profile", true}, {"-o", true}, {"--json", false}};
+
+// parse_args of `args` (after "voxrig cmd"); `err` receives what it printed.
+std::optional<Args> parse(std::vector<std::string> args, std::string& err) {
+  args.insert(args.begin(), {"voxrig", "cmd"});
+  std::vector<char*> raw;
+  for (auto& a : args) raw.push_back(a.data());
+  testing::internal::CaptureStderr();
+  auto r = parse_args(static_cast<int>(raw.size()), raw.data(), 2, kSpec);
+  err = testing::internal::GetCapturedStderr();
+  return r;
+}
+
+TEST(ParseArgs, KeepsOrderAndRepeatsAndTellsFirstFromLast) {
+  std::string err;
+  auto a =
+      parse({"x", "--profile", "vfp-rig", "--json", "-o", "out", "--profile", "rkc", "-"}, err);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(a->positional, (std::vector<std::string>{"x", "-"}));  // a lone '-' is positional
+  EXPECT_EQ(a->get("--profile"), "vfp-rig");
+  EXPECT_EQ(a->last("--profile"), "rkc");
+  EXPECT_TRUE(a->has("--json"));
+  EXPECT_EQ(a->get("--json"), "");
+  EXPECT_FALSE(a->has("--step"));
+  EXPECT_FALSE(a->help);
+}
+
+TEST(ParseArgs, HelpAndEqualsForms) {
+  std::string err;
+  auto a = parse({"-h", "--profile=vfp-static", "--anything=1"}, err);
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(a->help);
+  EXPECT_EQ(a->get("--profile"), "vfp-static");
+  EXPECT_EQ(a->get("--anything"), "1");  // NAME=VALUE is taken as given, as it always was
+}
+
+TEST(ParseArgs, UnknownOptionAndMissingValueAreOneLine) {
+  std::string err;
+  EXPECT_FALSE(parse({"--bogus"}, err));
+  EXPECT_EQ(err, "voxrig: unknown option --bogus (see --help)\n");
+  EXPECT_FALSE(parse({"x", "--profile"}, err));
+  EXPECT_EQ(err, "voxrig: option --profile needs a value\n");
+  EXPECT_FALSE(parse({"--json", "--help", "-x"}, err));  // parse errors come before --help
+}
+
+using Files = ScratchDirTest;
+
+TEST_F(Files, WriteThenReadRoundTrips) {
+  const std::string p = dir_ + "/a.bin";
+  const std::vector<uint8_t> bytes(200000, 0xab);  // more than one read chunk
+  ASSERT_TRUE(write_file(p, bytes));
+  EXPECT_EQ(read_file(p), bytes);
+  ASSERT_TRUE(write_file(p, std::string_view("text\n")));
+  auto text = read_file(p);
+  ASSERT_TRUE(text);
+  EXPECT_EQ(as_text(*text), "text\n");
+}
+
+TEST_F(Files, FailuresSayWhyUnlessQuiet) {
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(read_file(dir_ + "/missing"));
+  EXPECT_FALSE(read_file(dir_));  // a directory is an error, not a crash or an empty file
+  EXPECT_FALSE(write_file(dir_ + "/no/such/dir", std::string_view("x")));
+  EXPECT_FALSE(read_file(dir_ + "/missing", {.quiet = true}));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "voxrig: cannot read " + dir_ + "/missing: No such file or directory\n" +
+                "voxrig: cannot read " + dir_ + ": Is a directory\n" + "voxrig: cannot write " +
+                dir_ + "/no/such/dir: No such file or directory\n");
+}
+
+TEST_F(Files, MaxBytesIsACap) {
+  const std::string p = dir_ + "/b.bin";
+  ASSERT_TRUE(write_file(p, std::vector<uint8_t>(100, 1)));
+  EXPECT_TRUE(read_file(p, {.quiet = true, .max_bytes = 100}));
+  EXPECT_FALSE(read_file(p, {.quiet = true, .max_bytes = 99}));
+}
+
+TEST(CommandTable, NamesAreUniqueAndEachUsageNamesItsCommand) {
+  std::set<std::string_view> names;
+  for (const Command* c : commands()) {
+    EXPECT_TRUE(names.insert(c->name).second) << c->name;
+    EXPECT_EQ(find_command(c->name), c);
+    EXPECT_TRUE(c->usage.starts_with("usage: voxrig " + std::string(c->name))) << c->name;
+    EXPECT_NE(c->run, nullptr);
+  }
+  EXPECT_EQ(names.size(), 13u);
+  EXPECT_EQ(find_command("nosuch"), nullptr);
+}
+
+}  // namespace
+}  // namespace voxrig::cli
