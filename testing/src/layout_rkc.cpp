@@ -1,13 +1,13 @@
-// Field locator, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS, VCLP with embedded
-// KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md (name_len,
-// attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
+// Named fields of the lenient walk, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS,
+// VCLP with embedded KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md
+// (name_len, attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
 #include <algorithm>
 #include <cstring>
 #include <map>
 
 #include "layout_walker.h"
 
-namespace voxrig::golden::detail {
+namespace voxrig::testing::detail {
 
 static void walk_xform(Walker& w, const std::string& name) {
   Walker x(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
@@ -106,17 +106,17 @@ void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
   auto ver = w.uint("version", 2);
   if (!ver) return;
   const bool v1 = *ver == 1;
+  const auto framing = framing_as(b.subspan(start, end - start), Container::Rvc);
+  if (!framing) return;
   std::map<std::string, uint64_t> seen;
-  uint64_t pos = w.pos();
   uint64_t frame_count = 0, owpc = 1;
-  const uint64_t hdr = v1 ? 8 : 9;
-  for (uint64_t i = 0; pos + hdr <= end; ++i) {
+  for (uint64_t i = 0; i < framing->frames.size(); ++i) {
+    const Frame& fr = framing->frames[i];
+    const uint64_t pos = start + fr.offset, len_off = start + fr.length_offset;
     const std::string tag = tag_text(b, pos);
     const uint64_t k = seen[tag]++;
-    const uint64_t len_off = pos + (v1 ? 4 : 5);
     const uint64_t flags = v1 ? 0 : b[pos + 4];
-    const uint64_t len = le(b, len_off, 4);
-    const uint64_t pstart = pos + hdr, pend = std::min(end, pstart + len);
+    const uint64_t pstart = start + fr.payload_start, pend = start + fr.payload_end;
     std::vector<std::string> sec;
     for (const auto& p : alias_prefixes("chunk", i, tag, k))
       for (const auto& q : prefixes) sec.push_back(q.empty() ? p : q + "/" + p);
@@ -153,7 +153,6 @@ void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
     }
     pw.end_marker();
     add_region(out, sec[0] + "/len", len_off, pstart, pend, pp);
-    pos = pend;
   }
   w.end_marker();
 }
@@ -256,13 +255,14 @@ void walk_rkc(std::span<const uint8_t> b, Layout& out) {
   Walker h(b, 0, b.size(), out, {"header"});
   h.field("magic", 4);
   h.field("version", 2);
+  const auto framing = framing_as(b, Container::Rkch);
+  if (!framing) return;
   std::map<std::string, uint64_t> seen;
-  uint64_t pos = 6;
-  for (uint64_t i = 0; pos + 8 <= b.size(); ++i) {
+  for (uint64_t i = 0; i < framing->frames.size(); ++i) {
+    const Frame& fr = framing->frames[i];
+    const uint64_t pos = fr.offset, pstart = fr.payload_start, pend = fr.payload_end;
     const std::string tag = tag_text(b, pos);
     const uint64_t k = seen[tag]++;
-    const uint64_t len = le(b, pos + 4, 4);
-    const uint64_t pstart = pos + 8, pend = std::min<uint64_t>(b.size(), pstart + len);
     auto sec = alias_prefixes("chunk", i, tag, k);
     for (const auto& p : sec) {
       out.fields.push_back({p, pos, pend - pos});
@@ -276,8 +276,7 @@ void walk_rkc(std::span<const uint8_t> b, Layout& out) {
     Walker pw(b, pstart, pend, out, pp);
     walk_rkc_payload(b, tag, pw);
     pw.end_marker();
-    add_region(out, sec[0] + "/len", pos + 4, pstart, pend, pp);
-    pos = pend;
+    add_region(out, sec[0] + "/len", fr.length_offset, pstart, pend, pp);
   }
 }
 
@@ -301,4 +300,4 @@ void walk_kfa(std::span<const uint8_t> b, Layout& out) {
   }
 }
 
-}  // namespace voxrig::golden::detail
+}  // namespace voxrig::testing::detail

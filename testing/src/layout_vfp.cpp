@@ -1,5 +1,6 @@
-// Field locator for golden mutations: a lenient walk that names every field of a VFP, RKCH, KV6,
-// RVC or KFA file. Never validates; stops a table at the first element that does not fit.
+// Named fields of the lenient walk (voxrig/layout.h): every field of a VFP file, the dispatch by
+// magic to the RKCH family (layout_rkc.cpp), and find_field. Never validates; stops a table at
+// the first element that does not fit.
 //
 // VFP payload field names (formats.md):
 //   VOX0  version reserved paletteCount sizeX sizeY sizeZ reserved2 palette[i] voxels
@@ -19,7 +20,7 @@
 
 #include "layout_walker.h"
 
-namespace voxrig::golden {
+namespace voxrig::testing {
 namespace {
 
 using namespace detail;
@@ -118,15 +119,14 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
   h.field("headerFlags", 2);
   h.field("sectionCount", 4);
   h.field("sourceHash", 32);
-  if (b.size() < 44) return;
+  const auto framing = framing_as(b, Container::Vfp);
+  if (!framing) return;
   std::map<std::string, uint64_t> seen;
-  uint64_t pos = 44;
-  for (uint64_t i = 0; pos + 16 <= b.size(); ++i) {
+  for (uint64_t i = 0; i < framing->frames.size(); ++i) {
+    const Frame& fr = framing->frames[i];
+    const uint64_t pos = fr.offset, pstart = fr.payload_start, pend = fr.payload_end;
     const std::string tag = tag_text(b, pos);
     const uint64_t k = seen[tag]++;
-    const uint64_t len = le(b, pos + 12, 4);
-    const uint64_t pstart = pos + 16;
-    const uint64_t pend = std::min<uint64_t>(b.size(), pstart + len);
     auto sec = alias_prefixes("section", i, tag, k);
     for (const auto& p : sec) {
       out.fields.push_back({p, pos, pend - pos});
@@ -135,7 +135,7 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
       out.fields.push_back({p + "/codec", pos + 8, 1});
       out.fields.push_back({p + "/flags", pos + 9, 1});
       out.fields.push_back({p + "/reserved", pos + 10, 2});
-      out.fields.push_back({p + "/length", pos + 12, 4});
+      out.fields.push_back({p + "/length", fr.length_offset, 4});
       out.fields.push_back({p + "/payload", pstart, pend - pstart});
     }
     std::vector<std::string> payload_prefixes = sec;
@@ -151,8 +151,7 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
     else if (tag == "ANIM")
       walk_anim(pw);
     pw.end_marker();
-    add_region(out, sec[0] + "/length", pos + 12, pstart, pend, payload_prefixes);
-    pos = pend;
+    add_region(out, sec[0] + "/length", fr.length_offset, pstart, pend, payload_prefixes);
   }
 }
 
@@ -231,4 +230,9 @@ std::optional<Field> find_field(const Layout& layout, std::span<const uint8_t> b
   return std::nullopt;
 }
 
-}  // namespace voxrig::golden
+std::optional<uint64_t> offset_of(const Layout& layout, std::string_view path) {
+  if (const Field* f = lookup(layout, path)) return f->offset;
+  return std::nullopt;
+}
+
+}  // namespace voxrig::testing

@@ -1,5 +1,5 @@
-// golden_layout_walker.h — internal helpers of the field locator (golden_layout*.cpp): the
-// lenient forward walker that names fields under one or more alias prefixes, and tag aliases.
+// layout_walker.h — internal helpers of the lenient walk (layout_*.cpp): the forward walker that
+// names fields under one or more alias prefixes, tag aliases, and framing as a given container.
 #pragma once
 
 #include <cstdint>
@@ -8,15 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "voxrig/byte_reader.h"
 #include "voxrig/layout.h"
 
-namespace voxrig::golden::detail {
+namespace voxrig::testing::detail {
 
+/// The n-byte (1, 2 or 4) little-endian unsigned at `at`; the caller has checked it fits.
 inline uint64_t le(std::span<const uint8_t> b, uint64_t at, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; ++i) v |= uint64_t(b[at + i]) << (8 * i);
-  return v;
+  const uint8_t* p = b.data() + at;
+  return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
 }
+
+/// framing_of without the magic check: frames `bytes` as container `c` (the RVC clip inside a
+/// VCLP blob is walked whatever its magic). nullopt only when the header is incomplete.
+std::optional<Framing> framing_as(std::span<const uint8_t> bytes, Container c);
 
 // Emits fields under one or more alias prefixes while walking forward through [pos, end).
 class Walker {
@@ -119,7 +124,7 @@ inline std::string tag_text(std::span<const uint8_t> b, uint64_t at) {
   return std::string(reinterpret_cast<const char*>(b.data() + at), 4);
 }
 
-// RKCH-family walkers (golden_layout_rkc.cpp).
+// RKCH-family walkers (layout_rkc.cpp).
 void walk_rkc(std::span<const uint8_t> b, Layout& out);
 void walk_kfa(std::span<const uint8_t> b, Layout& out);
 void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
@@ -127,4 +132,4 @@ void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
 void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
                  const std::vector<std::string>& prefixes);
 
-}  // namespace voxrig::golden::detail
+}  // namespace voxrig::testing::detail
