@@ -15,6 +15,8 @@
 //  - framing: the container's header and its sections / chunks (framing_of), as offsets or as
 //    editable bytes (split / join, which recompute every frame length from its payload);
 //  - hash repair: the VFP rebinding a writer would do, on bytes or on a Split (rebind_*);
+//  - records inside payloads: complete rig / BONS records and RKCH blob lists, for mutators that
+//    recount or re-frame what they edited;
 //  - named fields: every field of a file with a path ("SKEL/joint[1]/parentId"), plus the
 //    length-prefixed regions a length fix-up keeps consistent (layout_of, find_field).
 #pragma once
@@ -115,6 +117,49 @@ std::optional<std::vector<Field>> rebind_bytes(Bytes& bytes, bool rig, std::stri
 /// The same rule on a VFP Split (header bytes 12..44 and part payloads); no-op without a VOX0
 /// part or when `s` is not a 44-byte VFP header. Used by mutators before join().
 void rebind_split(Split& s, bool rig);
+
+// ---- records inside payloads ------------------------------------------------------------------
+
+/// One record's byte range inside a payload: [start, end).
+struct Record {
+  uint64_t start = 0, end = 0;
+};
+
+/// The complete records a payload holds, counted from its bytes whatever its count field says.
+struct Records {
+  uint64_t count_offset = 0;  ///< the count field, in the payload
+  int count_size = 0;         ///< its width: 2 or 4 bytes
+  uint64_t first = 0;         ///< where the records start (after the fixed fields)
+  std::vector<Record> records;
+  /// One past the last complete record (`first` when there is none).
+  uint64_t end() const { return records.empty() ? first : records.back().end; }
+};
+
+/// The complete records of a rig or RKCH payload: SKEL joints (48-byte prefix + name), VSKN
+/// bindings (6 bytes), ANIM clips (prefix, name, every track with its 44-byte keys), BONS bones
+/// (name, attachments, 64-byte hinge: the hinge is the last 64 bytes of each record). nullopt for
+/// any other tag or when the payload is shorter than its fixed fields. Safe on any bytes;
+/// allocates one Record per complete record.
+std::optional<Records> complete_records(std::string_view tag, std::span<const uint8_t> payload);
+
+/// complete_records, then cuts `payload` to those records and writes their number into its count
+/// field (truncated to the field's width). nullopt (and no change) where complete_records gives
+/// nullopt.
+std::optional<Records> recount_records(std::string_view tag, Bytes& payload);
+
+/// An RKCH MSHS / VCLP payload as editable bytes: a u32 count, then per blob a u32 length and
+/// the blob. `rest` keeps what follows the blobs the count lists.
+struct BlobList {
+  std::vector<Bytes> blobs;
+  Bytes rest;
+};
+
+/// Splits leniently: at most `count` blobs while a length field fits, each clamped to the bytes
+/// present. A payload under 4 bytes gives no blobs and keeps its bytes in `rest`.
+BlobList split_blobs(std::span<const uint8_t> payload);
+
+/// The count, every blob with its recomputed length, then `rest`.
+Bytes join_blobs(const BlobList& list);
 
 // ---- named fields -------------------------------------------------------------------------------
 
