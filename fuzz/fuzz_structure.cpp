@@ -327,27 +327,8 @@ void fix_bones(Part& p, Rng& rng) {
 /// record's body (for a skeletal body also repairing numhin / numfrm / seqcount against
 /// `bones`), recomputing every length.
 void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
-  Bytes& b = p.payload;
-  if (b.size() < 4) b.assign(4, 0);
-  struct Rec {
-    Bytes name;
-    uint16_t kind = 0;
-    Bytes body;
-  };
-  std::vector<Rec> recs;
-  size_t pos = 4;
-  for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 2; --n) {
-    Rec r;
-    const size_t nl = std::min<size_t>(b[pos] | b[pos + 1] << 8, b.size() - pos - 2);
-    r.name.assign(b.begin() + pos + 2, b.begin() + pos + 2 + nl);
-    pos += 2 + nl;
-    if (b.size() - pos < 6) break;
-    r.kind = uint16_t(b[pos] | b[pos + 1] << 8);
-    const size_t len = std::min<size_t>(get_u32(b, pos + 2), b.size() - pos - 6);
-    r.body.assign(b.begin() + pos + 6, b.begin() + pos + 6 + len);
-    pos += 6 + len;
-    recs.push_back(std::move(r));
-  }
+  using Rec = testing::ClipRecord;
+  std::vector<Rec> recs = testing::split_clips(p.payload);
   if (recs.empty() || pick(rng, 8) == 0) recs.push_back(Rec{{'c'}, 0, Bytes(12, 0)});
   Rec& r = recs[pick(rng, recs.size())];
   if (pick(rng, 3) == 0) r.kind = uint16_t(pick(rng, 3));
@@ -365,15 +346,7 @@ void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
     put_u32(&body[at], uint32_t(seq));
     body.resize(at + 4 + seq * 8);
   }
-  Le out;
-  out.u32(uint32_t(recs.size()));
-  for (const Rec& x : recs)
-    out.u16(uint16_t(x.name.size()))
-        .raw(x.name)
-        .u16(x.kind)
-        .u32(uint32_t(x.body.size()))
-        .raw(x.body);
-  b = out.b;
+  p.payload = testing::join_clips(recs);
 }
 
 }  // namespace

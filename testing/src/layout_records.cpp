@@ -1,5 +1,6 @@
 // Records inside payloads (voxrig/layout.h): the complete SKEL / VSKN / ANIM / BONS records a
-// payload holds whatever its count says, and RKCH MSHS / VCLP blob lists as editable bytes.
+// payload holds whatever its count says, and RKCH MSHS / VCLP blob lists and CLPS records as
+// editable bytes.
 // Lenient like the rest of the walk; reads with the codec's ByteReader.
 #include <algorithm>
 #include <cstring>
@@ -120,6 +121,40 @@ Bytes join_blobs(const BlobList& list) {
     w.bytes(blob);
   }
   w.bytes(list.rest);
+  return w.take();
+}
+
+std::vector<ClipRecord> split_clips(std::span<const uint8_t> payload) {
+  std::vector<ClipRecord> r;
+  ByteReader in(payload, 0, ErrorCode::RkcTruncated);
+  uint32_t n = 0;
+  in.try_u32(n);
+  for (uint16_t name_len = 0; n > 0 && in.try_u16(name_len); --n) {
+    ClipRecord c;
+    std::span<const uint8_t> bytes;
+    in.try_bytes(std::min<size_t>(name_len, in.remaining()), bytes);
+    c.name.assign(bytes.begin(), bytes.end());
+    uint32_t len = 0;
+    if (in.remaining() < 6) break;
+    in.try_u16(c.kind);
+    in.try_u32(len);
+    in.try_bytes(std::min<size_t>(len, in.remaining()), bytes);
+    c.body.assign(bytes.begin(), bytes.end());
+    r.push_back(std::move(c));
+  }
+  return r;
+}
+
+Bytes join_clips(std::span<const ClipRecord> records) {
+  ByteWriter w;
+  w.u32(uint32_t(records.size()));
+  for (const ClipRecord& c : records) {
+    w.u16(uint16_t(c.name.size()));
+    w.bytes(c.name);
+    w.u16(c.kind);
+    w.u32(uint32_t(c.body.size()));
+    w.bytes(c.body);
+  }
   return w.take();
 }
 

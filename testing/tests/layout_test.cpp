@@ -114,6 +114,10 @@ TEST(LayoutRecords, ValidPayloadsAreCompleteAndCounted) {
           EXPECT_TRUE(l.rest.empty());
           EXPECT_EQ(join_blobs(l), p.payload);
         }
+        if (p.is("CLPS")) {
+          EXPECT_EQ(split_clips(p.payload).size(), load_u32(p.payload.data()));
+          EXPECT_EQ(join_clips(split_clips(p.payload)), p.payload);
+        }
         const auto r = complete_records(tag, p.payload);
         if (!r) continue;
         ++tables;

@@ -161,6 +161,22 @@ BlobList split_blobs(std::span<const uint8_t> payload);
 /// The count, every blob with its recomputed length, then `rest`.
 Bytes join_blobs(const BlobList& list);
 
+/// One RKCH CLPS record as editable bytes (rkc-family.md §2.3: name_len u16, name, kind u16,
+/// payload_len u32, body).
+struct ClipRecord {
+  Bytes name;
+  uint16_t kind = 0;
+  Bytes body;
+};
+
+/// The records of a CLPS payload: at most its count while a name length fits; name and body clamp
+/// to the bytes present; a record whose kind and payload_len do not fit is dropped, and so are
+/// the bytes after the last record. Under 4 bytes: no records.
+std::vector<ClipRecord> split_clips(std::span<const uint8_t> payload);
+
+/// The count, then every record with its name_len and payload_len recomputed.
+Bytes join_clips(std::span<const ClipRecord> records);
+
 // ---- named fields -------------------------------------------------------------------------------
 
 /// A length-prefixed region: a u32 length field that counts the bytes [content_start,
