@@ -31,6 +31,7 @@
 
 namespace voxrig::testing {
 
+/// Owned bytes (a file, a payload, a header).
 using Bytes = std::vector<uint8_t>;
 
 // ---- framing ----------------------------------------------------------------------------------
@@ -59,7 +60,8 @@ struct Framing {
   uint64_t header_size = 0;        ///< VFP 44, RKCH 6, RVC 6
   uint64_t frame_header_size = 0;  ///< VFP 16, RKCH 8, RVC v1 8, RVC v2 9
   std::vector<Frame> frames;
-  uint64_t trailing_start = 0;  ///< bytes.size() unless fewer than a frame header remain
+  /// The first byte after the last frame: bytes.size() unless a partial frame header remains.
+  uint64_t trailing_start = 0;
 };
 
 /// Frames `bytes` by its magic ("VFP\0", "RKCH", "RVCL"). Returns nullopt for any other magic or
