@@ -384,7 +384,7 @@ int run(const Args& args) {
   if (args.positional.size() == 2 && args.positional[0] == "fields") {
     auto bytes = read_file(args.positional[1]);
     if (!bytes) return kExitIo;
-    const golden::Layout l = golden::layout_of(*bytes);
+    const testing::Layout l = testing::layout_of(*bytes);
     for (const auto& f : l.fields)
       std::cout << f.offset << "\t" << f.size << "\t" << f.path << "\n";
     for (const auto& r : l.regions)

@@ -8,20 +8,12 @@
 
 #include "gen_common.h"
 #include "vfp_rules.h"
+#include "voxrig/byte_reader.h"
+#include "voxrig/byte_writer.h"
+#include "voxrig/layout.h"
 
 namespace voxrig::props {
 namespace {
-
-void put_u16(Bytes& b, uint16_t v) {
-  b.push_back(uint8_t(v));
-  b.push_back(uint8_t(v >> 8));
-}
-void put_u32(Bytes& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-uint32_t get_u32(const Bytes& b, size_t at) {
-  return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | uint32_t(b[at + 3]) << 24;
-}
 
 // A different finite value that keeps a unit quaternion unit (negating a component changes the
 // bits and keeps the norm; -0.0 and 0.0 differ too).
@@ -55,34 +47,28 @@ void change_trs(Trs& t) {
 
 bool RawSection::is(const char* t) const { return std::memcmp(tag.data(), t, 4) == 0; }
 
+// A typed view of testing::Split: the walker frames and re-joins, this only names the fields.
 Bytes RawVfp::bytes() const {
-  Sha256 h{};
-  if (hash) {
-    h = *hash;
-  } else {
-    for (const RawSection& s : sections)
-      if (s.is("VOX0")) {
-        h = sha256(s.payload);
-        break;
-      }
+  testing::Split s;
+  ByteWriter header;
+  header.bytes(magic);
+  header.u8(major);
+  header.u8(minor);
+  header.u16(flags);
+  header.u32(0);  // sectionCount: join() writes it
+  header.bytes(hash.value_or(Sha256{}));
+  s.header = header.take();
+  for (const RawSection& r : sections) {
+    ByteWriter head;
+    head.i32(r.chunk_id);
+    head.u8(r.codec);
+    head.u8(r.flags);
+    head.u16(r.reserved);
+    s.parts.push_back({r.tag, head.take(), r.payload});
   }
-  Bytes b(magic.begin(), magic.end());
-  b.push_back(major);
-  b.push_back(minor);
-  put_u16(b, flags);
-  put_u32(b, count.value_or(static_cast<uint32_t>(sections.size())));
-  b.insert(b.end(), h.begin(), h.end());
-  for (const RawSection& s : sections) {
-    b.insert(b.end(), s.tag.begin(), s.tag.end());
-    put_u32(b, static_cast<uint32_t>(s.chunk_id));
-    b.push_back(s.codec);
-    b.push_back(s.flags);
-    put_u16(b, s.reserved);
-    put_u32(b, static_cast<uint32_t>(s.payload.size()));
-    b.insert(b.end(), s.payload.begin(), s.payload.end());
-  }
-  b.insert(b.end(), trailing.begin(), trailing.end());
-  return b;
+  s.trailing = trailing;
+  if (!hash) testing::rebind_split(s, false);
+  return testing::join(s, count);
 }
 
 int RawVfp::find(const char* tag) const {
@@ -92,25 +78,27 @@ int RawVfp::find(const char* tag) const {
 }
 
 RawVfp split_vfp(const Bytes& file) {
+  const testing::Split s = testing::split(file).value();
   RawVfp f;
-  std::copy_n(file.begin(), 4, f.magic.begin());
-  f.major = file[4];
-  f.minor = file[5];
-  f.flags = static_cast<uint16_t>(file[6] | file[7] << 8);
-  const uint32_t n = get_u32(file, 8);
-  size_t pos = 44;
-  for (uint32_t i = 0; i < n; ++i) {
-    RawSection s;
-    std::copy_n(file.begin() + long(pos), 4, s.tag.begin());
-    s.chunk_id = static_cast<int32_t>(get_u32(file, pos + 4));
-    s.codec = file[pos + 8];
-    s.flags = file[pos + 9];
-    s.reserved = static_cast<uint16_t>(file[pos + 10] | file[pos + 11] << 8);
-    const uint32_t len = get_u32(file, pos + 12);
-    s.payload.assign(file.begin() + long(pos + 16), file.begin() + long(pos + 16 + len));
-    pos += 16 + len;
-    f.sections.push_back(std::move(s));
+  ByteReader h(s.header, 0, ErrorCode::VfpHeaderTruncated);
+  std::span<const uint8_t> magic;
+  h.try_bytes(4, magic);
+  std::copy(magic.begin(), magic.end(), f.magic.begin());
+  h.try_u8(f.major);
+  h.try_u8(f.minor);
+  h.try_u16(f.flags);
+  for (const testing::Part& p : s.parts) {
+    RawSection r;
+    r.tag = p.tag;
+    ByteReader head(p.head, 0, ErrorCode::VfpSectionTruncated);
+    head.try_i32(r.chunk_id);
+    head.try_u8(r.codec);
+    head.try_u8(r.flags);
+    head.try_u16(r.reserved);
+    r.payload = p.payload;
+    f.sections.push_back(std::move(r));
   }
+  f.trailing = s.trailing;
   return f;
 }
 

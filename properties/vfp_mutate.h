@@ -1,6 +1,7 @@
 // Byte-level and model-level editing of VFP files for the validation, hash-binding and dump
-// properties. RawVfp splits a file this suite wrote (trusted) into header fields and sections
-// and writes it back with any field overridden, independently of the codec under test.
+// properties. RawVfp is a typed view of a file this suite wrote (trusted): header fields and
+// sections, written back with any field overridden. Framing, lengths and the default sourceHash
+// come from the testing walker (voxrig/layout.h), independently of the codec under test.
 #pragma once
 
 #include <array>
@@ -42,7 +43,8 @@ struct RawVfp {
   int find(const char* tag) const;
 };
 
-/// Splits a well-formed file (precondition: written by encode_vfp or RawVfp::bytes).
+/// Splits a well-formed file (precondition: written by encode_vfp or RawVfp::bytes with the
+/// default count; throws std::bad_optional_access when it is not a VFP file at all).
 RawVfp split_vfp(const Bytes& file);
 
 /// One random change to a VOX0 that keeps it valid and makes it differ from the input

@@ -2,17 +2,19 @@
 // blob / inflated payload, and the framing around them is repaired afterwards — lengths, counts,
 // the VFP sourceHash, every baseSourceHash and skeletonHash, RKCH blob lists and clip bodies,
 // RVC deflate — so that mutated inputs get past the framing and hash checks and reach the
-// semantic validators behind them. The framing is split leniently here (a mutator has to cope
-// with anything); what is valid is decided by the library only.
+// semantic validators behind them. The framing is split and re-joined by the testing library's
+// lenient walker (voxrig/layout.h: a mutator has to cope with anything); what is valid is decided
+// by the codec only.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "fuzz_common.h"
+#include "voxrig/layout.h"
 #include "voxrig/rvc.h"
-#include "voxrig/sha256.h"
 
 namespace voxrig::fuzz {
 
@@ -52,97 +54,35 @@ size_t emit(const Bytes& out, uint8_t* data, size_t size, size_t max_size) {
 
 // ---- VFP ------------------------------------------------------------------------------------
 
-struct Part {
-  std::array<uint8_t, 4> tag{};
-  Bytes head;  // VFP: chunkId, codec, flags, reserved (8 bytes); RKCH: empty
-  Bytes payload;
-  bool is(const char* t) const { return std::memcmp(tag.data(), t, 4) == 0; }
-};
+using testing::Container;
+using testing::Part;
+using testing::Split;
 
-struct Split {
-  Bytes header;  // VFP: the 44-byte file header; RKCH: magic + version
-  std::vector<Part> parts;
-  Bytes trailing;
-};
-
-bool split_vfp(View in, Split& s) {
-  if (in.size() < 44 || std::memcmp(in.data(), "VFP\0", 4) != 0) return false;
-  s.header.assign(in.begin(), in.begin() + 44);
-  size_t pos = 44;
-  while (in.size() - pos >= 16) {
-    Part p;
-    std::copy(in.begin() + pos, in.begin() + pos + 4, p.tag.begin());
-    p.head.assign(in.begin() + pos + 4, in.begin() + pos + 12);
-    const size_t len = std::min<size_t>(get_u32(in, pos + 12), in.size() - pos - 16);
-    p.payload.assign(in.begin() + pos + 16, in.begin() + pos + 16 + len);
-    s.parts.push_back(std::move(p));
-    pos += 16 + len;
-  }
-  s.trailing.assign(in.begin() + pos, in.end());
-  return true;
+/// The container framing of `in` when it is a `c` (testing's lenient splitter).
+std::optional<Split> split_as(View in, Container c) {
+  auto s = testing::split(in);
+  if (!s || s->container != c) return std::nullopt;
+  return s;
 }
 
-/// Binds every hash the way a writer would (D2 + rebind): the header's sourceHash from the first
-/// VOX0, baseSourceHash in SKEL/VSKN/ANIM, skeletonHash from the first SKEL.
-void fix_vfp_hashes(Split& s) {
-  auto first = [&](const char* tag) -> Part* {
-    for (Part& p : s.parts)
-      if (p.is(tag)) return &p;
-    return nullptr;
-  };
-  const Part* vox0 = first("VOX0");
-  if (!vox0) return;
-  const Sha256 source = sha256(vox0->payload);
-  std::copy(source.begin(), source.end(), s.header.begin() + 12);
-  for (Part& p : s.parts)
-    if (p.is("SKEL") && p.payload.size() >= 36)
-      std::copy(source.begin(), source.end(), &p.payload[4]);
-  const Part* skel = first("SKEL");
-  const Sha256 skeleton = skel ? sha256(skel->payload) : Sha256{};
-  for (Part& p : s.parts) {
-    if (p.is("VSKN") && p.payload.size() >= 74) {
-      std::copy(source.begin(), source.end(), &p.payload[10]);
-      std::copy(skeleton.begin(), skeleton.end(), &p.payload[42]);
-    } else if (p.is("ANIM") && p.payload.size() >= 68) {
-      std::copy(source.begin(), source.end(), &p.payload[4]);
-      std::copy(skeleton.begin(), skeleton.end(), &p.payload[36]);
-    }
-  }
+/// Cuts a payload to the complete records it holds and writes their number into its count field
+/// (testing's recount_records), so a mutated payload does not stop at its count field.
+std::optional<testing::Records> recount(Part& p) {
+  return testing::recount_records(
+      std::string_view(reinterpret_cast<const char*>(p.tag.data()), p.tag.size()), p.payload);
 }
 
 /// Recounts what the rig sections declare from what they hold (SKEL jointCount, VSKN
-/// bindingCount, ANIM clipCount), so a mutated payload does not stop at its count field.
+/// bindingCount, ANIM clipCount).
 void fix_rig_counts(Part& p) {
-  Bytes& b = p.payload;
-  if (p.is("VSKN") && b.size() >= 74) {
-    b.resize(74 + (b.size() - 74) / 6 * 6);
-    put_u32(&b[6], uint32_t((b.size() - 74) / 6));
-  } else if (p.is("SKEL") && b.size() >= 36) {
-    size_t pos = 36, n = 0;
-    while (b.size() - pos >= 48 && b.size() - pos - 48 >= b[pos + 44]) pos += 48 + b[pos + 44], ++n;
-    b.resize(pos);
-    b[2] = uint8_t(n), b[3] = uint8_t(n >> 8);
-  } else if (p.is("ANIM") && b.size() >= 68) {
-    size_t pos = 68, n = 0;
-    while (b.size() - pos >= 12) {  // clip: prefix, name, tracks (prefix + 44-byte keys)
-      size_t q = pos + 12 + b[pos + 8];
-      for (uint32_t t = b[pos + 2] | b[pos + 3] << 8; t > 0 && q <= b.size(); --t)
-        q = b.size() - q >= 8 ? q + 8 + size_t{get_u32(b, q + 4)} * 44 : b.size() + 1;
-      if (q > b.size()) break;
-      pos = q, ++n;
-    }
-    b.resize(pos);
-    b[2] = uint8_t(n), b[3] = uint8_t(n >> 8);
-  }
+  if (p.is("SKEL") || p.is("VSKN") || p.is("ANIM")) recount(p);
 }
 
+/// Re-joins with every length and the sectionCount recomputed, and (usually) every hash rebound
+/// the way a writer binds them.
 Bytes join_vfp(Split& s, bool fix_hashes) {
-  if (fix_hashes) fix_vfp_hashes(s);
-  Le out;
-  out.raw(View(s.header).first(8)).u32(uint32_t(s.parts.size())).raw(View(s.header).subspan(12));
-  for (const Part& p : s.parts)
-    out.raw(p.tag).raw(p.head).u32(uint32_t(p.payload.size())).raw(p.payload);
-  return out.raw(s.trailing).b;
+  if (fix_hashes) testing::rebind_split(s, true);
+  return testing::join(s);
 }
 
 /// Section-list edits shared by both containers: duplicate, delete or move one part.
@@ -170,10 +110,10 @@ bool edit_list(std::vector<Part>& parts, Rng& rng) {
 size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   static constexpr const char* kTags[] = {"VOX0", "SKEL", "VSKN", "ANIM", "MSH0",
                                           "PMSH", "RND0", "PRVW", "ANM0", "XTRA"};
-  Split s;
   Rng rng(seed);
-  if (!split_vfp({data, size}, s) || s.parts.empty() || pick(rng, 16) == 0)
-    return plain(data, size, max_size);
+  auto split = split_as({data, size}, Container::Vfp);
+  if (!split || split->parts.empty() || pick(rng, 16) == 0) return plain(data, size, max_size);
+  Split& s = *split;
   const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
   Part& p = s.parts[pick(rng, s.parts.size())];
   switch (pick(rng, 10)) {
@@ -348,41 +288,13 @@ size_t mutate_rvc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
 
 namespace {
 
-bool split_rkc(View in, Split& s) {
-  if (in.size() < 6 || std::memcmp(in.data(), "RKCH", 4) != 0) return false;
-  s.header.assign(in.begin(), in.begin() + 6);
-  size_t pos = 6;
-  while (in.size() - pos >= 8) {
-    Part p;
-    std::copy(in.begin() + pos, in.begin() + pos + 4, p.tag.begin());
-    const size_t len = std::min<size_t>(get_u32(in, pos + 4), in.size() - pos - 8);
-    p.payload.assign(in.begin() + pos + 8, in.begin() + pos + 8 + len);
-    s.parts.push_back(std::move(p));
-    pos += 8 + len;
-  }
-  s.trailing.assign(in.begin() + pos, in.end());
-  return true;
-}
-
-Bytes join_rkc(const Split& s) {
-  Le out;
-  out.raw(s.header);
-  for (const Part& p : s.parts) out.raw(p.tag).u32(uint32_t(p.payload.size())).raw(p.payload);
-  return out.raw(s.trailing).b;
-}
-
-/// MSHS / VCLP: count u32, then {u32 len, blob}; bytes after the listed blobs are kept.
+/// MSHS / VCLP: count u32, then {u32 len, blob} (testing's split_blobs / join_blobs); bytes after
+/// the listed blobs are kept.
 void edit_blob_list(Part& p, Rng& rng, size_t room) {
   Bytes& b = p.payload;
   if (b.size() < 4) b.assign(4, 0);
-  std::vector<Bytes> blobs;
-  size_t pos = 4;
-  for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 4; --n) {
-    const size_t len = std::min<size_t>(get_u32(b, pos), b.size() - pos - 4);
-    blobs.emplace_back(b.begin() + pos + 4, b.begin() + pos + 4 + len);
-    pos += 4 + len;
-  }
-  const Bytes rest(b.begin() + pos, b.end());
+  testing::BlobList list = testing::split_blobs(b);
+  std::vector<Bytes>& blobs = list.blobs;
   const size_t i = pick(rng, blobs.size());
   const uint8_t op = uint8_t(pick(rng, 6));
   if (blobs.empty() || op == 0) {
@@ -398,58 +310,25 @@ void edit_blob_list(Part& p, Rng& rng, size_t room) {
     else
       blobs[i] = std::move(edited);
   }
-  Le out;
-  out.u32(uint32_t(blobs.size()));
-  for (const Bytes& blob : blobs) out.u32(uint32_t(blob.size())).raw(blob);
-  b = out.raw(rest).b;
+  b = testing::join_blobs(list);
 }
 
 /// BONS: recount the complete bones and give each a random parent in range (or -1), so
 /// mutated skeletons get past the count and reach the attachment / parent / cycle checks.
 void fix_bones(Part& p, Rng& rng) {
-  Bytes& b = p.payload;
-  if (b.size() < 4) return;
-  std::vector<size_t> hinges;
-  size_t pos = 4;
-  while (b.size() - pos >= 2) {
-    size_t q = pos + 2 + (b[pos] | b[pos + 1] << 8);
-    if (q > b.size() || b.size() - q < 4) break;
-    q += 4 + size_t{get_u32(b, q)} * 54;
-    if (q > b.size() || b.size() - q < 64) break;
-    hinges.push_back(q);
-    pos = q + 64;
-  }
-  b.resize(pos);
-  put_u32(&b[0], uint32_t(hinges.size()));
-  for (size_t h : hinges)
-    if (pick(rng, 2)) put_u32(&b[h], uint32_t(int32_t(pick(rng, hinges.size() + 1)) - 1));
+  const auto r = recount(p);
+  if (!r) return;
+  const size_t n = r->records.size();
+  for (const testing::Record& bone : r->records)  // the hinge is a bone's last 64 bytes
+    if (pick(rng, 2)) put_u32(&p.payload[bone.end - 64], uint32_t(int32_t(pick(rng, n + 1)) - 1));
 }
 
 /// CLPS: count u32, then {u16 name_len, name, u16 kind, u32 payload_len, body}. Mutates one
 /// record's body (for a skeletal body also repairing numhin / numfrm / seqcount against
 /// `bones`), recomputing every length.
 void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
-  Bytes& b = p.payload;
-  if (b.size() < 4) b.assign(4, 0);
-  struct Rec {
-    Bytes name;
-    uint16_t kind = 0;
-    Bytes body;
-  };
-  std::vector<Rec> recs;
-  size_t pos = 4;
-  for (uint32_t n = get_u32(b, 0); n > 0 && b.size() - pos >= 2; --n) {
-    Rec r;
-    const size_t nl = std::min<size_t>(b[pos] | b[pos + 1] << 8, b.size() - pos - 2);
-    r.name.assign(b.begin() + pos + 2, b.begin() + pos + 2 + nl);
-    pos += 2 + nl;
-    if (b.size() - pos < 6) break;
-    r.kind = uint16_t(b[pos] | b[pos + 1] << 8);
-    const size_t len = std::min<size_t>(get_u32(b, pos + 2), b.size() - pos - 6);
-    r.body.assign(b.begin() + pos + 6, b.begin() + pos + 6 + len);
-    pos += 6 + len;
-    recs.push_back(std::move(r));
-  }
+  using Rec = testing::ClipRecord;
+  std::vector<Rec> recs = testing::split_clips(p.payload);
   if (recs.empty() || pick(rng, 8) == 0) recs.push_back(Rec{{'c'}, 0, Bytes(12, 0)});
   Rec& r = recs[pick(rng, recs.size())];
   if (pick(rng, 3) == 0) r.kind = uint16_t(pick(rng, 3));
@@ -467,25 +346,17 @@ void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
     put_u32(&body[at], uint32_t(seq));
     body.resize(at + 4 + seq * 8);
   }
-  Le out;
-  out.u32(uint32_t(recs.size()));
-  for (const Rec& x : recs)
-    out.u16(uint16_t(x.name.size()))
-        .raw(x.name)
-        .u16(x.kind)
-        .u32(uint32_t(x.body.size()))
-        .raw(x.body);
-  b = out.b;
+  p.payload = testing::join_clips(recs);
 }
 
 }  // namespace
 
 size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   static constexpr const char* kTags[] = {"META", "MSHS", "BONS", "CLPS", "VCLP", "XTRA"};
-  Split s;
   Rng rng(seed);
-  if (!split_rkc({data, size}, s) || s.parts.empty() || pick(rng, 16) == 0)
-    return plain(data, size, max_size);
+  auto split = split_as({data, size}, Container::Rkch);
+  if (!split || split->parts.empty() || pick(rng, 16) == 0) return plain(data, size, max_size);
+  Split& s = *split;
   const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
   uint32_t bones = 0;
   for (const Part& q : s.parts)
@@ -514,7 +385,7 @@ size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
       mutate_bytes(p.payload, room);
       if (p.is("BONS") && pick(rng, 2)) fix_bones(p, rng);
   }
-  return emit(join_rkc(s), data, size, max_size);
+  return emit(testing::join(s), data, size, max_size);
 }
 
 }  // namespace voxrig::fuzz

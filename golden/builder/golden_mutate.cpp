@@ -7,6 +7,8 @@
 #include <optional>
 #include <span>
 
+#include "voxrig/byte_reader.h"
+#include "voxrig/byte_writer.h"
 #include "voxrig/layout.h"
 #include "voxrig/sha256.h"
 
@@ -15,6 +17,11 @@ namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
+using testing::Field;
+using testing::find_field;
+using testing::Layout;
+using testing::layout_of;
+using testing::Region;
 
 // A length field being kept in step with inserts/deletes until the next fix_lengths.
 struct Tracked {
@@ -57,6 +64,15 @@ bool byte_operand(const json& m, ByteOperand& b, std::string& err) {
   return true;
 }
 
+// The n (1, 2 or 4) low bytes of v, little-endian.
+std::vector<uint8_t> le_bytes(uint64_t v, int n) {
+  ByteWriter w;
+  if (n == 1) w.u8(uint8_t(v));
+  if (n == 2) w.u16(uint16_t(v));
+  if (n == 4) w.u32(uint32_t(v));
+  return w.take();
+}
+
 class Mutator {
  public:
   Mutator(std::vector<uint8_t>& b, ordered_json& rec) : b_(b), rec_(rec) {}
@@ -83,13 +99,14 @@ class Mutator {
   bool fix_hashes(bool rig, std::string& err);
   bool set_count(int64_t add, std::string& err);
   void ensure_tracking();
+  // n-byte (1, 2 or 4) little-endian access; the caller has checked the range fits.
   uint64_t get(uint64_t at, int n) const {
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v |= uint64_t(b_[at + i]) << (8 * i);
-    return v;
+    const uint8_t* p = b_.data() + at;
+    return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
   }
   void put(uint64_t at, uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) b_[at + i] = uint8_t(v >> (8 * i));
+    const std::vector<uint8_t> x = le_bytes(v, n);
+    std::copy(x.begin(), x.end(), b_.begin() + int64_t(at));
   }
 
   std::vector<uint8_t>& b_;
@@ -315,34 +332,13 @@ void Mutator::fix_lengths() {
   tracked_.reset();
 }
 
+// The testing walker's byte-level rebind: unlike voxrig::rebind it needs no decodable file (case
+// sources fix the hashes of files that are broken elsewhere) and it also sets header/sourceHash.
 bool Mutator::fix_hashes(bool rig, std::string& err) {
-  const Layout l = layout_of(b_);
-  auto vox = find_field(l, b_, "section[VOX0]/payload", err);
-  auto hdr = find_field(l, b_, "header/sourceHash", err);
-  if (!vox || !hdr) return false;
-  const Sha256 src = sha256(std::span<const uint8_t>(b_).subspan(vox->offset, vox->size));
+  const auto written = testing::rebind_bytes(b_, rig, err);
+  if (!written) return false;
   ordered_json names = ordered_json::array();
-  std::copy(src.begin(), src.end(), b_.begin() + int64_t(hdr->offset));
-  names.push_back("header/sourceHash");
-  if (rig) {
-    auto numeric = [](const std::string& p) {
-      return p.rfind("section[", 0) == 0 && p.size() > 8 && p[8] >= '0' && p[8] <= '9';
-    };
-    for (const Field& f : l.fields)
-      if (numeric(f.path) && f.path.ends_with("/baseSourceHash") && f.size == 32) {
-        std::copy(src.begin(), src.end(), b_.begin() + int64_t(f.offset));
-        names.push_back(f.path);
-      }
-    std::string ignore;
-    if (auto skel = find_field(l, b_, "section[SKEL]/payload", ignore)) {
-      const Sha256 sk = sha256(std::span<const uint8_t>(b_).subspan(skel->offset, skel->size));
-      for (const Field& f : l.fields)
-        if (numeric(f.path) && f.path.ends_with("/skeletonHash") && f.size == 32) {
-          std::copy(sk.begin(), sk.end(), b_.begin() + int64_t(f.offset));
-          names.push_back(f.path);
-        }
-    }
-  }
+  for (const Field& f : *written) names.push_back(f.path);
   ordered_json r;
   r["op"] = "fix_hashes";
   r["fields"] = names;
@@ -354,12 +350,6 @@ bool Mutator::fix_hashes(bool rig, std::string& err) {
 bool Mutator::set_count(int64_t add, std::string& err) {
   json m = {{"field", "header/sectionCount"}, {"add", add}};
   return set_int("set_u32", m, err);
-}
-
-std::vector<uint8_t> le_bytes(uint64_t v, int n) {
-  std::vector<uint8_t> r;
-  for (int i = 0; i < n; ++i) r.push_back(uint8_t(v >> (8 * i)));
-  return r;
 }
 
 bool Mutator::apply(const json& m, std::string& err) {

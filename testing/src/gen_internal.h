@@ -9,14 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "voxrig/byte_reader.h"
 #include "voxrig/gen.h"
 
 namespace voxrig::gen::detail {
 
+/// The n-byte (1, 2 or 4) little-endian unsigned at `at` (the caller checked that it fits).
 inline uint64_t get_le(std::span<const uint8_t> b, uint64_t at, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | b[at + static_cast<uint64_t>(i)];
-  return v;
+  const uint8_t* p = b.data() + at;
+  return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
 }
 
 /// Overwrites `n` little-endian bytes at `at` and records the step.

@@ -17,9 +17,14 @@
 #include <bit>
 #include <cstring>
 
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
 #include "gen_internal.h"
 #include "voxrig/kfa.h"
 #include "voxrig/kv6.h"
+#include "voxrig/layout.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
 
@@ -152,6 +157,25 @@ uint32_t u32_at(const std::vector<uint8_t>& b, uint64_t at) {
   return static_cast<uint32_t>(detail::get_le(b, at, 4));
 }
 
+// One RKCH / RVC chunk as the mutations address it.
+struct Chunk {
+  uint64_t at;  // the tag's offset
+  std::array<char, 4> tag;
+  uint32_t len;  // as declared
+};
+
+// The chunks of an RKCH file or RVC clip, framed by the testing walker.
+std::vector<Chunk> chunks_of(const std::vector<uint8_t>& b) {
+  std::vector<Chunk> r;
+  if (const auto f = testing::framing_of(b))
+    for (const testing::Frame& fr : f->frames) {
+      Chunk c{fr.offset, {}, fr.declared};
+      std::memcpy(c.tag.data(), fr.tag.data(), 4);
+      r.push_back(c);
+    }
+  return r;
+}
+
 // ---- RKCH ---------------------------------------------------------------------------------------
 
 struct RkcBone {
@@ -160,11 +184,6 @@ struct RkcBone {
   uint64_t hinge_at;
 };
 struct RkcCtx {
-  struct Chunk {
-    uint64_t at;
-    std::array<char, 4> tag;
-    uint32_t len;
-  };
   std::vector<Chunk> chunks;
   uint64_t meta_at = 0;
   std::vector<RkcBone> bones;
@@ -172,40 +191,38 @@ struct RkcCtx {
   size_t meshes = 0, voxel_clips = 0;
 };
 
+// The chunk list and the offsets the mutations need, from the testing walker (voxrig/layout.h):
+// its framing and its named fields ("BONS/bone[i]/hinge", "CLPS/clip[i]/body", ...).
 RkcCtx rkc_layout(const std::vector<uint8_t>& b, const Character& ch) {
   RkcCtx ctx;
   ctx.meshes = ch.meshes.size();
   ctx.voxel_clips = ch.voxel_clips.size();
-  for (uint64_t at = 6; at + 8 <= b.size();) {
-    RkcCtx::Chunk c{at, {}, u32_at(b, at + 4)};
-    std::memcpy(c.tag.data(), b.data() + at, 4);
-    ctx.chunks.push_back(c);
-    const uint64_t p = at + 8;
-    if (std::memcmp(c.tag.data(), "META", 4) == 0) ctx.meta_at = p;
-    if (std::memcmp(c.tag.data(), "BONS", 4) == 0) {
-      uint64_t q = p + 4;
-      for (uint32_t i = 0; i < u32_at(b, p); ++i) {
-        RkcBone bone{q, {}, 0};
-        q += 2 + detail::get_le(b, q, 2);
-        const uint32_t n = u32_at(b, q);
-        q += 4;
-        for (uint32_t a = 0; a < n; ++a, q += 54) bone.attachments.push_back(q);
-        bone.hinge_at = q;
-        q += 64;
-        ctx.bones.push_back(std::move(bone));
-      }
+  ctx.chunks = chunks_of(b);
+  const testing::Layout layout = testing::layout_of(b);
+  std::unordered_map<std::string_view, uint64_t> at;  // first field of each name
+  for (const testing::Field& f : layout.fields) at.emplace(f.path, f.offset);
+  auto find = [&](const std::string& path) -> std::optional<uint64_t> {
+    const auto it = at.find(path);
+    return it == at.end() ? std::nullopt : std::optional<uint64_t>(it->second);
+  };
+  ctx.meta_at = find("META/name_len").value_or(0);
+  for (size_t i = 0;; ++i) {
+    const std::string bone = "BONS/bone[" + std::to_string(i) + "]";
+    const auto name_len = find(bone + "/name_len"), hinge = find(bone + "/hinge");
+    if (!name_len || !hinge) break;
+    RkcBone r{*name_len, {}, *hinge};
+    for (size_t a = 0;; ++a) {
+      const auto rec = find(bone + "/attachment[" + std::to_string(a) + "]");
+      if (!rec) break;
+      r.attachments.push_back(*rec);
     }
-    if (std::memcmp(c.tag.data(), "CLPS", 4) == 0) {
-      uint64_t q = p + 4;
-      for (uint32_t i = 0; i < u32_at(b, p); ++i) {
-        q += 2 + detail::get_le(b, q, 2);
-        const uint64_t kind = detail::get_le(b, q, 2);
-        const uint32_t len = u32_at(b, q + 2);
-        if (kind == 0) ctx.skeletal_bodies.push_back(q + 6);
-        q += 6 + len;
-      }
-    }
-    at += 8 + c.len;
+    ctx.bones.push_back(std::move(r));
+  }
+  for (size_t i = 0;; ++i) {
+    const std::string clip = "CLPS/clip[" + std::to_string(i) + "]";
+    const auto kind = find(clip + "/kind"), body = find(clip + "/body");
+    if (!kind) break;
+    if (body && detail::get_le(b, *kind, 2) == 0) ctx.skeletal_bodies.push_back(*body);
   }
   return ctx;
 }
@@ -347,11 +364,6 @@ const std::array<Kind<Kv6Ctx>, 3> kKv6Kinds = {{
 }};
 
 struct RvcCtx {
-  struct Chunk {
-    uint64_t at;
-    std::array<char, 4> tag;
-    uint32_t len;
-  };
   std::vector<Chunk> chunks;
 };
 bool rename_rvc_chunk(GenCase& c, GenRng& rng, const RvcCtx& ctx, const char* tag) {
@@ -529,14 +541,7 @@ GenCase generate_rvc(GenRng& rng, GenSize size, bool negative) {
                           std::to_string(clip.meta.frame_count) + " frames");
   if (auto bytes = encode_rvc(clip); bytes.ok()) c.bytes = std::move(*bytes);
   if (!negative) return c;
-  RvcCtx ctx;
-  for (uint64_t at = 6; at + 9 <= c.bytes.size();) {
-    RvcCtx::Chunk ch{at, {}, u32_at(c.bytes, at + 5)};
-    std::memcpy(ch.tag.data(), c.bytes.data() + at, 4);
-    ctx.chunks.push_back(ch);
-    at += 9 + ch.len;
-  }
-  detail::apply_one(c, rng, ctx, kRvcKinds);
+  detail::apply_one(c, rng, RvcCtx{chunks_of(c.bytes)}, kRvcKinds);
   return c;
 }
 

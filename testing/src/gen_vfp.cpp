@@ -14,6 +14,7 @@
 #include <array>
 
 #include "gen_internal.h"
+#include "voxrig/layout.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::gen {
@@ -418,14 +419,13 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
   if (bytes.ok()) c.bytes = std::move(*bytes);  // a generated model is always representable
   if (!negative) return c;
 
-  VfpCtx ctx;
-  for (uint64_t at = 44; at + 16 <= c.bytes.size();) {
-    VfpSec s{at, {}, static_cast<uint32_t>(detail::get_le(c.bytes, at + 12, 4))};
-    std::copy(c.bytes.begin() + static_cast<int64_t>(at),
-              c.bytes.begin() + static_cast<int64_t>(at) + 4, s.tag.begin());
-    ctx.sections.push_back(s);
-    at += 16 + s.len;
-  }
+  VfpCtx ctx;  // the sections as the testing walker frames them
+  if (const auto framing = testing::framing_of(c.bytes))
+    for (const testing::Frame& f : framing->frames) {
+      VfpSec s{f.offset, {}, f.declared};
+      std::copy(f.tag.begin(), f.tag.end(), s.tag.begin());
+      ctx.sections.push_back(s);
+    }
   detail::apply_one(c, rng, ctx, kVfpKinds);
   return c;
 }

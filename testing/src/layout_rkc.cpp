@@ -1,13 +1,13 @@
-// Field locator, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS, VCLP with embedded
-// KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md (name_len,
-// attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
+// Named fields of the lenient walk, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS,
+// VCLP with embedded KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md
+// (name_len, attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
 #include <algorithm>
 #include <cstring>
 #include <map>
 
 #include "layout_walker.h"
 
-namespace voxrig::golden::detail {
+namespace voxrig::testing::detail {
 
 static void walk_xform(Walker& w, const std::string& name) {
   Walker x(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
@@ -20,8 +20,8 @@ static void walk_xform(Walker& w, const std::string& name) {
 }
 
 static void walk_hinge(Walker& w, const std::string& name) {
-  if (!w.fits(64)) return;
-  w.emit(name, w.pos(), 64);
+  if (!w.fits(kHingeSize)) return;
+  w.emit(name, w.pos(), kHingeSize);
   Walker h(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
   h.uint("parent", 4);
   h.vec3("p0");
@@ -106,55 +106,35 @@ void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
   auto ver = w.uint("version", 2);
   if (!ver) return;
   const bool v1 = *ver == 1;
-  std::map<std::string, uint64_t> seen;
-  uint64_t pos = w.pos();
-  uint64_t frame_count = 0, owpc = 1;
-  const uint64_t hdr = v1 ? 8 : 9;
-  for (uint64_t i = 0; pos + hdr <= end; ++i) {
-    const std::string tag = tag_text(b, pos);
-    const uint64_t k = seen[tag]++;
-    const uint64_t len_off = pos + (v1 ? 4 : 5);
-    const uint64_t flags = v1 ? 0 : b[pos + 4];
-    const uint64_t len = le(b, len_off, 4);
-    const uint64_t pstart = pos + hdr, pend = std::min(end, pstart + len);
-    std::vector<std::string> sec;
-    for (const auto& p : alias_prefixes("chunk", i, tag, k))
-      for (const auto& q : prefixes) sec.push_back(q.empty() ? p : q + "/" + p);
-    for (const auto& p : sec) {
-      out.fields.push_back({p, pos, pend - pos});
-      out.fields.push_back({p + "/tag", pos, 4});
-      if (!v1) out.fields.push_back({p + "/flags", pos + 4, 1});
-      out.fields.push_back({p + "/len", len_off, 4});
-      out.fields.push_back({p + "/payload", pstart, pend - pstart});
-    }
-    std::vector<std::string> pp = sec;
-    if (tag != "?")
-      for (const auto& t : tag_prefixes(tag, k))
-        for (const auto& q : prefixes) pp.push_back(q.empty() ? t : q + "/" + t);
-    Walker pw(b, pstart, pend, out, pp);
-    if (flags & 1) {
-      pw.uint("raw_len", 4);
-      pw.field("stream", pw.remaining());
-    } else if (tag == "META") {
-      auto dx = pw.uint("dims.x", 4), dy = pw.uint("dims.y", 4), dz = pw.uint("dims.z", 4);
-      (void)dx;
-      (void)dy;
-      pw.vec3("pivot");
-      pw.field("voxel_world_size", 4);
-      pw.uint("loop_mode", 1);
-      pw.uint("default_frame_ms", 4);
-      auto fc = pw.uint("frame_count", 4);
-      if (fc) frame_count = *fc;
-      if (dz) owpc = std::max<uint64_t>(1, (*dz + 31) / 32);
-    } else if (tag == "FRMS") {
-      walk_rvc_frames(pw, frame_count, owpc);
-    } else if (tag == "TIME") {
-      for (uint64_t f = 0; pw.fits(4); ++f) pw.field(idx("duration", f), 4);
-    }
-    pw.end_marker();
-    add_region(out, sec[0] + "/len", len_off, pstart, pend, pp);
-    pos = pend;
-  }
+  // A blob too short for a whole header has no chunks but still gets its "end".
+  const Framing framing =
+      framing_as(b.subspan(start, end - start), Container::Rvc).value_or(Framing{});
+  uint64_t frame_count = 0, owpc = 1;  // from META, for FRMS
+  static constexpr HeadField kFlags[] = {{"flags", 4, 1}};
+  walk_frames(b, start, framing, prefixes, "chunk",
+              v1 ? std::span<const HeadField>() : std::span<const HeadField>(kFlags), "len", out,
+              [&](const std::string& tag, uint64_t pos, Walker& pw) {
+                const uint64_t flags = v1 ? 0 : b[pos + 4];
+                if (flags & 1) {
+                  pw.uint("raw_len", 4);
+                  pw.field("stream", pw.remaining());
+                } else if (tag == "META") {
+                  pw.uint("dims.x", 4);
+                  pw.uint("dims.y", 4);
+                  auto dz = pw.uint("dims.z", 4);
+                  pw.vec3("pivot");
+                  pw.field("voxel_world_size", 4);
+                  pw.uint("loop_mode", 1);
+                  pw.uint("default_frame_ms", 4);
+                  auto fc = pw.uint("frame_count", 4);
+                  if (fc) frame_count = *fc;
+                  if (dz) owpc = std::max<uint64_t>(1, (*dz + 31) / 32);
+                } else if (tag == "FRMS") {
+                  walk_rvc_frames(pw, frame_count, owpc);
+                } else if (tag == "TIME") {
+                  for (uint64_t f = 0; pw.fits(4); ++f) pw.field(idx("duration", f), 4);
+                }
+              });
   w.end_marker();
 }
 
@@ -168,12 +148,14 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
   }
   if (tag == "MSHS" || tag == "VCLP") {
     const bool mesh = tag == "MSHS";
-    auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(4); ++i) {
+    const uint64_t list = w.pos();
+    w.uint("count", 4);
+    const std::vector<Frame> blobs = blob_frames(b, list, w.end());
+    for (uint64_t i = 0; i < blobs.size(); ++i) {
       const std::string rec = idx(mesh ? "mesh" : "clip", i);
-      const uint64_t start = w.pos();
-      auto len = w.uint(rec + "/blob_len", 4).value_or(0);
-      const uint64_t bstart = w.pos(), bend = std::min(w.end(), bstart + len);
+      const uint64_t start = blobs[i].offset, bstart = blobs[i].payload_start,
+                     bend = blobs[i].payload_end;
+      w.field(rec + "/blob_len", 4);
       w.emit(rec, start, bend - start);
       w.field(rec + "/blob", bend - bstart);
       auto sub = w.sub_prefixes(rec + (mesh ? "/kv6" : "/rvc"));
@@ -198,9 +180,9 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
       auto nl = bw.uint("name_len", 2);
       bw.field("name", std::min(nl.value_or(0), bw.remaining()));
       auto na = bw.uint("attach_count", 4);
-      for (uint64_t a = 0; na && a < *na && bw.fits(54); ++a) {
+      for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
         const std::string at = idx("attachment", a);
-        bw.emit(at, bw.pos(), 54);
+        bw.emit(at, bw.pos(), kAttachmentSize);
         Walker aw(b, bw.pos(), w.end(), out, bw.sub_prefixes(at));
         aw.uint("mesh_kind", 2);
         aw.uint("index", 4);
@@ -256,29 +238,10 @@ void walk_rkc(std::span<const uint8_t> b, Layout& out) {
   Walker h(b, 0, b.size(), out, {"header"});
   h.field("magic", 4);
   h.field("version", 2);
-  std::map<std::string, uint64_t> seen;
-  uint64_t pos = 6;
-  for (uint64_t i = 0; pos + 8 <= b.size(); ++i) {
-    const std::string tag = tag_text(b, pos);
-    const uint64_t k = seen[tag]++;
-    const uint64_t len = le(b, pos + 4, 4);
-    const uint64_t pstart = pos + 8, pend = std::min<uint64_t>(b.size(), pstart + len);
-    auto sec = alias_prefixes("chunk", i, tag, k);
-    for (const auto& p : sec) {
-      out.fields.push_back({p, pos, pend - pos});
-      out.fields.push_back({p + "/tag", pos, 4});
-      out.fields.push_back({p + "/len", pos + 4, 4});
-      out.fields.push_back({p + "/payload", pstart, pend - pstart});
-    }
-    std::vector<std::string> pp = sec;
-    if (tag != "?")
-      for (auto& p : tag_prefixes(tag, k)) pp.push_back(p);
-    Walker pw(b, pstart, pend, out, pp);
-    walk_rkc_payload(b, tag, pw);
-    pw.end_marker();
-    add_region(out, sec[0] + "/len", pos + 4, pstart, pend, pp);
-    pos = pend;
-  }
+  const auto framing = framing_as(b, Container::Rkch);
+  if (!framing) return;
+  walk_frames(b, 0, *framing, {""}, "chunk", {}, "len", out,
+              [&](const std::string& tag, uint64_t, Walker& pw) { walk_rkc_payload(b, tag, pw); });
 }
 
 void walk_kfa(std::span<const uint8_t> b, Layout& out) {
@@ -287,7 +250,7 @@ void walk_kfa(std::span<const uint8_t> b, Layout& out) {
   auto nl = w.uint("name_len", 4);
   if (nl) w.field("name", std::min(*nl, w.remaining()));
   auto nh = w.uint("numhin", 4);
-  for (uint64_t i = 0; nh && i < *nh && w.fits(64); ++i) walk_hinge(w, idx("hinge", i));
+  for (uint64_t i = 0; nh && i < *nh && w.fits(kHingeSize); ++i) walk_hinge(w, idx("hinge", i));
   auto nf = w.uint("numfrm", 4);
   if (nf && nh) {
     w.emit("frmval", w.pos(), std::min(w.remaining(), *nf * *nh * 2));
@@ -301,4 +264,4 @@ void walk_kfa(std::span<const uint8_t> b, Layout& out) {
   }
 }
 
-}  // namespace voxrig::golden::detail
+}  // namespace voxrig::testing::detail

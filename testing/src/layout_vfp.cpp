@@ -1,5 +1,6 @@
-// Field locator for golden mutations: a lenient walk that names every field of a VFP, RKCH, KV6,
-// RVC or KFA file. Never validates; stops a table at the first element that does not fit.
+// Named fields of the lenient walk (voxrig/layout.h): every field of a VFP file, the dispatch by
+// magic to the RKCH family (layout_rkc.cpp), and find_field. Never validates; stops a table at
+// the first element that does not fit.
 //
 // VFP payload field names (formats.md):
 //   VOX0  version reserved paletteCount sizeX sizeY sizeZ reserved2 palette[i] voxels
@@ -19,7 +20,7 @@
 
 #include "layout_walker.h"
 
-namespace voxrig::golden {
+namespace voxrig::testing {
 namespace {
 
 using namespace detail;
@@ -40,10 +41,10 @@ void walk_skel(Walker& w) {
   w.uint("reserved", 1);
   auto n = w.uint("jointCount", 2);
   w.field("baseSourceHash", 32);
-  for (uint64_t i = 0; n && i < *n && w.fits(48); ++i) {
+  for (uint64_t i = 0; n && i < *n && w.fits(kJointPrefix); ++i) {
     const uint64_t start = w.pos();
-    const uint64_t name_len = w.bytes()[start + 44];
-    w.emit(idx("joint", i), start, std::min(48 + name_len, w.remaining()));
+    const uint64_t name_len = w.bytes()[start + kJointNameLenAt];
+    w.emit(idx("joint", i), start, std::min(kJointPrefix + name_len, w.remaining()));
     Walker j(w.bytes(), start, w.end(), w.out(), w.sub_prefixes(idx("joint", i)));
     j.uint("jointId", 2);
     j.uint("parentId", 2);
@@ -65,8 +66,8 @@ void walk_vskn(Walker& w) {
   auto n = w.uint("bindingCount", 4);
   w.field("baseSourceHash", 32);
   w.field("skeletonHash", 32);
-  for (uint64_t i = 0; n && i < *n && w.fits(6); ++i) {
-    w.emit(idx("record", i), w.pos(), 6);
+  for (uint64_t i = 0; n && i < *n && w.fits(kBindingSize); ++i) {
+    w.emit(idx("record", i), w.pos(), kBindingSize);
     w.field(idx("record", i) + "/voxelOffset", 4);
     w.field(idx("record", i) + "/jointId", 2);
   }
@@ -78,7 +79,7 @@ void walk_anim(Walker& w) {
   auto nc = w.uint("clipCount", 2);
   w.field("baseSourceHash", 32);
   w.field("skeletonHash", 32);
-  for (uint64_t c = 0; nc && c < *nc && w.fits(12); ++c) {
+  for (uint64_t c = 0; nc && c < *nc && w.fits(kClipPrefix); ++c) {
     const uint64_t cstart = w.pos();
     Walker cw(w.bytes(), cstart, w.end(), w.out(), w.sub_prefixes(idx("clip", c)));
     cw.uint("clipId", 2);
@@ -87,14 +88,14 @@ void walk_anim(Walker& w) {
     auto nl = cw.uint("nameLen", 1);
     cw.field("pad", 3);
     cw.field("name", std::min(nl.value_or(0), cw.remaining()));
-    for (uint64_t t = 0; nt && t < *nt && cw.fits(8); ++t) {
+    for (uint64_t t = 0; nt && t < *nt && cw.fits(kTrackPrefix); ++t) {
       const uint64_t tstart = cw.pos();
       Walker tw(w.bytes(), tstart, w.end(), w.out(), cw.sub_prefixes(idx("track", t)));
       tw.uint("jointId", 2);
       tw.uint("reserved", 2);
       auto nk = tw.uint("keyCount", 4);
-      for (uint64_t k = 0; nk && k < *nk && tw.fits(44); ++k) {
-        tw.emit(idx("key", k), tw.pos(), 44);
+      for (uint64_t k = 0; nk && k < *nk && tw.fits(kKeySize); ++k) {
+        tw.emit(idx("key", k), tw.pos(), kKeySize);
         Walker kw(w.bytes(), tw.pos(), w.end(), w.out(), tw.sub_prefixes(idx("key", k)));
         kw.uint("timeMs", 4);
         kw.vec3("translation");
@@ -118,42 +119,21 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
   h.field("headerFlags", 2);
   h.field("sectionCount", 4);
   h.field("sourceHash", 32);
-  if (b.size() < 44) return;
-  std::map<std::string, uint64_t> seen;
-  uint64_t pos = 44;
-  for (uint64_t i = 0; pos + 16 <= b.size(); ++i) {
-    const std::string tag = tag_text(b, pos);
-    const uint64_t k = seen[tag]++;
-    const uint64_t len = le(b, pos + 12, 4);
-    const uint64_t pstart = pos + 16;
-    const uint64_t pend = std::min<uint64_t>(b.size(), pstart + len);
-    auto sec = alias_prefixes("section", i, tag, k);
-    for (const auto& p : sec) {
-      out.fields.push_back({p, pos, pend - pos});
-      out.fields.push_back({p + "/tag", pos, 4});
-      out.fields.push_back({p + "/chunkId", pos + 4, 4});
-      out.fields.push_back({p + "/codec", pos + 8, 1});
-      out.fields.push_back({p + "/flags", pos + 9, 1});
-      out.fields.push_back({p + "/reserved", pos + 10, 2});
-      out.fields.push_back({p + "/length", pos + 12, 4});
-      out.fields.push_back({p + "/payload", pstart, pend - pstart});
-    }
-    std::vector<std::string> payload_prefixes = sec;
-    if (tag != "?")
-      for (auto& p : tag_prefixes(tag, k)) payload_prefixes.push_back(p);
-    Walker pw(b, pstart, pend, out, payload_prefixes);
-    if (tag == "VOX0")
-      walk_vox0(pw);
-    else if (tag == "SKEL")
-      walk_skel(pw);
-    else if (tag == "VSKN")
-      walk_vskn(pw);
-    else if (tag == "ANIM")
-      walk_anim(pw);
-    pw.end_marker();
-    add_region(out, sec[0] + "/length", pos + 12, pstart, pend, payload_prefixes);
-    pos = pend;
-  }
+  const auto framing = framing_as(b, Container::Vfp);
+  if (!framing) return;
+  static constexpr HeadField kHead[] = {
+      {"chunkId", 4, 4}, {"codec", 8, 1}, {"flags", 9, 1}, {"reserved", 10, 2}};
+  walk_frames(b, 0, *framing, {""}, "section", kHead, "length", out,
+              [](const std::string& tag, uint64_t, Walker& pw) {
+                if (tag == "VOX0")
+                  walk_vox0(pw);
+                else if (tag == "SKEL")
+                  walk_skel(pw);
+                else if (tag == "VSKN")
+                  walk_vskn(pw);
+                else if (tag == "ANIM")
+                  walk_anim(pw);
+              });
 }
 
 bool magic(std::span<const uint8_t> b, const char* m) {
@@ -231,4 +211,9 @@ std::optional<Field> find_field(const Layout& layout, std::span<const uint8_t> b
   return std::nullopt;
 }
 
-}  // namespace voxrig::golden
+std::optional<uint64_t> offset_of(const Layout& layout, std::string_view path) {
+  if (const Field* f = lookup(layout, path)) return f->offset;
+  return std::nullopt;
+}
+
+}  // namespace voxrig::testing

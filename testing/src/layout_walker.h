@@ -1,22 +1,41 @@
-// golden_layout_walker.h — internal helpers of the field locator (golden_layout*.cpp): the
-// lenient forward walker that names fields under one or more alias prefixes, and tag aliases.
+// layout_walker.h — internal helpers of the lenient walk (layout_*.cpp): the forward walker that
+// names fields under one or more alias prefixes, tag aliases, and framing as a given container.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "voxrig/byte_reader.h"
 #include "voxrig/layout.h"
 
-namespace voxrig::golden::detail {
+namespace voxrig::testing::detail {
 
+/// The n-byte (1, 2 or 4) little-endian unsigned at `at`; the caller has checked it fits.
 inline uint64_t le(std::span<const uint8_t> b, uint64_t at, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; ++i) v |= uint64_t(b[at + i]) << (8 * i);
-  return v;
+  const uint8_t* p = b.data() + at;
+  return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
 }
+
+// Record sizes the walks and complete_records share (formats.md "Voxel Rig v1", rkc-family.md
+// §2.3): the fixed fields before each table, record prefixes and where a record keeps its length.
+inline constexpr uint64_t kSkelFixed = 36, kJointPrefix = 48, kJointNameLenAt = 44;
+inline constexpr uint64_t kVsknFixed = 74, kBindingSize = 6;
+inline constexpr uint64_t kAnimFixed = 68, kClipPrefix = 12, kClipNameLenAt = 8;
+inline constexpr uint64_t kTrackPrefix = 8, kTrackKeyCountAt = 4, kKeySize = 44;
+inline constexpr uint64_t kAttachmentSize = 54, kHingeSize = 64;
+
+/// The blobs of an MSHS / VCLP payload at [start, end) of `b`: offset = length_offset = the blob's
+/// u32 length, payload = the blob (clamped). At most the count at `start` (none when it does not
+/// fit), while a length field fits.
+std::vector<Frame> blob_frames(std::span<const uint8_t> b, uint64_t start, uint64_t end);
+
+/// framing_of without the magic check: frames `bytes` as container `c` (the RVC clip inside a
+/// VCLP blob is walked whatever its magic). nullopt only when the header is incomplete.
+std::optional<Framing> framing_as(std::span<const uint8_t> bytes, Container c);
 
 // Emits fields under one or more alias prefixes while walking forward through [pos, end).
 class Walker {
@@ -119,7 +138,51 @@ inline std::string tag_text(std::span<const uint8_t> b, uint64_t at) {
   return std::string(reinterpret_cast<const char*>(b.data() + at), 4);
 }
 
-// RKCH-family walkers (golden_layout_rkc.cpp).
+/// One field of a frame header between tag and length: name, offset from the tag, size.
+struct HeadField {
+  const char* name;
+  uint64_t at, size;
+};
+
+/// Names every frame of `framing` (found in b at `base`) under `outer` prefixes: the frame as
+/// "<container>[i|TAG|TAG:k]" with /tag, the `head` fields, /<len_name> and /payload; then walks
+/// the payload with `payload(tag, frame, walker)` under those aliases plus "TAG[:k]", adds its
+/// "/end" marker and its length region.
+template <class PayloadFn>
+void walk_frames(std::span<const uint8_t> b, uint64_t base, const Framing& framing,
+                 const std::vector<std::string>& outer, const std::string& container,
+                 std::span<const HeadField> head, const std::string& len_name, Layout& out,
+                 PayloadFn payload) {
+  auto nest = [&](const std::vector<std::string>& names, std::vector<std::string>& into) {
+    for (const auto& p : names)
+      for (const auto& q : outer) into.push_back(q.empty() ? p : q + "/" + p);
+  };
+  std::map<std::string, uint64_t> seen;
+  for (uint64_t i = 0; i < framing.frames.size(); ++i) {
+    const Frame& fr = framing.frames[i];
+    const uint64_t pos = base + fr.offset, len_off = base + fr.length_offset;
+    const uint64_t pstart = base + fr.payload_start, pend = base + fr.payload_end;
+    const std::string tag = tag_text(b, pos);
+    const uint64_t k = seen[tag]++;
+    std::vector<std::string> sec;
+    nest(alias_prefixes(container, i, tag, k), sec);
+    for (const auto& p : sec) {
+      out.fields.push_back({p, pos, pend - pos});
+      out.fields.push_back({p + "/tag", pos, 4});
+      for (const HeadField& h : head) out.fields.push_back({p + "/" + h.name, pos + h.at, h.size});
+      out.fields.push_back({p + "/" + len_name, len_off, 4});
+      out.fields.push_back({p + "/payload", pstart, pend - pstart});
+    }
+    std::vector<std::string> pp = sec;
+    if (tag != "?") nest(tag_prefixes(tag, k), pp);
+    Walker pw(b, pstart, pend, out, pp);
+    payload(tag, pos, pw);
+    pw.end_marker();
+    add_region(out, sec[0] + "/" + len_name, len_off, pstart, pend, pp);
+  }
+}
+
+// RKCH-family walkers (layout_rkc.cpp).
 void walk_rkc(std::span<const uint8_t> b, Layout& out);
 void walk_kfa(std::span<const uint8_t> b, Layout& out);
 void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
@@ -127,4 +190,4 @@ void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
 void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layout& out,
                  const std::vector<std::string>& prefixes);
 
-}  // namespace voxrig::golden::detail
+}  // namespace voxrig::testing::detail
