@@ -11,14 +11,6 @@
 #include "voxrig/pose.h"
 
 namespace voxrig {
-namespace {
-
-Error make_error(ErrorCode code, const Path& path, std::string detail) {
-  return model_error(code, path.str(), std::move(detail));
-}
-
-}  // namespace
-
 int32_t RigRuntime::joint_index(uint16_t joint_id) const {
   auto it = std::lower_bound(id_to_index_.begin(), id_to_index_.end(),
                              std::pair<uint16_t, uint32_t>{joint_id, 0});
@@ -36,7 +28,8 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
   RigRuntime rt;
   const size_t n = skel.joints.size();
   const Path skel_path("SKEL");
-  if (n == 0) return make_error(ErrorCode::SkelNoJoints, skel_path, "skeleton has no joints");
+  if (n == 0)
+    return model_error(ErrorCode::SkelNoJoints, skel_path.str(), "skeleton has no joints");
 
   // Joint ids -> indices (sorted pairs; a duplicate id is ambiguous for parents and tracks).
   rt.joint_ids_.resize(n);
@@ -48,9 +41,9 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
   std::sort(rt.id_to_index_.begin(), rt.id_to_index_.end());
   for (size_t i = 1; i < n; ++i) {
     if (rt.id_to_index_[i].first == rt.id_to_index_[i - 1].first) {
-      return make_error(ErrorCode::SkelJointOrder,
-                        skel_path.child("joint", rt.id_to_index_[i].second),
-                        "duplicate joint id " + std::to_string(rt.id_to_index_[i].first));
+      return model_error(ErrorCode::SkelJointOrder,
+                         skel_path.child("joint", rt.id_to_index_[i].second).str(),
+                         "duplicate joint id " + std::to_string(rt.id_to_index_[i].first));
     }
   }
 
@@ -64,8 +57,8 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
     }
     const int32_t pi = p < 0 ? -1 : rt.joint_index(static_cast<uint16_t>(p));
     if (pi < 0) {
-      return make_error(ErrorCode::SkelParentMissing, skel_path.child("joint", int64_t(i)),
-                        "parent id " + std::to_string(p) + " does not exist");
+      return model_error(ErrorCode::SkelParentMissing, skel_path.child("joint", int64_t(i)).str(),
+                         "parent id " + std::to_string(p) + " does not exist");
     }
     rt.parent_[i] = pi;
   }
@@ -87,8 +80,8 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
       j = rt.parent_[j];
     }
     if (j >= 0 && state[j] == 1) {
-      return make_error(ErrorCode::SkelParentCycle, skel_path.child("joint", int64_t(i)),
-                        "the parent chain of this joint loops");
+      return model_error(ErrorCode::SkelParentCycle, skel_path.child("joint", int64_t(i)).str(),
+                         "the parent chain of this joint loops");
     }
     uint32_t d = j < 0 ? 0 : depth[j] + 1;
     for (size_t k = walk.size(); k-- > 0;) {
@@ -140,7 +133,8 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
     for (const AnimTrack& t : c.tracks) total_keys += t.keys.size();
   }
   if (total_keys > UINT32_MAX || total_tracks > UINT32_MAX) {
-    return make_error(ErrorCode::AnimLimitTotalKeys, anim_path, "too many keys for a runtime");
+    return model_error(ErrorCode::AnimLimitTotalKeys, anim_path.str(),
+                       "too many keys for a runtime");
   }
   rt.clips_.reserve(anim->clips.size());
   rt.tracks_.reserve(total_tracks);
@@ -157,18 +151,21 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
       const Path track_path = clip_path.child("track", int64_t(ti));
       const int32_t joint = rt.joint_index(t.joint);
       if (joint < 0) {
-        return make_error(ErrorCode::AnimJointMissing, track_path,
-                          "joint id " + std::to_string(t.joint) + " does not exist");
+        return model_error(ErrorCode::AnimJointMissing, track_path.str(),
+                           "joint id " + std::to_string(t.joint) + " does not exist");
       }
       if (seen[joint] == int64_t(ci)) {
-        return make_error(ErrorCode::AnimTrackOrder, track_path, "second track for one joint");
+        return model_error(ErrorCode::AnimTrackOrder, track_path.str(),
+                           "second track for one joint");
       }
       seen[joint] = int64_t(ci);
-      if (t.keys.empty()) return make_error(ErrorCode::AnimNoKeys, track_path, "track has no keys");
+      if (t.keys.empty())
+        return model_error(ErrorCode::AnimNoKeys, track_path.str(), "track has no keys");
       for (size_t ki = 1; ki < t.keys.size(); ++ki) {
         if (t.keys[ki].time_ms <= t.keys[ki - 1].time_ms) {
-          return make_error(ErrorCode::AnimKeyTimeOrder, track_path.child("key", int64_t(ki)),
-                            "key times must increase strictly");
+          return model_error(ErrorCode::AnimKeyTimeOrder,
+                             track_path.child("key", int64_t(ki)).str(),
+                             "key times must increase strictly");
         }
       }
       const double span = double(t.keys.back().time_ms) - double(t.keys.front().time_ms);

@@ -114,7 +114,7 @@ class JsonDomBuilder {
       std::string path = path_here();
       append_json_key(path, k);
       error_ =
-          Error{ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\""};
+          error_at(ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\"");
       return false;
     }
     key_start_ = static_cast<uint32_t>(doc_.pool_.size());
@@ -139,7 +139,7 @@ class JsonDomBuilder {
     // `position` counts the characters read, the offending one included.
     uint64_t offset = position > 0 ? position - 1 : 0;
     if (offset > text_.size()) offset = text_.size();
-    error_ = Error{code, offset, path_here(), std::string(what)};
+    error_ = error_at(code, offset, path_here(), std::string(what));
     return false;
   }
 
@@ -200,8 +200,8 @@ class JsonDomBuilder {
   }
   bool open(JsonKind kind) {
     if (stack_.size() >= kMaxJsonDepth) {
-      error_ = Error{ErrorCode::JsonLimit, token_start(), path_here(),
-                     "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+      error_ = error_at(ErrorCode::JsonLimit, token_start(), path_here(),
+                        "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
       return false;
     }
     node(kind);
@@ -254,7 +254,7 @@ class JsonDomBuilder {
 Result<JsonDoc> JsonDoc::parse(std::string_view text) {
   // Offsets and pool positions are 32-bit.
   if (text.size() >= 0xFFFFFFFFu) {
-    return Error{ErrorCode::JsonLimit, 0, "$", "JSON text of 4 GiB or more"};
+    return error_at(ErrorCode::JsonLimit, 0, "$", "JSON text of 4 GiB or more");
   }
   try {
     JsonDomBuilder builder(text);
@@ -263,15 +263,15 @@ Result<JsonDoc> JsonDoc::parse(std::string_view text) {
     const bool ok = nlohmann::json::sax_parse(first, last, &builder);
     if (!ok || builder.error()) {
       if (builder.error()) return std::move(*builder.error());
-      return Error{ErrorCode::JsonSyntax, 0, "$", "not a JSON document"};
+      return error_at(ErrorCode::JsonSyntax, 0, "$", "not a JSON document");
     }
     JsonDoc doc = builder.take();
-    if (doc.nodes_.empty()) return Error{ErrorCode::JsonSyntax, 0, "$", "empty document"};
+    if (doc.nodes_.empty()) return error_at(ErrorCode::JsonSyntax, 0, "$", "empty document");
     return doc;
   } catch (const std::bad_alloc&) {
-    return Error{ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text"};
+    return error_at(ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text");
   } catch (const std::exception& e) {
-    return Error{ErrorCode::JsonSyntax, 0, "$", e.what()};
+    return error_at(ErrorCode::JsonSyntax, 0, "$", e.what());
   }
 }
 

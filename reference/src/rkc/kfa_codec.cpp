@@ -31,7 +31,7 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   ByteReader r(bytes, 0, ErrorCode::KfaTruncated);
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t magic, r.u32(root));
   if (magic != load_u32(kMagic))
-    return ByteReader::fail_at(ErrorCode::KfaBadMagic, 0, root, "expected \"Kwlk\"");
+    return error_at(ErrorCode::KfaBadMagic, 0, root, "expected \"Kwlk\"");
 
   Kfa k;
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t name_len, r.u32(root));
@@ -41,7 +41,7 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t numhin_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t numhin, r.u32(root));
   if (numhin > lim.kfa_hinges)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::KfaLimitHinges, numhin_at, root,
         "numhin " + std::to_string(numhin) + " exceeds limit " + std::to_string(lim.kfa_hinges));
   const uint64_t hinges_at = r.offset();
@@ -58,10 +58,9 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t cells = uint64_t{k.frame_count} * numhin;
   const uint64_t charged = uint64_t{k.frame_count} * (numhin == 0 ? 1 : numhin);
   if (charged > lim.kfa_frame_cells)
-    return ByteReader::fail_at(ErrorCode::KfaLimitFrameCells, numfrm_at, root,
-                               std::to_string(k.frame_count) + " frame(s) x " +
-                                   std::to_string(numhin) + " hinge(s) exceeds limit " +
-                                   std::to_string(lim.kfa_frame_cells));
+    return error_at(ErrorCode::KfaLimitFrameCells, numfrm_at, root,
+                    std::to_string(k.frame_count) + " frame(s) x " + std::to_string(numhin) +
+                        " hinge(s) exceeds limit " + std::to_string(lim.kfa_frame_cells));
   VOXRIG_ASSIGN_OR_RETURN(auto frm, detail::read_table(r, cells, 2, root, "frmval"));
   k.frames.resize(cells);
   for (size_t i = 0; i < cells; ++i)
@@ -70,7 +69,7 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t seqnum_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, r.u32(root));
   if (seqnum > lim.kfa_seq)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::KfaLimitSeq, seqnum_at, root,
         "seqnum " + std::to_string(seqnum) + " exceeds limit " + std::to_string(lim.kfa_seq));
   VOXRIG_ASSIGN_OR_RETURN(auto sq, detail::read_table(r, seqnum, detail::kSeqSize, root, "seq"));
@@ -88,16 +87,16 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   for (size_t i = 0; i < numhin; ++i) {
     const int32_t parent = k.hinges[i].parent;
     if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= numhin))
-      return ByteReader::fail_at(
+      return error_at(
           ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
           Path().child("hinge", static_cast<int64_t>(i)),
           "parent " + std::to_string(parent) + " of " + std::to_string(numhin) + " hinge(s)");
     parents[i] = parent;
   }
   if (auto start = detail::first_cycle_start(parents))
-    return ByteReader::fail_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
-                               Path().child("hinge", static_cast<int64_t>(*start)),
-                               "the parent chain never reaches a root");
+    return error_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
+                    Path().child("hinge", static_cast<int64_t>(*start)),
+                    "the parent chain never reaches a root");
   return k;
 }
 
@@ -119,13 +118,13 @@ Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
 Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
   constexpr uint64_t kMax = 0xFFFFFFFFu;
   if (k.kv6_name.size() > kMax || k.hinges.size() > kMax || k.seq.size() > kMax)
-    return ByteReader::fail_at(ErrorCode::KfaWriteTooLarge, 0, Path(),
-                               "a count or the name length does not fit in u32");
+    return error_at(ErrorCode::KfaWriteTooLarge, 0, Path(),
+                    "a count or the name length does not fit in u32");
   if (k.frames.size() != uint64_t{k.frame_count} * k.hinges.size())
-    return ByteReader::fail_at(ErrorCode::KfaWriteNotRectangular, 0, Path().child("frmval"),
-                               std::to_string(k.frames.size()) + " value(s) for " +
-                                   std::to_string(k.frame_count) + " frame(s) x " +
-                                   std::to_string(k.hinges.size()) + " hinge(s)");
+    return error_at(ErrorCode::KfaWriteNotRectangular, 0, Path().child("frmval"),
+                    std::to_string(k.frames.size()) + " value(s) for " +
+                        std::to_string(k.frame_count) + " frame(s) x " +
+                        std::to_string(k.hinges.size()) + " hinge(s)");
   ByteWriter w;
   w.reserve(20 + k.kv6_name.size() + detail::kHingeSize * k.hinges.size() + 2 * k.frames.size() +
             detail::kSeqSize * k.seq.size());
@@ -155,12 +154,12 @@ Result<Kfa> character_to_kfa(const Character& c, std::optional<size_t> clip,
   if (!sk) return k;  // an Unknown clip exports no animation (as the seed)
   const Path p = Path("CLPS").child("clip", static_cast<int64_t>(*clip));
   if (sk->numhin != c.bones.size())
-    return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, 0, p,
-                               "numhin " + std::to_string(sk->numhin) +
-                                   " != " + std::to_string(c.bones.size()) + " bone(s)");
+    return error_at(ErrorCode::RkcClipBoneCount, 0, p,
+                    "numhin " + std::to_string(sk->numhin) +
+                        " != " + std::to_string(c.bones.size()) + " bone(s)");
   if (sk->frames.size() != uint64_t{sk->frame_count} * sk->numhin)
-    return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, p,
-                               "frames.size() != frame_count * numhin");
+    return error_at(ErrorCode::RkcWriteNotRectangular, 0, p,
+                    "frames.size() != frame_count * numhin");
   k.frame_count = sk->frame_count;
   k.frames.resize(sk->frames.size());
   for (size_t i = 0; i < sk->frames.size(); ++i) {

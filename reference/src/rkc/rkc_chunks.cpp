@@ -32,8 +32,8 @@ constexpr size_t kMinKv6Blob = 4 + 32;           // blob_len + KV6 header
 constexpr size_t kMinRvcBlob = 4 + 6;            // blob_len + RVC magic/version
 
 Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uint64_t limit) {
-  return ByteReader::fail_at(
-      code, at, p, "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
+  return error_at(code, at, p,
+                  "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
 }
 
 // A u32 element count, rejected with `code` at the count's own offset when it exceeds `limit`
@@ -53,8 +53,7 @@ Result<std::string> read_name(ByteReader& r, const Path& p, const DecodeOptions&
   const uint64_t at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto raw, r.bytes(len, p));
   if (is_valid_utf8(raw)) return std::string(raw.begin(), raw.end());
-  if (is_strict(options))
-    return ByteReader::fail_at(ErrorCode::RkcBadUtf8, at, p, "name is not valid UTF-8");
+  if (is_strict(options)) return error_at(ErrorCode::RkcBadUtf8, at, p, "name is not valid UTF-8");
   std::string fixed = repair_utf8(raw);
   sink.add(WarningCode::RkcRepairedUtf8, at, p,
            std::to_string(raw.size()) + " byte(s) repaired to " + std::to_string(fixed.size()));
@@ -77,17 +76,16 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
   VOXRIG_ASSIGN_OR_RETURN(s.numhin, body.u32(p));
   // The seed checks this right after numhin, before any frame, so it fires for 0 frames too.
   if (s.numhin != bone_count)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::RkcClipBoneCount, numhin_at, p,
         "numhin " + std::to_string(s.numhin) + " != " + std::to_string(bone_count) + " bone(s)");
   // Hazard H2: with 0 bones, 4 billion empty rows read nothing; each row counts as one cell.
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
   if (charged > lim.rkc_frame_cells)
-    return ByteReader::fail_at(ErrorCode::RkcLimitFrameCells, numfrm_at, p,
-                               std::to_string(s.frame_count) + " frame(s) x " +
-                                   std::to_string(s.numhin) + " bone(s) exceeds limit " +
-                                   std::to_string(lim.rkc_frame_cells));
+    return error_at(ErrorCode::RkcLimitFrameCells, numfrm_at, p,
+                    std::to_string(s.frame_count) + " frame(s) x " + std::to_string(s.numhin) +
+                        " bone(s) exceeds limit " + std::to_string(lim.rkc_frame_cells));
   VOXRIG_ASSIGN_OR_RETURN(auto tab, read_table(body, cells, kBoneXformSize, p, "frmval"));
   s.frames.resize(cells);
   for (size_t i = 0; i < cells; ++i) s.frames[i] = load_bone_xform(tab.data() + kBoneXformSize * i);
@@ -107,16 +105,15 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
 // Writes `name` with its u16 length; a name the field cannot hold is an error, not a panic.
 Status write_name(ByteWriter& w, const std::string& name, const Path& p) {
   if (name.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::RkcWriteNameTooLong, 0, p,
-                               std::to_string(name.size()) + " bytes do not fit in u16");
+    return error_at(ErrorCode::RkcWriteNameTooLong, 0, p,
+                    std::to_string(name.size()) + " bytes do not fit in u16");
   w.u16(static_cast<uint16_t>(name.size()));
   w.bytes(name);
   return {};
 }
 
 Status write_count(ByteWriter& w, uint64_t n, const Path& p) {
-  if (n > kU32Max)
-    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, p, "count does not fit in u32");
+  if (n > kU32Max) return error_at(ErrorCode::RkcWriteTooLarge, 0, p, "count does not fit in u32");
   w.u32(static_cast<uint32_t>(n));
   return {};
 }
@@ -191,8 +188,8 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
       VOXRIG_ASSIGN_OR_RETURN(a.index, r.u32(ap));
       // The seed checks mesh_kind right after index, before the rest of the record is read.
       if (kind > 1)
-        return ByteReader::fail_at(ErrorCode::RkcUnsupportedMeshKind, kind_at, ap,
-                                   "mesh_kind " + std::to_string(kind));
+        return error_at(ErrorCode::RkcUnsupportedMeshKind, kind_at, ap,
+                        "mesh_kind " + std::to_string(kind));
       a.kind = static_cast<AttachmentKind>(kind);
       VOXRIG_ASSIGN_OR_RETURN(auto xf, r.bytes(kBoneXformSize, ap));
       a.local_offset = load_bone_xform(xf.data());
@@ -308,10 +305,10 @@ Status write_clps(ByteWriter& w, const Character& c) {
       // numhin is written as recorded (a zero-frame clip keeps the bone count it was read
       // with), never derived from the first row as the seed does (hazard H13).
       if (s->frames.size() != uint64_t{s->frame_count} * s->numhin)
-        return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
-                                   std::to_string(s->frames.size()) + " xform(s) for " +
-                                       std::to_string(s->frame_count) + " frame(s) x " +
-                                       std::to_string(s->numhin) + " bone(s)");
+        return error_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
+                        std::to_string(s->frames.size()) + " xform(s) for " +
+                            std::to_string(s->frame_count) + " frame(s) x " +
+                            std::to_string(s->numhin) + " bone(s)");
       w.u16(0);
       const size_t len_at = w.begin_length();
       w.u32(s->frame_count);
@@ -323,7 +320,7 @@ Status write_clps(ByteWriter& w, const Character& c) {
         w.i32(q.frm);
       }
       if (w.size() - len_at - 4 > kU32Max)
-        return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
+        return error_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
       w.end_length(len_at);
     } else {
       const auto& u = std::get<UnknownClip>(clip.data);

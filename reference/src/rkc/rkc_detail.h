@@ -77,11 +77,11 @@ inline Result<std::span<const uint8_t>> read_table(ByteReader& r, uint64_t count
   if (count == 0 || elem == 0) return std::span<const uint8_t>{};
   const uint64_t whole = r.remaining() / elem;
   if (count > whole) {
-    return ByteReader::fail_at(r.truncated_code(), r.offset() + whole * elem,
-                               p.child(elem_name, static_cast<int64_t>(whole)),
-                               "table of " + std::to_string(count) + " x " + std::to_string(elem) +
-                                   " byte(s) needs more than the " + std::to_string(r.remaining()) +
-                                   " remaining");
+    return error_at(r.truncated_code(), r.offset() + whole * elem,
+                    p.child(elem_name, static_cast<int64_t>(whole)),
+                    "table of " + std::to_string(count) + " x " + std::to_string(elem) +
+                        " byte(s) needs more than the " + std::to_string(r.remaining()) +
+                        " remaining");
   }
   return r.bytes(static_cast<size_t>(count * elem), p);
 }

@@ -43,23 +43,22 @@ Status check_cross_references(const Character& c, const CrossRefOffsets& refs) {
       const bool is_static = a.kind == AttachmentKind::Static;
       const uint64_t table = is_static ? c.meshes.size() : c.voxel_clips.size();
       if (a.index >= table)
-        return ByteReader::fail_at(ErrorCode::RkcAttachmentIndex, refs.attachment_index_at[flat],
-                                   bp.child("attachment", static_cast<int64_t>(j)),
-                                   std::string(is_static ? "mesh" : "voxel clip") + " index " +
-                                       std::to_string(a.index) + " >= " + std::to_string(table));
+        return error_at(ErrorCode::RkcAttachmentIndex, refs.attachment_index_at[flat],
+                        bp.child("attachment", static_cast<int64_t>(j)),
+                        std::string(is_static ? "mesh" : "voxel clip") + " index " +
+                            std::to_string(a.index) + " >= " + std::to_string(table));
     }
     const int32_t parent = b.hinge.parent;
     if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= n))
-      return ByteReader::fail_at(
-          ErrorCode::RkcParentRange, refs.hinge_at[i], bp.child("hinge"),
-          "parent " + std::to_string(parent) + " of " + std::to_string(n) + " bone(s)");
+      return error_at(ErrorCode::RkcParentRange, refs.hinge_at[i], bp.child("hinge"),
+                      "parent " + std::to_string(parent) + " of " + std::to_string(n) + " bone(s)");
   }
   std::vector<int32_t> parents(c.bones.size());
   for (size_t i = 0; i < c.bones.size(); ++i) parents[i] = c.bones[i].hinge.parent;
   if (auto start = first_cycle_start(parents)) {
     const Path bp = Path("BONS").child("bone", static_cast<int64_t>(*start));
-    return ByteReader::fail_at(ErrorCode::RkcParentCycle, refs.hinge_at[*start], bp.child("hinge"),
-                               "the parent chain never reaches a root");
+    return error_at(ErrorCode::RkcParentCycle, refs.hinge_at[*start], bp.child("hinge"),
+                    "the parent chain never reaches a root");
   }
   return {};
 }

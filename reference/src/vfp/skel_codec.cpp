@@ -60,9 +60,9 @@ Status check_parents(const Skel& skel, uint64_t base) {
                                       static_cast<uint16_t>(parent),
                                       [](const SkelJoint& j, uint16_t id) { return j.id < id; });
     if (it == skel.joints.end() || it->id != static_cast<uint16_t>(parent))
-      return ByteReader::fail_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
-                                 Path("SKEL").child("joint", static_cast<int64_t>(i)),
-                                 "parentId " + std::to_string(parent) + " names no joint");
+      return error_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
+                      Path("SKEL").child("joint", static_cast<int64_t>(i)),
+                      "parentId " + std::to_string(parent) + " names no joint");
     parent_index[i] = static_cast<int32_t>(it - skel.joints.begin());
   }
   // 0 = not visited, 1 = on the walk in progress, 2 = reaches a root. Each joint is walked
@@ -75,7 +75,7 @@ Status check_parents(const Skel& skel, uint64_t base) {
       k = parent_index[k];
     }
     if (k >= 0 && state[k] == 1)
-      return ByteReader::fail_at(
+      return error_at(
           ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
           Path("SKEL").child("joint", static_cast<int64_t>(i)),
           "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
@@ -100,19 +100,17 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
 
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
   if (version != 1)
-    return ByteReader::fail_at(ErrorCode::SkelBadVersion, base, root, "version " + num(version));
+    return error_at(ErrorCode::SkelBadVersion, base, root, "version " + num(version));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
-  if (reserved != 0)
-    return ByteReader::fail_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
+  if (reserved != 0) return error_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t joint_count, r.u16(root));
-  if (joint_count == 0)
-    return ByteReader::fail_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
+  if (joint_count == 0) return error_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
   VOXRIG_TRY(detail::check_count(r, joint_count, 0, limits.skel_joints, ErrorCode::SkelLimitJoints,
                                  root, base + 2));
   VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, root));
   if (!std::equal(hash.begin(), hash.end(), ctx.source_hash.begin()))
-    return ByteReader::fail_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
-                               "baseSourceHash differs from the header sourceHash");
+    return error_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
+                    "baseSourceHash differs from the header sourceHash");
 
   Skel out;
   std::memcpy(out.base_source_hash.data(), hash.data(), 32);
@@ -124,8 +122,8 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
     const uint64_t id_at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(j.id, r.u16(jp));
     if (i > 0 && j.id <= out.joints.back().id)
-      return ByteReader::fail_at(ErrorCode::SkelJointOrder, id_at, jp,
-                                 "jointId " + num(j.id) + " after " + num(out.joints.back().id));
+      return error_at(ErrorCode::SkelJointOrder, id_at, jp,
+                      "jointId " + num(j.id) + " after " + num(out.joints.back().id));
     VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
     VOXRIG_ASSIGN_OR_RETURN(
         j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite, ErrorCode::SkelNonUnitRotation));
@@ -133,11 +131,11 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
     const uint64_t pad_at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));
     if (pad[0] | pad[1] | pad[2])
-      return ByteReader::fail_at(ErrorCode::SkelReserved, pad_at, jp, "pad bytes are not 0");
+      return error_at(ErrorCode::SkelReserved, pad_at, jp, "pad bytes are not 0");
     const uint64_t name_at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, jp));
     if (!is_valid_utf8(name))
-      return ByteReader::fail_at(ErrorCode::SkelBadUtf8, name_at, jp, "name is not valid UTF-8");
+      return error_at(ErrorCode::SkelBadUtf8, name_at, jp, "name is not valid UTF-8");
     j.name.assign(name.begin(), name.end());
     out.joints.push_back(std::move(j));
   }
@@ -149,15 +147,15 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   const Path root("SKEL");
   if (skel.joints.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               num(skel.joints.size()) + " joints do not fit jointCount (u16)");
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    num(skel.joints.size()) + " joints do not fit jointCount (u16)");
   size_t total = kHeaderBytes;
   for (size_t i = 0; i < skel.joints.size(); ++i) {
     const size_t len = skel.joints[i].name.size();
     if (len > detail::kMaxNameBytes)
-      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0,
-                                 root.child("joint", static_cast<int64_t>(i)),
-                                 "name is " + num(len) + " bytes; nameLen holds at most 255");
+      return error_at(ErrorCode::VfpWriteNameTooLong, 0,
+                      root.child("joint", static_cast<int64_t>(i)),
+                      "name is " + num(len) + " bytes; nameLen holds at most 255");
     total += kJointPrefixBytes + len;
   }
   ByteWriter w;

@@ -63,7 +63,7 @@ inline std::string hex32(float f) {
 inline Result<float> finite_f32(ByteReader& r, const Path& p, ErrorCode code) {
   const uint64_t at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const float v, r.f32(p));
-  if (!is_finite_bits(v)) return ByteReader::fail_at(code, at, p, "non-finite float " + hex32(v));
+  if (!is_finite_bits(v)) return error_at(code, at, p, "non-finite float " + hex32(v));
   return v;
 }
 
@@ -82,7 +82,7 @@ inline Result<Trs> read_trs(ByteReader& r, const Path& p, ErrorCode non_finite,
   VOXRIG_ASSIGN_OR_RETURN(trs.r.z, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.r.w, finite_f32(r, p, non_finite));
   if (!is_unit_quaternion(trs.r))
-    return ByteReader::fail_at(non_unit, rot_at, p, "rotation is not a unit quaternion");
+    return error_at(non_unit, rot_at, p, "rotation is not a unit quaternion");
   VOXRIG_ASSIGN_OR_RETURN(trs.s.x, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.s.y, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.s.z, finite_f32(r, p, non_finite));
