@@ -17,6 +17,7 @@
 
 #include "rkc/rkc_detail.h"
 #include "voxrig/kfa.h"
+#include "voxrig/validate.h"
 
 namespace voxrig {
 
@@ -84,16 +85,13 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
 
   // QE.6b skeleton checks, RKCH's order: every parent's range first, then cycles.
   std::vector<int32_t> parents(numhin);
-  for (size_t i = 0; i < numhin; ++i) {
-    const int32_t parent = k.hinges[i].parent;
-    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= numhin))
-      return error_at(
-          ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
-          Path().child("hinge", static_cast<int64_t>(i)),
-          "parent " + std::to_string(parent) + " of " + std::to_string(numhin) + " hinge(s)");
-    parents[i] = parent;
-  }
-  if (auto start = detail::first_cycle_start(parents))
+  for (size_t i = 0; i < numhin; ++i) parents[i] = k.hinges[i].parent;
+  if (auto i = first_parent_out_of_range(parents))
+    return error_at(
+        ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * *i,
+        Path().child("hinge", static_cast<int64_t>(*i)),
+        "parent " + std::to_string(parents[*i]) + " of " + std::to_string(numhin) + " hinge(s)");
+  if (auto start = first_cycle_start(parents))
     return error_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
                     Path().child("hinge", static_cast<int64_t>(*start)),
                     "the parent chain never reaches a root");

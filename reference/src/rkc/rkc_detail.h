@@ -1,5 +1,5 @@
 // Internals shared by the RKCH-family codecs (RKCH, KV6, KFA): fixed-size records, bounded
-// table reads, the warning sink, the parent-cycle search and dump helpers. Not installed.
+// table reads, the warning sink and dump helpers. Not installed.
 #pragma once
 
 #include <cstdint>
@@ -91,11 +91,6 @@ BoneXform load_bone_xform(const uint8_t* p);
 Hinge load_hinge(const uint8_t* p);
 void write_bone_xform(ByteWriter& w, const BoneXform& x);
 void write_hinge(ByteWriter& w, const Hinge& h);
-
-/// The first index, in order, whose parent chain never reaches a root (-1), or nullopt.
-/// `parents` must already be in range (-1 or an index). O(n) time and memory, with the same
-/// answer as the seed's "more than n hops from each bone" walk (which is O(n²)).
-std::optional<size_t> first_cycle_start(std::span<const int32_t> parents);
 
 /// KV6 decode with a warning sink (decode_kv6 passes a null sink; validate_* a real one).
 Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,

@@ -28,6 +28,7 @@
 #include "vfp/vfp_internal.h"
 #include "voxrig/byte_writer.h"
 #include "voxrig/utf8.h"
+#include "voxrig/validate.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig {
@@ -47,41 +48,26 @@ uint64_t parent_offset(const Skel& skel, size_t i, uint64_t base) {
   return at + 2;
 }
 
+// Parent existence, then cycles (the rules are voxrig/validate.h's; the error points at the
+// joint's parentId). Ids are unique by now (strictly increasing as read).
 Status check_parents(const Skel& skel, uint64_t base) {
   const size_t n = skel.joints.size();
-  // parent_index[i]: index of joint i's parent, or -1 for a root.
-  std::vector<int32_t> parent_index(n, -1);
+  std::vector<uint16_t> ids(n);
+  std::vector<int16_t> parents(n);
   for (size_t i = 0; i < n; ++i) {
-    const int16_t parent = skel.joints[i].parent;
-    if (parent == -1) continue;
-    const auto it =
-        parent < 0 ? skel.joints.end()
-                   : std::lower_bound(skel.joints.begin(), skel.joints.end(),
-                                      static_cast<uint16_t>(parent),
-                                      [](const SkelJoint& j, uint16_t id) { return j.id < id; });
-    if (it == skel.joints.end() || it->id != static_cast<uint16_t>(parent))
-      return error_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
-                      Path("SKEL").child("joint", static_cast<int64_t>(i)),
-                      "parentId " + std::to_string(parent) + " names no joint");
-    parent_index[i] = static_cast<int32_t>(it - skel.joints.begin());
+    ids[i] = skel.joints[i].id;
+    parents[i] = skel.joints[i].parent;
   }
-  // 0 = not visited, 1 = on the walk in progress, 2 = reaches a root. Each joint is walked
-  // once, so this is O(n) however deep the hierarchy.
-  std::vector<uint8_t> state(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    int32_t k = static_cast<int32_t>(i);
-    while (k >= 0 && state[k] == 0) {
-      state[k] = 1;
-      k = parent_index[k];
-    }
-    if (k >= 0 && state[k] == 1)
-      return error_at(
-          ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
-          Path("SKEL").child("joint", static_cast<int64_t>(i)),
-          "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
-    for (k = static_cast<int32_t>(i); k >= 0 && state[k] == 1; k = parent_index[k]) state[k] = 2;
-  }
-  return {};
+  const std::optional<JointRuleBreak> broken = check_joint_hierarchy(ids, parents);
+  if (!broken) return {};
+  const size_t i = broken->joint;
+  const Path jp = Path("SKEL").child("joint", static_cast<int64_t>(i));
+  if (broken->rule == JointRule::ParentCycle)
+    return error_at(ErrorCode::SkelParentCycle, parent_offset(skel, i, base), jp,
+                    "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
+  // ParentMissing (DuplicateId cannot happen: the decoder read the ids strictly increasing).
+  return error_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base), jp,
+                  "parentId " + std::to_string(skel.joints[i].parent) + " names no joint");
 }
 
 }  // namespace
