@@ -46,6 +46,7 @@ namespace {
 
 using detail::num;
 
+constexpr uint64_t kHeaderBytes = 68;
 constexpr uint64_t kClipPrefixBytes = 12;
 constexpr uint64_t kTrackPrefixBytes = 8;
 constexpr uint64_t kKeyBytes = 44;
@@ -181,12 +182,21 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::anim_payload_size(const Anim& anim) {
+  uint64_t total = kHeaderBytes;
+  for (const AnimClip& clip : anim.clips) {
+    total += kClipPrefixBytes + clip.name.size();
+    for (const AnimTrack& track : clip.tracks)
+      total += kTrackPrefixBytes + kKeyBytes * track.keys.size();
+  }
+  return total;
+}
+
 Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
   const Path root("ANIM");
   if (anim.clips.size() > 0xFFFF)
     return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
                     num(anim.clips.size()) + " clips do not fit clipCount (u16)");
-  uint64_t total = 68;
   for (size_t c = 0; c < anim.clips.size(); ++c) {
     const AnimClip& clip = anim.clips[c];
     const Path cp = root.child("clip", static_cast<int64_t>(c));
@@ -196,15 +206,14 @@ Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
     if (clip.tracks.size() > 0xFFFF)
       return error_at(ErrorCode::VfpWriteTooLarge, 0, cp,
                       num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
-    total += kClipPrefixBytes + clip.name.size();
     for (size_t t = 0; t < clip.tracks.size(); ++t) {
       const uint64_t keys = clip.tracks[t].keys.size();
       if (keys > 0xFFFFFFFFu)
         return error_at(ErrorCode::VfpWriteTooLarge, 0, cp.child("track", static_cast<int64_t>(t)),
                         num(keys) + " keys do not fit keyCount (u32)");
-      total += kTrackPrefixBytes + kKeyBytes * keys;
     }
   }
+  const uint64_t total = detail::anim_payload_size(anim);
   if (total > 0xFFFFFFFFu)
     return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
                     "payload of " + num(total) + " bytes does not fit a section");

@@ -130,22 +130,26 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::skel_payload_size(const Skel& skel) {
+  uint64_t total = kHeaderBytes;
+  for (const SkelJoint& j : skel.joints) total += kJointPrefixBytes + j.name.size();
+  return total;
+}
+
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   const Path root("SKEL");
   if (skel.joints.size() > 0xFFFF)
     return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
                     num(skel.joints.size()) + " joints do not fit jointCount (u16)");
-  size_t total = kHeaderBytes;
   for (size_t i = 0; i < skel.joints.size(); ++i) {
     const size_t len = skel.joints[i].name.size();
     if (len > detail::kMaxNameBytes)
       return error_at(ErrorCode::VfpWriteNameTooLong, 0,
                       root.child("joint", static_cast<int64_t>(i)),
                       "name is " + num(len) + " bytes; nameLen holds at most 255");
-    total += kJointPrefixBytes + len;
   }
   ByteWriter w;
-  w.reserve(total);
+  w.reserve(static_cast<size_t>(detail::skel_payload_size(skel)));
   w.u8(1);
   w.u8(0);
   w.u16(static_cast<uint16_t>(skel.joints.size()));

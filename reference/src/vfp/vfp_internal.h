@@ -89,6 +89,28 @@ inline Result<Trs> read_trs(ByteReader& r, const Path& p, ErrorCode non_finite,
   return trs;
 }
 
+// ---- payload sizes and records from the wire layouts: the encoders and the dump (which reports
+// each section's length and digests VOX0 and the VSKN records without encoding) share them ----
+
+/// Bytes of the VOX0 header (version, reserved, paletteCount, sizes, reserved u16).
+inline constexpr size_t kVox0HeaderBytes = 12;
+/// The VOX0 header exactly as encode_vox0 writes it (vox0_codec.cpp).
+std::array<uint8_t, kVox0HeaderBytes> vox0_header(const Vox0& vox0);
+/// Payload length encode_vox0 / encode_skel / encode_vskn / encode_anim produce for the model
+/// (64-bit: a hand-built model may exceed a section's u32; the encoders check that).
+uint64_t vox0_payload_size(const Vox0& vox0);
+uint64_t skel_payload_size(const Skel& skel);
+uint64_t vskn_payload_size(const Vskn& vskn);
+uint64_t anim_payload_size(const Anim& anim);
+/// Bytes of one VSKN binding record <IH>.
+inline constexpr size_t kVsknRecordBytes = 6;
+/// One VSKN binding record as encode_vskn writes it.
+inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(b.voxel_offset >> (8 * i));
+  at[4] = static_cast<uint8_t>(b.joint);
+  at[5] = static_cast<uint8_t>(b.joint >> 8);
+}
+
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
 inline std::string num(uint64_t v) { return std::to_string(v); }
 

@@ -152,10 +152,8 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
-std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
-  const size_t palette_bytes = 4 * vox0.palette.size();
-  std::vector<uint8_t> out(12 + palette_bytes + vox0.voxels.size());
-  uint8_t* p = out.data();
+std::array<uint8_t, detail::kVox0HeaderBytes> detail::vox0_header(const Vox0& vox0) {
+  std::array<uint8_t, kVox0HeaderBytes> p{};
   const uint16_t head[6] = {0,  // version and reserved byte, patched below
                             static_cast<uint16_t>(vox0.palette.size()),
                             vox0.size_x,
@@ -168,9 +166,22 @@ std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
   }
   p[0] = 1;  // version
   p[1] = 0;  // reserved
-  if (palette_bytes) std::memcpy(p + 12, vox0.palette.data(), palette_bytes);
+  return p;
+}
+
+uint64_t detail::vox0_payload_size(const Vox0& vox0) {
+  return kVox0HeaderBytes + 4 * uint64_t{vox0.palette.size()} + vox0.voxels.size();
+}
+
+std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
+  const size_t palette_bytes = 4 * vox0.palette.size();
+  std::vector<uint8_t> out(detail::vox0_payload_size(vox0));
+  uint8_t* p = out.data();
+  const auto head = detail::vox0_header(vox0);
+  std::memcpy(p, head.data(), head.size());
+  if (palette_bytes) std::memcpy(p + head.size(), vox0.palette.data(), palette_bytes);
   if (!vox0.voxels.empty())
-    std::memcpy(p + 12 + palette_bytes, vox0.voxels.data(), vox0.voxels.size());
+    std::memcpy(p + head.size() + palette_bytes, vox0.voxels.data(), vox0.voxels.size());
   return out;
 }
 

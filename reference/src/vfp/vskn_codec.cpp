@@ -31,7 +31,7 @@ namespace {
 using detail::num;
 
 constexpr uint64_t kHeaderBytes = 74;
-constexpr uint64_t kRecordBytes = 6;
+constexpr uint64_t kRecordBytes = detail::kVsknRecordBytes;
 
 // The first failing rule of record i, in the documented order (cold: only after the fast loop
 // saw something wrong with this record).
@@ -118,8 +118,12 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::vskn_payload_size(const Vskn& vskn) {
+  return kHeaderBytes + kRecordBytes * uint64_t{vskn.bindings.size()};
+}
+
 std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
-  std::vector<uint8_t> out(kHeaderBytes + kRecordBytes * vskn.bindings.size());
+  std::vector<uint8_t> out(detail::vskn_payload_size(vskn));
   uint8_t* p = out.data();
   const auto put16 = [](uint8_t* at, uint16_t v) {
     at[0] = static_cast<uint8_t>(v);
@@ -138,8 +142,7 @@ std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
   std::memcpy(p + 42, vskn.skeleton_hash.data(), 32);
   uint8_t* rec = p + kHeaderBytes;
   for (const VsknBinding& b : vskn.bindings) {
-    put32(rec, b.voxel_offset);
-    put16(rec + 4, b.joint);
+    detail::put_vskn_record(rec, b);
     rec += kRecordBytes;
   }
   return out;
