@@ -14,6 +14,7 @@
 #include <span>
 #include <variant>
 
+#include "dump/dump_internal.h"
 #include "vfp/vfp_internal.h"
 #include "voxrig/dump.h"
 #include "voxrig/json_out.h"
@@ -22,8 +23,6 @@
 
 namespace voxrig {
 namespace {
-
-constexpr const char* kSchema = "voxrig-dump/1";
 
 // SHA-256 of the VOX0 payload exactly as encode_vox0 lays it out (header, palette, voxels),
 // streamed so a large grid is never copied.
@@ -200,9 +199,7 @@ void dump_section(JsonOut& out, const Section& s) {
 
 std::string dump_vfp(const VfpFile& file) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", kSchema);
-  out.field_string("format", "vfp");
+  detail::begin_dump(out, "vfp");
   out.field_u64("version_minor", file.version_minor);
   out.key("source_hash");
   if (const Vox0* v = file.vox0()) {

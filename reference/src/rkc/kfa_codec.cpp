@@ -25,6 +25,19 @@ namespace {
 
 constexpr uint8_t kMagic[4] = {'K', 'w', 'l', 'k'};
 
+// A u32 count rejected with `code` at its own offset when over `limit` ("numhin 9 exceeds
+// limit 8"), before anything is sized by it.
+Result<uint32_t> read_limited_count(ByteReader& r, const Path& p, const char* label, uint64_t limit,
+                                    ErrorCode code) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
+  if (count > limit)
+    return error_at(code, at, p,
+                    std::string(label) + " " + std::to_string(count) + " exceeds limit " +
+                        std::to_string(limit));
+  return count;
+}
+
 Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions& options,
                             detail::WarningSink& sink) {
   const Path root;
@@ -39,12 +52,9 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   VOXRIG_ASSIGN_OR_RETURN(auto name, r.bytes(name_len, Path().child("name")));
   k.kv6_name.assign(name.begin(), name.end());
 
-  const uint64_t numhin_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t numhin, r.u32(root));
-  if (numhin > lim.kfa_hinges)
-    return error_at(
-        ErrorCode::KfaLimitHinges, numhin_at, root,
-        "numhin " + std::to_string(numhin) + " exceeds limit " + std::to_string(lim.kfa_hinges));
+  VOXRIG_ASSIGN_OR_RETURN(
+      const uint32_t numhin,
+      read_limited_count(r, root, "numhin", lim.kfa_hinges, ErrorCode::KfaLimitHinges));
   const uint64_t hinges_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto hin,
                           detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
@@ -67,12 +77,8 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   for (size_t i = 0; i < cells; ++i)
     k.frames[i] = static_cast<int16_t>(load_u16(frm.data() + 2 * i));
 
-  const uint64_t seqnum_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, r.u32(root));
-  if (seqnum > lim.kfa_seq)
-    return error_at(
-        ErrorCode::KfaLimitSeq, seqnum_at, root,
-        "seqnum " + std::to_string(seqnum) + " exceeds limit " + std::to_string(lim.kfa_seq));
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, read_limited_count(r, root, "seqnum", lim.kfa_seq,
+                                                                    ErrorCode::KfaLimitSeq));
   VOXRIG_ASSIGN_OR_RETURN(auto sq, detail::read_table(r, seqnum, detail::kSeqSize, root, "seq"));
   k.seq.resize(seqnum);
   for (size_t i = 0; i < seqnum; ++i) {
@@ -107,10 +113,8 @@ Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& opti
 
 Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(decode_kfa_impl(bytes, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return decode_kfa_impl(bytes, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {

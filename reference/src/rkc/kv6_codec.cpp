@@ -159,10 +159,8 @@ Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
 
 Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(detail::decode_kv6_impl(bytes, 0, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return detail::decode_kv6_impl(bytes, 0, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {

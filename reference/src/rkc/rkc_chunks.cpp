@@ -124,6 +124,44 @@ Status write_blob(ByteWriter& w, const std::vector<uint8_t>& blob, const Path& p
   return {};
 }
 
+// MSHS and VCLP: count u32 | count x { blob_len u32 | blob }, each blob decoded by
+// decode(blob, absolute offset, path) whose errors are named "<tag>/<elem>[i]/..." (D12).
+template <class T, class Decode>
+Status decode_blob_list(const ChunkRef& chunk, const char* tag, const char* elem, uint64_t limit,
+                        ErrorCode limit_code, size_t min_blob, WarningSink& sink,
+                        std::vector<T>& out, Decode&& decode) {
+  const Path p(tag);
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, limit, limit_code));
+  out.reserve(clamp_reserve(count, min_blob, r.remaining()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path ep = p.child(elem, i);
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(ep));
+    const uint64_t at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, ep));
+    auto item = decode(blob, at, ep);
+    if (!item.ok()) return item.error().prefixed(ep.str());
+    out.push_back(std::move(item).value());
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+// The writer's side of decode_blob_list: each item encoded by encode(item).
+template <class T, class Encode>
+Status write_blob_list(ByteWriter& w, const char* tag, const char* elem,
+                       const std::vector<T>& items, Encode&& encode) {
+  const Path p(tag);
+  VOXRIG_TRY(write_count(w, items.size(), p));
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Path ep = p.child(elem, static_cast<int64_t>(i));
+    auto blob = encode(items[i]);
+    if (!blob.ok()) return blob.error().prefixed(ep.str());
+    VOXRIG_TRY(write_blob(w, blob.value(), ep));
+  }
+  return {};
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- decoders
@@ -142,23 +180,12 @@ Status decode_meta(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 
 Status decode_mshs(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out) {
-  const Path p("MSHS");
-  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
-                          read_count(r, p, options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes));
-  out.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.remaining()));
-  for (uint32_t i = 0; i < count; ++i) {
-    const Path mp = p.child("mesh", i);
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(mp));
-    const uint64_t at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, mp));
-    WarningSink inner = sink.enabled() ? sink.nested(mp.str()) : WarningSink();
-    auto mesh = decode_kv6_impl(blob, at, options, inner);
-    if (!mesh.ok()) return mesh.error().prefixed(mp.str());
-    out.meshes.push_back(std::move(mesh).value());
-  }
-  warn_trailing(r, p, sink);
-  return {};
+  return decode_blob_list(
+      chunk, "MSHS", "mesh", options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes, kMinKv6Blob,
+      sink, out.meshes, [&](std::span<const uint8_t> blob, uint64_t at, const Path& mp) {
+        WarningSink inner = sink.enabled() ? sink.nested(mp.str()) : WarningSink();
+        return decode_kv6_impl(blob, at, options, inner);
+      });
 }
 
 Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
@@ -236,22 +263,11 @@ Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 
 Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out) {
-  const Path p("VCLP");
-  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, options.limits.rkc_voxel_clips,
-                                                           ErrorCode::RkcLimitVoxelClips));
-  out.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.remaining()));
-  for (uint32_t i = 0; i < count; ++i) {
-    const Path vp = p.child("clip", i);
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(vp));
-    const uint64_t at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, vp));
-    auto clip = decode_rvc(blob, at, options);
-    if (!clip.ok()) return clip.error().prefixed(vp.str());
-    out.voxel_clips.push_back(std::move(clip).value());
-  }
-  warn_trailing(r, p, sink);
-  return {};
+  return decode_blob_list(chunk, "VCLP", "clip", options.limits.rkc_voxel_clips,
+                          ErrorCode::RkcLimitVoxelClips, kMinRvcBlob, sink, out.voxel_clips,
+                          [&](std::span<const uint8_t> blob, uint64_t at, const Path&) {
+                            return decode_rvc(blob, at, options);
+                          });
 }
 
 // ---------------------------------------------------------------- writers
@@ -263,15 +279,7 @@ Status write_meta(ByteWriter& w, const Character& c) {
 }
 
 Status write_mshs(ByteWriter& w, const Character& c) {
-  const Path p("MSHS");
-  VOXRIG_TRY(write_count(w, c.meshes.size(), p));
-  for (size_t i = 0; i < c.meshes.size(); ++i) {
-    const Path mp = p.child("mesh", static_cast<int64_t>(i));
-    auto blob = encode_kv6(c.meshes[i]);
-    if (!blob.ok()) return blob.error().prefixed(mp.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), mp));
-  }
-  return {};
+  return write_blob_list(w, "MSHS", "mesh", c.meshes, [](const Kv6& m) { return encode_kv6(m); });
 }
 
 Status write_bons(ByteWriter& w, const Character& c) {
@@ -332,15 +340,8 @@ Status write_clps(ByteWriter& w, const Character& c) {
 }
 
 Status write_vclp(ByteWriter& w, const Character& c) {
-  const Path p("VCLP");
-  VOXRIG_TRY(write_count(w, c.voxel_clips.size(), p));
-  for (size_t i = 0; i < c.voxel_clips.size(); ++i) {
-    const Path vp = p.child("clip", static_cast<int64_t>(i));
-    auto blob = encode_rvc(c.voxel_clips[i]);
-    if (!blob.ok()) return blob.error().prefixed(vp.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), vp));
-  }
-  return {};
+  return write_blob_list(w, "VCLP", "clip", c.voxel_clips,
+                         [](const RvcClip& v) { return encode_rvc(v); });
 }
 
 }  // namespace voxrig::detail

@@ -140,10 +140,8 @@ Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions
 
 Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(decode_rkc_impl(bytes, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return decode_rkc_impl(bytes, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_rkc(const Character& c) {

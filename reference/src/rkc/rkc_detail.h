@@ -59,6 +59,16 @@ class WarningSink {
   std::string prefix_;
 };
 
+/// The validate_* entry points: runs `decode(sink)` with a sink collecting the warnings and
+/// returns them, or decode's error.
+template <class Decode>
+Result<std::vector<Warning>> collect_warnings(Decode&& decode) {
+  std::vector<Warning> warnings;
+  WarningSink sink(&warnings);
+  VOXRIG_TRY(decode(sink));
+  return warnings;
+}
+
 /// How many elements to reserve for a declared count whose records take at least `min_elem`
 /// bytes each: never more than the bytes that remain could hold (QE.6b's clamp), and never a
 /// division by zero (hazard H5). Reserving is an optimisation only; it never reports an error.

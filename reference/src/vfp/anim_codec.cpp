@@ -102,9 +102,7 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::AnimTruncated);
   const detail::JointSet joints(*ctx.skel);
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return error_at(ErrorCode::AnimBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::AnimBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
   if (reserved != 0) return error_at(ErrorCode::AnimReserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t clip_count, r.u16(root));
@@ -127,33 +125,22 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
   for (uint32_t c = 0; c < clip_count; ++c) {
     const Path cp = root.child("clip", c);
     AnimClip clip;
-    const uint64_t id_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(clip.id, r.u16(cp));
-    if (c > 0 && clip.id <= out.clips.back().id)
-      return error_at(ErrorCode::AnimClipOrder, id_at, cp,
-                      "clipId " + num(clip.id) + " after " + num(out.clips.back().id));
+    VOXRIG_ASSIGN_OR_RETURN(
+        clip.id, detail::read_increasing_id(r, cp, c == 0, c == 0 ? 0 : out.clips.back().id,
+                                            ErrorCode::AnimClipOrder, "clipId"));
     VOXRIG_ASSIGN_OR_RETURN(const uint16_t track_count, r.u16(cp));
     VOXRIG_ASSIGN_OR_RETURN(clip.duration_ms, r.u32(cp));
-    VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(cp));
-    const uint64_t pad_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, cp));
-    if (pad[0] | pad[1] | pad[2])
-      return error_at(ErrorCode::AnimReserved, pad_at, cp, "pad bytes are not 0");
-    const uint64_t name_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, cp));
-    if (!is_valid_utf8(name))
-      return error_at(ErrorCode::AnimBadUtf8, name_at, cp, "name is not valid UTF-8");
-    clip.name.assign(name.begin(), name.end());
+    VOXRIG_ASSIGN_OR_RETURN(clip.name, detail::read_padded_name(r, cp, ErrorCode::AnimReserved,
+                                                                ErrorCode::AnimBadUtf8));
 
     clip.tracks.reserve(std::min<uint64_t>(track_count, r.remaining() / kTrackPrefixBytes));
     for (uint32_t t = 0; t < track_count; ++t) {
       const Path tp = cp.child("track", t);
       AnimTrack track;
       const uint64_t joint_at = r.offset();
-      VOXRIG_ASSIGN_OR_RETURN(track.joint, r.u16(tp));
-      if (t > 0 && track.joint <= clip.tracks.back().joint)
-        return error_at(ErrorCode::AnimTrackOrder, joint_at, tp,
-                        "jointId " + num(track.joint) + " after " + num(clip.tracks.back().joint));
+      VOXRIG_ASSIGN_OR_RETURN(track.joint, detail::read_increasing_id(
+                                               r, tp, t == 0, t == 0 ? 0 : clip.tracks.back().joint,
+                                               ErrorCode::AnimTrackOrder, "jointId"));
       if (!joints.contains(track.joint))
         return error_at(ErrorCode::AnimJointMissing, joint_at, tp,
                         "jointId " + num(track.joint) + " is not in SKEL");

@@ -84,9 +84,7 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::SkelTruncated);
   const Path root("SKEL");
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return error_at(ErrorCode::SkelBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::SkelBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
   if (reserved != 0) return error_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t joint_count, r.u16(root));
@@ -105,24 +103,14 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   for (uint32_t i = 0; i < joint_count; ++i) {
     const Path jp = root.child("joint", i);
     SkelJoint j;
-    const uint64_t id_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(j.id, r.u16(jp));
-    if (i > 0 && j.id <= out.joints.back().id)
-      return error_at(ErrorCode::SkelJointOrder, id_at, jp,
-                      "jointId " + num(j.id) + " after " + num(out.joints.back().id));
+    VOXRIG_ASSIGN_OR_RETURN(
+        j.id, detail::read_increasing_id(r, jp, i == 0, i == 0 ? 0 : out.joints.back().id,
+                                         ErrorCode::SkelJointOrder, "jointId"));
     VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
     VOXRIG_ASSIGN_OR_RETURN(
         j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite, ErrorCode::SkelNonUnitRotation));
-    VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(jp));
-    const uint64_t pad_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));
-    if (pad[0] | pad[1] | pad[2])
-      return error_at(ErrorCode::SkelReserved, pad_at, jp, "pad bytes are not 0");
-    const uint64_t name_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, jp));
-    if (!is_valid_utf8(name))
-      return error_at(ErrorCode::SkelBadUtf8, name_at, jp, "name is not valid UTF-8");
-    j.name.assign(name.begin(), name.end());
+    VOXRIG_ASSIGN_OR_RETURN(
+        j.name, detail::read_padded_name(r, jp, ErrorCode::SkelReserved, ErrorCode::SkelBadUtf8));
     out.joints.push_back(std::move(j));
   }
   VOXRIG_TRY(r.expect_end(ErrorCode::SkelTrailingBytes, root));

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "voxrig/byte_reader.h"
+#include "voxrig/utf8.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
@@ -113,5 +114,39 @@ inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
 
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
 inline std::string num(uint64_t v) { return std::to_string(v); }
+
+/// Reads the u8 version a rig section opens with; `bad_version` at it unless it is 1.
+inline Status read_version_1(ByteReader& r, const Path& p, ErrorCode bad_version) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(p));
+  if (version != 1) return error_at(bad_version, at, p, "version " + num(version));
+  return {};
+}
+
+/// Reads a u16 id that must be strictly greater than `previous` (when there is one: `first` is
+/// false), the rule of SKEL joints, ANIM clips and ANIM tracks; `order` at the id otherwise,
+/// detail "<label> 7 after 9".
+inline Result<uint16_t> read_increasing_id(ByteReader& r, const Path& p, bool first,
+                                           uint16_t previous, ErrorCode order, const char* label) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint16_t id, r.u16(p));
+  if (!first && id <= previous)
+    return error_at(order, at, p, std::string(label) + " " + num(id) + " after " + num(previous));
+  return id;
+}
+
+/// Reads the name tail SKEL joints and ANIM clips share: nameLen u8, 3 pad bytes (= 0, else
+/// `reserved` at the pad), then nameLen bytes of UTF-8 (else `bad_utf8` at the name).
+inline Result<std::string> read_padded_name(ByteReader& r, const Path& p, ErrorCode reserved,
+                                            ErrorCode bad_utf8) {
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(p));
+  const uint64_t pad_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, p));
+  if (pad[0] | pad[1] | pad[2]) return error_at(reserved, pad_at, p, "pad bytes are not 0");
+  const uint64_t name_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, p));
+  if (!is_valid_utf8(name)) return error_at(bad_utf8, name_at, p, "name is not valid UTF-8");
+  return std::string(name.begin(), name.end());
+}
 
 }  // namespace voxrig::detail

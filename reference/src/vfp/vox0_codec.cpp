@@ -102,9 +102,7 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::Vox0Truncated);
   const Path root("VOX0");
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return error_at(ErrorCode::Vox0BadVersion, base + 0, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::Vox0BadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved8, r.u8(root));
   if (reserved8 != 0)
     return error_at(ErrorCode::Vox0Reserved, base + 1, root, "reserved byte at 1");

@@ -68,9 +68,7 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::VsknTruncated);
   const detail::JointSet joints(*ctx.skel);
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return error_at(ErrorCode::VsknBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::VsknBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t encoding, r.u8(root));
   if (encoding != 1)
     return error_at(ErrorCode::VsknBadEncoding, base + 1, root, "encoding " + num(encoding));
