@@ -25,9 +25,6 @@
 namespace voxrig {
 namespace {
 
-using detail::JsonDoc;
-using detail::JsonKind;
-using detail::JsonNode;
 using detail::JsonPath;
 using detail::JsonSchemaReader;
 
