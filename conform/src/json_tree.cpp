@@ -2,189 +2,139 @@
 //
 // nlohmann's DOM loses two things the comparison needs: the text of each number (a binary32
 // field must be rounded from its decimal text, not from a double) and duplicate keys (the DOM
-// keeps the last). So the documents are parsed through nlohmann's SAX interface into a small
-// tree of our own that keeps number texts, with bounded depth for hostile reader output.
+// keeps the last). So the documents are parsed into the codec's strict JSON tree
+// (voxrig/json_tree.h) with the judge's options: literal texts kept, duplicate keys reported when
+// their object closes, bounded depth and value count for hostile reader output. What stays here
+// is the comparison itself.
 #include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <nlohmann/json.hpp>
 
 #include "voxrig/conform.h"
 #include "voxrig/float_text.h"
+#include "voxrig/json_tree.h"
 
 namespace voxrig::conform {
 namespace {
 
-struct Value {
-  enum class Kind : uint8_t { Null, Bool, Integer, Float, String, Array, Object };
-  Kind kind = Kind::Null;
-  bool boolean = false;
-  std::string text;          // Integer: canonical decimal; Float: the literal; String: the string
-  std::vector<Value> items;  // Array elements, or Object values
-  std::vector<std::string> keys;  // Object keys, in document order
-  std::vector<uint32_t> sorted;   // Object: indices sorted by key
+// The judge's view of a JSON kind: every integer literal (any size) is one kind.
+enum class Kind : uint8_t { Null, Bool, Integer, Float, String, Array, Object };
 
-  const Value* member(std::string_view k) const {
-    auto it = std::lower_bound(sorted.begin(), sorted.end(), k,
-                               [&](uint32_t i, std::string_view key) { return keys[i] < key; });
-    return it != sorted.end() && keys[*it] == k ? &items[*it] : nullptr;
+Kind kind_of(const JsonNode& n) {
+  switch (n.kind) {
+    case JsonKind::Null:
+      return Kind::Null;
+    case JsonKind::Bool:
+      return Kind::Bool;
+    case JsonKind::Integer:
+    case JsonKind::BigInteger:
+      return Kind::Integer;
+    case JsonKind::Float:
+      return Kind::Float;
+    case JsonKind::String:
+      return Kind::String;
+    case JsonKind::Array:
+      return Kind::Array;
+    case JsonKind::Object:
+      return Kind::Object;
   }
-};
-
-// Builds a Value tree. Containers under construction live on `stack_`; a finished value is
-// attached to the container below it (or becomes the root).
-class TreeBuilder {
- public:
-  using json = nlohmann::json;
-
-  bool null() { return put(Value{}); }
-  bool boolean(bool b) {
-    Value v;
-    v.kind = Value::Kind::Bool;
-    v.boolean = b;
-    return put(std::move(v));
-  }
-  bool number_integer(json::number_integer_t n) { return integer(std::to_string(n)); }
-  bool number_unsigned(json::number_unsigned_t n) { return integer(std::to_string(n)); }
-  bool number_float(json::number_float_t, const std::string& s) {
-    // nlohmann reports integers too large for 64 bits here; they stay integers.
-    if (s.find_first_of(".eE") == std::string::npos) return integer(s);
-    Value v;
-    v.kind = Value::Kind::Float;
-    v.text = s;
-    return put(std::move(v));
-  }
-  bool string(std::string& s) {
-    Value v;
-    v.kind = Value::Kind::String;
-    v.text = std::move(s);
-    return put(std::move(v));
-  }
-  bool binary(json::binary_t&) { return fail("binary value"); }
-  bool start_object(size_t) { return open(Value::Kind::Object); }
-  bool key(std::string& k) {
-    pending_key_.back() = std::move(k);
-    return true;
-  }
-  bool end_object() {
-    Value v = std::move(stack_.back());
-    stack_.pop_back();
-    pending_key_.pop_back();
-    v.sorted.resize(v.keys.size());
-    for (uint32_t i = 0; i < v.sorted.size(); ++i) v.sorted[i] = i;
-    std::sort(v.sorted.begin(), v.sorted.end(),
-              [&](uint32_t a, uint32_t b) { return v.keys[a] < v.keys[b]; });
-    for (size_t i = 1; i < v.sorted.size(); ++i)
-      if (v.keys[v.sorted[i]] == v.keys[v.sorted[i - 1]])
-        return fail("duplicate key \"" + v.keys[v.sorted[i]] + "\"");
-    return put(std::move(v));
-  }
-  bool start_array(size_t) { return open(Value::Kind::Array); }
-  bool end_array() {
-    Value v = std::move(stack_.back());
-    stack_.pop_back();
-    pending_key_.pop_back();
-    return put(std::move(v));
-  }
-  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception& e) {
-    return fail(e.what());
-  }
-
-  Value root;
-  std::string error;
-
- private:
-  bool fail(std::string message) {
-    if (error.empty()) error = std::move(message);
-    return false;
-  }
-  bool integer(std::string text) {
-    Value v;
-    v.kind = Value::Kind::Integer;
-    v.text = std::move(text);
-    return put(std::move(v));
-  }
-  bool open(Value::Kind kind) {
-    if (stack_.size() >= kMaxJsonDepth) return fail("nesting deeper than 256 levels");
-    Value v;
-    v.kind = kind;
-    stack_.push_back(std::move(v));
-    pending_key_.emplace_back();
-    return true;
-  }
-  bool put(Value v) {
-    if (++values_ > kMaxJsonValues) return fail("more than 1048576 JSON values");
-    if (stack_.empty()) {
-      root = std::move(v);
-      return true;
-    }
-    Value& top = stack_.back();
-    if (top.kind == Value::Kind::Object) top.keys.push_back(std::move(pending_key_.back()));
-    top.items.push_back(std::move(v));
-    return true;
-  }
-
-  std::vector<Value> stack_;
-  std::vector<std::string> pending_key_;
-  size_t values_ = 0;
-};
-
-std::optional<Value> parse(std::string_view text, std::string& error) {
-  TreeBuilder b;
-  bool ok = false;
-  try {
-    ok = nlohmann::json::sax_parse(text.begin(), text.end(), &b);
-  } catch (const std::exception& e) {
-    b.error = e.what();
-  }
-  if (!ok) {
-    error = b.error.empty() ? "invalid JSON" : b.error;
-    return std::nullopt;
-  }
-  return std::move(b.root);
+  return Kind::Null;
 }
 
-std::string_view kind_name(Value::Kind k) {
+// One parsed document.
+struct Doc {
+  JsonDoc tree;
+
+  // Integer: canonical decimal (a 64-bit value) or the literal (beyond 64 bits); Float: the
+  // literal; String: the string.
+  std::string text(const JsonNode& n) const {
+    switch (n.kind) {
+      case JsonKind::Integer:
+        return (n.flag ? "-" : "") + std::to_string(n.magnitude());
+      case JsonKind::BigInteger:
+      case JsonKind::Float:
+        return std::string(tree.number_text(n));
+      case JsonKind::String:
+        return std::string(tree.str(n));
+      default:
+        return {};
+    }
+  }
+  // An object's members sorted by key (keys are unique: the parser rejects duplicates).
+  std::vector<const JsonNode*> sorted_members(const JsonNode& obj) const {
+    std::vector<const JsonNode*> out;
+    out.reserve(obj.count());
+    for (const JsonNode* c = tree.first(obj); c; c = tree.next(*c)) out.push_back(c);
+    std::sort(out.begin(), out.end(),
+              [&](const JsonNode* a, const JsonNode* b) { return tree.key(*a) < tree.key(*b); });
+    return out;
+  }
+  const JsonNode* find(const std::vector<const JsonNode*>& sorted, std::string_view k) const {
+    auto it = std::lower_bound(
+        sorted.begin(), sorted.end(), k,
+        [&](const JsonNode* m, std::string_view key) { return tree.key(*m) < key; });
+    return it != sorted.end() && tree.key(**it) == k ? *it : nullptr;
+  }
+};
+
+std::optional<Doc> parse(std::string_view text, std::string& error) {
+  JsonParseOptions options;
+  options.max_depth = kMaxJsonDepth;
+  options.max_values = kMaxJsonValues;
+  options.duplicate_keys_at_close = true;
+  options.keep_number_text = true;
+  Result<JsonDoc> tree = JsonDoc::parse(text, options);
+  if (!tree.ok()) {
+    error = tree.error().detail.empty() ? "invalid JSON" : tree.error().detail;
+    return std::nullopt;
+  }
+  return Doc{std::move(tree).value()};
+}
+
+std::string_view kind_name(Kind k) {
   switch (k) {
-    case Value::Kind::Null:
+    case Kind::Null:
       return "null";
-    case Value::Kind::Bool:
+    case Kind::Bool:
       return "boolean";
-    case Value::Kind::Integer:
+    case Kind::Integer:
       return "integer";
-    case Value::Kind::Float:
+    case Kind::Float:
       return "number";
-    case Value::Kind::String:
+    case Kind::String:
       return "string";
-    case Value::Kind::Array:
+    case Kind::Array:
       return "array";
-    case Value::Kind::Object:
+    case Kind::Object:
       return "object";
   }
   return "?";
 }
 
 // A short rendering of a scalar for messages; containers are described by size.
-std::string brief(const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::Null:
+std::string brief(const Doc& d, const JsonNode& v) {
+  switch (kind_of(v)) {
+    case Kind::Null:
       return "null";
-    case Value::Kind::Bool:
-      return v.boolean ? "true" : "false";
-    case Value::Kind::Integer:
-    case Value::Kind::Float:
-      return v.text.size() > 60 ? v.text.substr(0, 60) + "..." : v.text;
-    case Value::Kind::String: {
-      std::string s = v.text.size() > 60 ? v.text.substr(0, 60) + "..." : v.text;
+    case Kind::Bool:
+      return v.flag ? "true" : "false";
+    case Kind::Integer:
+    case Kind::Float: {
+      const std::string t = d.text(v);
+      return t.size() > 60 ? t.substr(0, 60) + "..." : t;
+    }
+    case Kind::String: {
+      const std::string t = d.text(v);
+      std::string s = t.size() > 60 ? t.substr(0, 60) + "..." : t;
       return "\"" + s + "\"";
     }
-    case Value::Kind::Array:
-      return "array of " + std::to_string(v.items.size());
-    case Value::Kind::Object:
-      return "object of " + std::to_string(v.items.size()) + " keys";
+    case Kind::Array:
+      return "array of " + std::to_string(v.count());
+    case Kind::Object:
+      return "object of " + std::to_string(v.count()) + " keys";
   }
   return "?";
 }
@@ -214,63 +164,75 @@ std::string child_path(const std::string& path, std::string_view key) {
 }
 
 // Depth is bounded by the parser (kMaxJsonDepth), so recursion is bounded too.
-bool differ(const Value& e, const Value& a, const std::string& path, JsonDiff& out) {
+bool differ(const Doc& ed, const JsonNode& e, const Doc& ad, const JsonNode& a,
+            const std::string& path, JsonDiff& out) {
   auto report = [&](std::string detail) {
     out.outcome = JsonCompare::Differ;
     out.path = path;
     out.detail = std::move(detail);
     return true;
   };
-  if (e.kind == Value::Kind::Float) {
-    if (a.kind != Value::Kind::Float && a.kind != Value::Kind::Integer)
-      return report("expected number " + brief(e) + ", got " + std::string(kind_name(a.kind)) +
-                    " " + brief(a));
-    auto eb = json_number_f32_bits(e.text);
-    auto ab = json_number_f32_bits(a.text);
+  const Kind ek = kind_of(e), ak = kind_of(a);
+  if (ek == Kind::Float) {
+    if (ak != Kind::Float && ak != Kind::Integer)
+      return report("expected number " + brief(ed, e) + ", got " + std::string(kind_name(ak)) +
+                    " " + brief(ad, a));
+    const std::string et = ed.text(e), at = ad.text(a);
+    auto eb = json_number_f32_bits(et);
+    auto ab = json_number_f32_bits(at);
     if (eb && ab && *eb == *ab) return false;
-    return report("expected " + e.text + " (f32 " + (eb ? bits_text(*eb) : "?") + "), got " +
-                  brief(a) + " (f32 " + (ab ? bits_text(*ab) : "?") + ")");
+    return report("expected " + et + " (f32 " + (eb ? bits_text(*eb) : "?") + "), got " +
+                  brief(ad, a) + " (f32 " + (ab ? bits_text(*ab) : "?") + ")");
   }
-  if (e.kind != a.kind)
-    return report("expected " + std::string(kind_name(e.kind)) + " " + brief(e) + ", got " +
-                  std::string(kind_name(a.kind)) + " " + brief(a));
-  switch (e.kind) {
-    case Value::Kind::Null:
+  if (ek != ak)
+    return report("expected " + std::string(kind_name(ek)) + " " + brief(ed, e) + ", got " +
+                  std::string(kind_name(ak)) + " " + brief(ad, a));
+  switch (ek) {
+    case Kind::Null:
       return false;
-    case Value::Kind::Bool:
-      return e.boolean == a.boolean ? false : report("expected " + brief(e) + ", got " + brief(a));
-    case Value::Kind::Integer:
-    case Value::Kind::String:
-      return e.text == a.text ? false : report("expected " + brief(e) + ", got " + brief(a));
-    case Value::Kind::Float:
+    case Kind::Bool:
+      return e.flag == a.flag ? false
+                              : report("expected " + brief(ed, e) + ", got " + brief(ad, a));
+    case Kind::Integer:
+    case Kind::String:
+      return ed.text(e) == ad.text(a)
+                 ? false
+                 : report("expected " + brief(ed, e) + ", got " + brief(ad, a));
+    case Kind::Float:
       return false;  // handled above
-    case Value::Kind::Array:
-      if (e.items.size() != a.items.size())
-        return report("expected " + std::to_string(e.items.size()) + " elements, got " +
-                      std::to_string(a.items.size()));
-      for (size_t i = 0; i < e.items.size(); ++i)
-        if (differ(e.items[i], a.items[i], path + "[" + std::to_string(i) + "]", out)) return true;
+    case Kind::Array: {
+      if (e.count() != a.count())
+        return report("expected " + std::to_string(e.count()) + " elements, got " +
+                      std::to_string(a.count()));
+      size_t i = 0;
+      for (const JsonNode *x = ed.tree.first(e), *y = ad.tree.first(a); x && y;
+           x = ed.tree.next(*x), y = ad.tree.next(*y), ++i)
+        if (differ(ed, *x, ad, *y, path + "[" + std::to_string(i) + "]", out)) return true;
       return false;
-    case Value::Kind::Object:
-      for (size_t i = 0; i < e.keys.size(); ++i) {
-        const Value* av = a.member(e.keys[i]);
-        const std::string p = child_path(path, e.keys[i]);
+    }
+    case Kind::Object: {
+      const std::vector<const JsonNode*> es = ed.sorted_members(e), as = ad.sorted_members(a);
+      for (const JsonNode* m = ed.tree.first(e); m; m = ed.tree.next(*m)) {
+        const std::string_view k = ed.tree.key(*m);
+        const JsonNode* av = ad.find(as, k);
+        const std::string p = child_path(path, k);
         if (!av) {
           out.outcome = JsonCompare::Differ;
           out.path = p;
-          out.detail = "missing key (expected " + brief(e.items[i]) + ")";
+          out.detail = "missing key (expected " + brief(ed, *m) + ")";
           return true;
         }
-        if (differ(e.items[i], *av, p, out)) return true;
+        if (differ(ed, *m, ad, *av, p, out)) return true;
       }
-      for (size_t i = 0; i < a.keys.size(); ++i)
-        if (!e.member(a.keys[i])) {
+      for (const JsonNode* m = ad.tree.first(a); m; m = ad.tree.next(*m))
+        if (!ed.find(es, ad.tree.key(*m))) {
           out.outcome = JsonCompare::Differ;
-          out.path = child_path(path, a.keys[i]);
-          out.detail = "unexpected key (got " + brief(a.items[i]) + ")";
+          out.path = child_path(path, ad.tree.key(*m));
+          out.detail = "unexpected key (got " + brief(ad, *m) + ")";
           return true;
         }
       return false;
+    }
   }
   return false;
 }
@@ -329,17 +291,17 @@ JsonDiff compare_dump_json(std::string_view expected, std::string_view actual) {
     out.detail = error;
     return out;
   }
-  differ(*e, *a, "$", out);
+  differ(*e, e->tree.root(), *a, a->tree.root(), "$", out);
   return out;
 }
 
 std::optional<std::string> rejection_code(std::string_view text) {
   std::string error;
-  auto v = parse(text, error);
-  if (!v || v->kind != Value::Kind::Object) return std::nullopt;
-  const Value* code = v->member("error");
-  if (!code || code->kind != Value::Kind::String) return std::nullopt;
-  return code->text;
+  auto d = parse(text, error);
+  if (!d || d->tree.root().kind != JsonKind::Object) return std::nullopt;
+  const JsonNode* code = d->tree.member(d->tree.root(), "error");
+  if (!code || code->kind != JsonKind::String) return std::nullopt;
+  return std::string(d->tree.str(*code));
 }
 
 }  // namespace voxrig::conform

@@ -142,14 +142,9 @@ class ByteReader {
     return {};
   }
 
-  /// An Error with `code` at the current offset.
+  /// An Error with `code` at the current offset (error_at at offset()).
   Error fail(ErrorCode code, const Path& p, std::string detail = {}) const {
-    return Error{code, offset(), p.str(), std::move(detail)};
-  }
-  /// An Error with `code` at an explicit absolute offset.
-  static Error fail_at(ErrorCode code, uint64_t abs_offset, const Path& p,
-                       std::string detail = {}) {
-    return Error{code, abs_offset, p.str(), std::move(detail)};
+    return error_at(code, offset(), p, std::move(detail));
   }
 
  private:

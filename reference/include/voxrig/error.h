@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "voxrig/path.h"
+
 namespace voxrig {
 
 /// What kind of failure a code is (formats.md "Error codes and limits").
@@ -73,10 +75,23 @@ struct Error {
   std::string to_text() const;
 };
 
+// ---- the one way to build an Error (every codec, evaluator, mesher and exporter uses these) ----
+
+/// An Error with `code` at absolute file offset `offset`, structural path `path` (rendered,
+/// e.g. "SKEL/joint[3]", or empty for the whole input) and human `detail`. Never fails;
+/// allocates only for the strings it is given.
+inline Error error_at(ErrorCode code, uint64_t offset, std::string path, std::string detail = {}) {
+  return Error{code, offset, std::move(path), std::move(detail)};
+}
+/// As above with a Path, rendered here (decoders carry Paths and render them only on error).
+inline Error error_at(ErrorCode code, uint64_t offset, const Path& path, std::string detail = {}) {
+  return error_at(code, offset, path.str(), std::move(detail));
+}
+
 /// An error about a model rather than bytes (evaluation, meshing and export check arguments
 /// and decoded models): offset 0, `path` names the model part ("BONS/bone[2]") or is empty.
-inline Error model_error(ErrorCode code, std::string path, std::string detail) {
-  return Error{code, 0, std::move(path), std::move(detail)};
+inline Error model_error(ErrorCode code, std::string path, std::string detail = {}) {
+  return error_at(code, 0, std::move(path), std::move(detail));
 }
 
 /// A non-fatal finding of a validator (formats.md D14).

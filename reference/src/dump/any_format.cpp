@@ -19,8 +19,8 @@ bool magic_is(std::span<const uint8_t> b, const char (&m)[5]) {
 }
 
 Error unknown_format(std::span<const uint8_t> bytes) {
-  return Error{ErrorCode::FileUnknownFormat, 0, "",
-               bytes.size() < 4 ? "fewer than 4 bytes" : "magic matches no known format"};
+  return error_at(ErrorCode::FileUnknownFormat, 0, "",
+                  bytes.size() < 4 ? "fewer than 4 bytes" : "magic matches no known format");
 }
 
 DecodeOptions options_for(Profile profile, const Limits& limits) { return {profile, limits}; }

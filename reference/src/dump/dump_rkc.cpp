@@ -5,6 +5,7 @@
 // bytes, so two models dump equal iff they encode equal (floats compared by bit pattern).
 #include <string>
 
+#include "dump/dump_internal.h"
 #include "rkc/rkc_detail.h"
 #include "voxrig/kfa.h"
 #include "voxrig/kv6.h"
@@ -95,9 +96,7 @@ void dump_kv6_into(JsonOut& out, const Kv6& kv6) {
 
 std::string dump_kv6(const Kv6& kv6) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", "voxrig-dump/1");
-  out.field_string("format", "kv6");
+  detail::begin_dump(out, "kv6");
   detail::dump_kv6_fields(out, kv6);
   out.end_object();
   return out.take();
@@ -105,9 +104,7 @@ std::string dump_kv6(const Kv6& kv6) {
 
 std::string dump_kfa(const Kfa& k) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", "voxrig-dump/1");
-  out.field_string("format", "kfa");
+  detail::begin_dump(out, "kfa");
   out.field_hex("kv6_name", k.kv6_name);
   out.key("hinges");
   out.begin_array();
@@ -126,9 +123,7 @@ std::string dump_kfa(const Kfa& k) {
 
 std::string dump_rkc(const Character& c) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", "voxrig-dump/1");
-  out.field_string("format", "rkc");
+  detail::begin_dump(out, "rkc");
   out.field_string("name", c.name);
   out.field_f32s("root", c.root);
 

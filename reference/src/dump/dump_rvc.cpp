@@ -13,6 +13,7 @@
 // Digests are {"count": n, "sha256": hex} over the array as little-endian u32 bytes (D17).
 #include <string>
 
+#include "dump/dump_internal.h"
 #include "voxrig/json_out.h"
 #include "voxrig/rvc.h"
 #include "voxrig/sha256.h"
@@ -119,9 +120,7 @@ void dump_rvc_into(JsonOut& out, const RvcClip& clip) {
 
 std::string dump_rvc(const RvcClip& clip) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", "voxrig-dump/1");
-  out.field_string("format", "rvc");
+  detail::begin_dump(out, "rvc");
   dump_fields(out, clip);
   out.end_object();
   return out.take();

@@ -14,6 +14,8 @@
 #include <span>
 #include <variant>
 
+#include "dump/dump_internal.h"
+#include "vfp/vfp_internal.h"
 #include "voxrig/dump.h"
 #include "voxrig/json_out.h"
 #include "voxrig/sha256.h"
@@ -22,28 +24,11 @@
 namespace voxrig {
 namespace {
 
-constexpr const char* kSchema = "voxrig-dump/1";
-
-void put_le(uint8_t* p, uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-uint64_t vox0_length(const Vox0& v) {
-  return 12 + 4 * uint64_t{v.palette.size()} + v.voxels.size();
-}
-
-// SHA-256 of the VOX0 payload exactly as encode_vox0 lays it out.
+// SHA-256 of the VOX0 payload exactly as encode_vox0 lays it out (header, palette, voxels),
+// streamed so a large grid is never copied.
 Sha256 vox0_payload_hash(const Vox0& v) {
-  uint8_t head[12];
-  put_le(head + 0, 1, 1);  // version
-  put_le(head + 1, 0, 1);  // reserved
-  put_le(head + 2, v.palette.size(), 2);
-  put_le(head + 4, v.size_x, 2);
-  put_le(head + 6, v.size_y, 2);
-  put_le(head + 8, v.size_z, 2);
-  put_le(head + 10, 0, 2);
   Sha256Stream s;
-  s.update(head);
+  s.update(detail::vox0_header(v));
   for (const Rgba& c : v.palette) {
     const uint8_t rgba[4] = {c.r, c.g, c.b, c.a};
     s.update(rgba);
@@ -52,30 +37,14 @@ Sha256 vox0_payload_hash(const Vox0& v) {
   return s.finish();
 }
 
-uint64_t skel_length(const Skel& k) {
-  uint64_t n = 36;
-  for (const SkelJoint& j : k.joints) n += 48 + j.name.size();
-  return n;
-}
-
-uint64_t vskn_length(const Vskn& v) { return 74 + 6 * uint64_t{v.bindings.size()}; }
-
-uint64_t anim_length(const Anim& a) {
-  uint64_t n = 68;
-  for (const AnimClip& c : a.clips) {
-    n += 12 + c.name.size();
-    for (const AnimTrack& t : c.tracks) n += 8 + 44 * uint64_t{t.keys.size()};
-  }
-  return n;
-}
-
+// The section's length as the writer would encode it (the codecs' own size functions).
 uint64_t body_length(const Section& s) {
   struct {
     uint64_t operator()(const RawPayload& r) const { return r.bytes.size(); }
-    uint64_t operator()(const Vox0& v) const { return vox0_length(v); }
-    uint64_t operator()(const Skel& k) const { return skel_length(k); }
-    uint64_t operator()(const Vskn& v) const { return vskn_length(v); }
-    uint64_t operator()(const Anim& a) const { return anim_length(a); }
+    uint64_t operator()(const Vox0& v) const { return detail::vox0_payload_size(v); }
+    uint64_t operator()(const Skel& k) const { return detail::skel_payload_size(k); }
+    uint64_t operator()(const Vskn& v) const { return detail::vskn_payload_size(v); }
+    uint64_t operator()(const Anim& a) const { return detail::anim_payload_size(a); }
   } visitor;
   return std::visit(visitor, s.body);
 }
@@ -161,9 +130,8 @@ void dump_vskn(JsonOut& out, const Vskn& v) {
   out.field_hex("skeleton_hash", v.skeleton_hash);
   Sha256Stream s;
   for (const VsknBinding& b : v.bindings) {
-    uint8_t rec[6];
-    put_le(rec, b.voxel_offset, 4);
-    put_le(rec + 4, b.joint, 2);
+    uint8_t rec[detail::kVsknRecordBytes];
+    detail::put_vskn_record(rec, b);
     s.update(rec);
   }
   digest_field(out, "bindings", v.bindings.size(), s.finish());
@@ -231,9 +199,7 @@ void dump_section(JsonOut& out, const Section& s) {
 
 std::string dump_vfp(const VfpFile& file) {
   JsonOut out;
-  out.begin_object();
-  out.field_string("schema", kSchema);
-  out.field_string("format", "vfp");
+  detail::begin_dump(out, "vfp");
   out.field_u64("version_minor", file.version_minor);
   out.key("source_hash");
   if (const Vox0* v = file.vox0()) {

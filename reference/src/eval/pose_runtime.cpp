@@ -9,16 +9,9 @@
 
 #include "voxrig/path.h"
 #include "voxrig/pose.h"
+#include "voxrig/validate.h"
 
 namespace voxrig {
-namespace {
-
-Error make_error(ErrorCode code, const Path& path, std::string detail) {
-  return model_error(code, path.str(), std::move(detail));
-}
-
-}  // namespace
-
 int32_t RigRuntime::joint_index(uint16_t joint_id) const {
   auto it = std::lower_bound(id_to_index_.begin(), id_to_index_.end(),
                              std::pair<uint16_t, uint32_t>{joint_id, 0});
@@ -36,73 +29,38 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
   RigRuntime rt;
   const size_t n = skel.joints.size();
   const Path skel_path("SKEL");
-  if (n == 0) return make_error(ErrorCode::SkelNoJoints, skel_path, "skeleton has no joints");
+  if (n == 0)
+    return model_error(ErrorCode::SkelNoJoints, skel_path.str(), "skeleton has no joints");
 
-  // Joint ids -> indices (sorted pairs; a duplicate id is ambiguous for parents and tracks).
+  // Joint ids -> indices (sorted pairs, for joint_index()).
   rt.joint_ids_.resize(n);
   rt.id_to_index_.resize(n);
+  std::vector<int16_t> parent_ids(n);
   for (size_t i = 0; i < n; ++i) {
     rt.joint_ids_[i] = skel.joints[i].id;
     rt.id_to_index_[i] = {skel.joints[i].id, static_cast<uint32_t>(i)};
+    parent_ids[i] = skel.joints[i].parent;
   }
   std::sort(rt.id_to_index_.begin(), rt.id_to_index_.end());
-  for (size_t i = 1; i < n; ++i) {
-    if (rt.id_to_index_[i].first == rt.id_to_index_[i - 1].first) {
-      return make_error(ErrorCode::SkelJointOrder,
-                        skel_path.child("joint", rt.id_to_index_[i].second),
-                        "duplicate joint id " + std::to_string(rt.id_to_index_[i].first));
-    }
-  }
 
-  // Parents, in joint order (missing parents before cycles, as the SKEL decoder does).
-  rt.parent_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int16_t p = skel.joints[i].parent;
-    if (p == -1) {
-      rt.parent_[i] = -1;
-      continue;
-    }
-    const int32_t pi = p < 0 ? -1 : rt.joint_index(static_cast<uint16_t>(p));
-    if (pi < 0) {
-      return make_error(ErrorCode::SkelParentMissing, skel_path.child("joint", int64_t(i)),
-                        "parent id " + std::to_string(p) + " does not exist");
-    }
-    rt.parent_[i] = pi;
-  }
-
-  // Depths by walking each chain once (state 0 = unseen, 1 = on the current walk, 2 = done);
-  // a walk that meets itself is a cycle, reported at the first joint in file order whose chain
-  // reaches it.
-  std::vector<uint8_t> state(n, 0);
-  std::vector<uint32_t> depth(n, 0);
-  std::vector<uint32_t> walk;
-  walk.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (state[i] == 2) continue;
-    walk.clear();
-    int32_t j = static_cast<int32_t>(i);
-    while (j >= 0 && state[j] == 0) {
-      state[j] = 1;
-      walk.push_back(static_cast<uint32_t>(j));
-      j = rt.parent_[j];
-    }
-    if (j >= 0 && state[j] == 1) {
-      return make_error(ErrorCode::SkelParentCycle, skel_path.child("joint", int64_t(i)),
-                        "the parent chain of this joint loops");
-    }
-    uint32_t d = j < 0 ? 0 : depth[j] + 1;
-    for (size_t k = walk.size(); k-- > 0;) {
-      depth[walk[k]] = d++;
-      state[walk[k]] = 2;
+  // The hierarchy rules (voxrig/validate.h): unique ids (a duplicate is ambiguous for parents
+  // and tracks), parents that exist, no cycles.
+  if (const auto broken = check_joint_hierarchy(rt.joint_ids_, parent_ids, &rt.parent_)) {
+    const size_t i = broken->joint;
+    const std::string jp = skel_path.child("joint", int64_t(i)).str();
+    switch (broken->rule) {
+      case JointRule::DuplicateId:
+        return model_error(ErrorCode::SkelJointOrder, jp,
+                           "duplicate joint id " + std::to_string(skel.joints[i].id));
+      case JointRule::ParentMissing:
+        return model_error(
+            ErrorCode::SkelParentMissing, jp,
+            "parent id " + std::to_string(skel.joints[i].parent) + " does not exist");
+      case JointRule::ParentCycle:
+        return model_error(ErrorCode::SkelParentCycle, jp, "the parent chain of this joint loops");
     }
   }
-  // Parent-first order: a stable counting sort by depth.
-  const uint32_t max_depth = *std::max_element(depth.begin(), depth.end());
-  std::vector<uint32_t> start(size_t{max_depth} + 2, 0);
-  for (size_t i = 0; i < n; ++i) ++start[depth[i] + 1];
-  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-  rt.order_.resize(n);
-  for (size_t i = 0; i < n; ++i) rt.order_[start[depth[i]]++] = static_cast<uint32_t>(i);
+  rt.order_ = voxrig::parent_first_order(rt.parent_);
 
   // Bind pose: normalised locals, model matrices parents first, inverses (D20).
   rt.bind_local_.resize(n);
@@ -140,7 +98,8 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
     for (const AnimTrack& t : c.tracks) total_keys += t.keys.size();
   }
   if (total_keys > UINT32_MAX || total_tracks > UINT32_MAX) {
-    return make_error(ErrorCode::AnimLimitTotalKeys, anim_path, "too many keys for a runtime");
+    return model_error(ErrorCode::AnimLimitTotalKeys, anim_path.str(),
+                       "too many keys for a runtime");
   }
   rt.clips_.reserve(anim->clips.size());
   rt.tracks_.reserve(total_tracks);
@@ -157,18 +116,21 @@ Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
       const Path track_path = clip_path.child("track", int64_t(ti));
       const int32_t joint = rt.joint_index(t.joint);
       if (joint < 0) {
-        return make_error(ErrorCode::AnimJointMissing, track_path,
-                          "joint id " + std::to_string(t.joint) + " does not exist");
+        return model_error(ErrorCode::AnimJointMissing, track_path.str(),
+                           "joint id " + std::to_string(t.joint) + " does not exist");
       }
       if (seen[joint] == int64_t(ci)) {
-        return make_error(ErrorCode::AnimTrackOrder, track_path, "second track for one joint");
+        return model_error(ErrorCode::AnimTrackOrder, track_path.str(),
+                           "second track for one joint");
       }
       seen[joint] = int64_t(ci);
-      if (t.keys.empty()) return make_error(ErrorCode::AnimNoKeys, track_path, "track has no keys");
+      if (t.keys.empty())
+        return model_error(ErrorCode::AnimNoKeys, track_path.str(), "track has no keys");
       for (size_t ki = 1; ki < t.keys.size(); ++ki) {
         if (t.keys[ki].time_ms <= t.keys[ki - 1].time_ms) {
-          return make_error(ErrorCode::AnimKeyTimeOrder, track_path.child("key", int64_t(ki)),
-                            "key times must increase strictly");
+          return model_error(ErrorCode::AnimKeyTimeOrder,
+                             track_path.child("key", int64_t(ki)).str(),
+                             "key times must increase strictly");
         }
       }
       const double span = double(t.keys.back().time_ms) - double(t.keys.front().time_ms);

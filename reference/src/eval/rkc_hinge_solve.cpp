@@ -14,6 +14,7 @@
 #include <string>
 
 #include "voxrig/rkc_eval.h"
+#include "voxrig/validate.h"
 
 namespace voxrig {
 namespace {
@@ -95,37 +96,15 @@ Result<RkcRig> RkcRig::build(std::span<const Hinge> hinges) {
   RkcRig rig;
   const size_t n = hinges.size();
   rig.hinges_.assign(hinges.begin(), hinges.end());
-  for (size_t i = 0; i < n; ++i) {
-    if (hinges[i].parent >= 0 && static_cast<uint64_t>(hinges[i].parent) >= n) {
-      return rig_error(ErrorCode::RkcParentRange, i, "parent is not a bone index");
-    }
-  }
-  // Depth per bone by walking chains (0 unseen, 1 on the current walk, 2 done).
-  std::vector<uint8_t> state(n, 0);
-  std::vector<uint32_t> depth(n, 0), walk;
-  for (size_t i = 0; i < n; ++i) {
-    if (state[i] == 2) continue;
-    walk.clear();
-    int64_t j = static_cast<int64_t>(i);
-    while (j >= 0 && state[j] == 0) {
-      state[j] = 1;
-      walk.push_back(static_cast<uint32_t>(j));
-      j = hinges[j].parent;
-    }
-    if (j >= 0 && state[j] == 1) return rig_error(ErrorCode::RkcParentCycle, i, "parent cycle");
-    uint32_t d = j < 0 ? 0 : depth[j] + 1;
-    for (size_t k = walk.size(); k-- > 0;) {
-      depth[walk[k]] = d++;
-      state[walk[k]] = 2;
-    }
-  }
-  uint32_t max_depth = 0;
-  for (uint32_t d : depth) max_depth = std::max(max_depth, d);
-  std::vector<uint32_t> start(size_t{max_depth} + 2, 0);
-  for (size_t i = 0; i < n; ++i) ++start[depth[i] + 1];
-  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-  rig.order_.resize(n);
-  for (size_t i = 0; i < n; ++i) rig.order_[start[depth[i]]++] = static_cast<uint32_t>(i);
+  // The evaluator treats every negative parent as a root (looser than the decoders' "-1 only"),
+  // so negatives become -1 before the shared rules see them.
+  std::vector<int32_t> parents(n);
+  for (size_t i = 0; i < n; ++i) parents[i] = std::max(hinges[i].parent, int32_t{-1});
+  if (auto i = first_parent_out_of_range(parents))
+    return rig_error(ErrorCode::RkcParentRange, *i, "parent is not a bone index");
+  if (auto i = first_cycle_start(parents))
+    return rig_error(ErrorCode::RkcParentCycle, *i, "parent cycle");
+  rig.order_ = voxrig::parent_first_order(parents);
   return rig;
 }
 

@@ -1,4 +1,5 @@
-// Strict JSON -> flat tree, on top of nlohmann's SAX parser (see json_dom.h for the contract).
+// Strict JSON -> flat tree, on top of nlohmann's SAX parser (see voxrig/json_tree.h for the
+// contract).
 //
 // Byte offsets: nlohmann's SAX events carry no positions, so the input is fed through an
 // iterator that publishes how far the lexer has read. At each event the lexer has consumed the
@@ -62,19 +63,22 @@ class JsonDomBuilder {
  public:
   using json = nlohmann::json;
 
-  explicit JsonDomBuilder(std::string_view text) : text_(text), frontier_(text.data()) {}
+  JsonDomBuilder(std::string_view text, const JsonParseOptions& options)
+      : text_(text), frontier_(text.data()), options_(options) {}
 
   const char** frontier() { return &frontier_; }
   JsonDoc take() { return std::move(doc_); }
   std::optional<Error>& error() { return error_; }
 
-  bool null() { return add(JsonKind::Null); }
+  bool null() { return count_value() && add(JsonKind::Null); }
   bool boolean(bool v) {
+    if (!count_value()) return false;
     JsonNode& n = node(JsonKind::Bool);
     n.flag = v;
     return link();
   }
   bool number_integer(json::number_integer_t v) {
+    if (!count_value()) return false;
     JsonNode& n = node(JsonKind::Integer);
     n.flag = v < 0;
     // Magnitude without overflow for INT64_MIN.
@@ -82,18 +86,27 @@ class JsonDomBuilder {
     return link();
   }
   bool number_unsigned(json::number_unsigned_t v) {
+    if (!count_value()) return false;
     JsonNode& n = node(JsonKind::Integer);
     n.set_payload(v);
     return link();
   }
   bool number_float(json::number_float_t v, const std::string& literal) {
+    if (!count_value()) return false;
     // nlohmann falls back to a float token for integer literals beyond 64 bits.
     const bool integer_literal = literal.find_first_of(".eE") == std::string::npos;
     JsonNode& n = node(integer_literal ? JsonKind::BigInteger : JsonKind::Float);
-    n.set_payload(std::bit_cast<uint64_t>(v));
+    if (options_.keep_number_text) {
+      n.a = static_cast<uint32_t>(doc_.pool_.size());
+      n.b = static_cast<uint32_t>(literal.size());
+      doc_.pool_ += literal;
+    } else {
+      n.set_payload(std::bit_cast<uint64_t>(v));
+    }
     return link();
   }
   bool string(std::string& s) {
+    if (!count_value()) return false;
     JsonNode& n = node(JsonKind::String);
     n.a = static_cast<uint32_t>(doc_.pool_.size());
     n.b = static_cast<uint32_t>(s.size());
@@ -104,17 +117,28 @@ class JsonDomBuilder {
 
   bool start_object(std::size_t) { return open(JsonKind::Object); }
   bool start_array(std::size_t) { return open(JsonKind::Array); }
-  bool end_object() { return close(); }
+  bool end_object() {
+    // Deferred duplicate keys: reported when the object closes (see JsonParseOptions).
+    if (const std::string* dup = stack_.back().duplicate) {
+      error_ = error_at(ErrorCode::JsonDuplicateKey, token_start(), path_here(),
+                        "duplicate key \"" + *dup + "\"");
+      return false;
+    }
+    return close();
+  }
   bool end_array() { return close(); }
 
   bool key(std::string& k) {
     Open& o = stack_.back();
     const uint32_t at = token_start();
-    if (!o.keys.insert(k).second) {
+    const auto [it, fresh] = o.keys.insert(k);
+    if (!fresh && options_.duplicate_keys_at_close) {
+      if (o.duplicate == nullptr || *it < *o.duplicate) o.duplicate = &*it;
+    } else if (!fresh) {
       std::string path = path_here();
       append_json_key(path, k);
       error_ =
-          Error{ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\""};
+          error_at(ErrorCode::JsonDuplicateKey, at, std::move(path), "duplicate key \"" + k + "\"");
       return false;
     }
     key_start_ = static_cast<uint32_t>(doc_.pool_.size());
@@ -139,7 +163,7 @@ class JsonDomBuilder {
     // `position` counts the characters read, the offending one included.
     uint64_t offset = position > 0 ? position - 1 : 0;
     if (offset > text_.size()) offset = text_.size();
-    error_ = Error{code, offset, path_here(), std::string(what)};
+    error_ = error_at(code, offset, path_here(), std::string(what));
     return false;
   }
 
@@ -147,8 +171,18 @@ class JsonDomBuilder {
   struct Open {
     uint32_t node = 0;
     uint32_t last = kNoNode;
-    std::unordered_set<std::string> keys;  // objects only
+    std::unordered_set<std::string> keys;    // objects only
+    const std::string* duplicate = nullptr;  // deferred mode: smallest duplicated key so far
   };
+
+  // Counts one value against options_.max_values (a scalar when read, a container when it
+  // closes).
+  bool count_value() {
+    if (++values_ <= options_.max_values) return true;
+    error_ = error_at(ErrorCode::JsonLimit, token_start(), path_here(),
+                      "more than " + std::to_string(options_.max_values) + " JSON values");
+    return false;
+  }
 
   // Position of the next token: skip separators from the previous event's read position.
   uint32_t token_start() {
@@ -199,9 +233,9 @@ class JsonDomBuilder {
     return true;
   }
   bool open(JsonKind kind) {
-    if (stack_.size() >= kMaxJsonDepth) {
-      error_ = Error{ErrorCode::JsonLimit, token_start(), path_here(),
-                     "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+    if (stack_.size() >= options_.max_depth) {
+      error_ = error_at(ErrorCode::JsonLimit, token_start(), path_here(),
+                        "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
       return false;
     }
     node(kind);
@@ -211,6 +245,7 @@ class JsonDomBuilder {
     return true;
   }
   bool close() {
+    if (!count_value()) return false;
     stack_.pop_back();
     mark();
     return true;
@@ -243,6 +278,8 @@ class JsonDomBuilder {
 
   std::string_view text_;
   const char* frontier_;
+  JsonParseOptions options_;
+  size_t values_ = 0;
   size_t prev_ = 0;
   JsonDoc doc_;
   std::vector<Open> stack_;
@@ -251,27 +288,31 @@ class JsonDomBuilder {
   std::optional<Error> error_;
 };
 
-Result<JsonDoc> JsonDoc::parse(std::string_view text) {
+}  // namespace voxrig::detail
+
+namespace voxrig {
+
+Result<JsonDoc> JsonDoc::parse(std::string_view text, const JsonParseOptions& options) {
   // Offsets and pool positions are 32-bit.
   if (text.size() >= 0xFFFFFFFFu) {
-    return Error{ErrorCode::JsonLimit, 0, "$", "JSON text of 4 GiB or more"};
+    return error_at(ErrorCode::JsonLimit, 0, "$", "JSON text of 4 GiB or more");
   }
   try {
-    JsonDomBuilder builder(text);
-    CountingIter first{text.data(), builder.frontier()};
-    CountingIter last{text.data() + text.size(), builder.frontier()};
+    detail::JsonDomBuilder builder(text, options);
+    detail::CountingIter first{text.data(), builder.frontier()};
+    detail::CountingIter last{text.data() + text.size(), builder.frontier()};
     const bool ok = nlohmann::json::sax_parse(first, last, &builder);
     if (!ok || builder.error()) {
       if (builder.error()) return std::move(*builder.error());
-      return Error{ErrorCode::JsonSyntax, 0, "$", "not a JSON document"};
+      return error_at(ErrorCode::JsonSyntax, 0, "$", "not a JSON document");
     }
     JsonDoc doc = builder.take();
-    if (doc.nodes_.empty()) return Error{ErrorCode::JsonSyntax, 0, "$", "empty document"};
+    if (doc.nodes_.empty()) return error_at(ErrorCode::JsonSyntax, 0, "$", "empty document");
     return doc;
   } catch (const std::bad_alloc&) {
-    return Error{ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text"};
+    return error_at(ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text");
   } catch (const std::exception& e) {
-    return Error{ErrorCode::JsonSyntax, 0, "$", e.what()};
+    return error_at(ErrorCode::JsonSyntax, 0, "$", e.what());
   }
 }
 
@@ -281,6 +322,10 @@ const JsonNode* JsonDoc::member(const JsonNode& obj, std::string_view name) cons
   }
   return nullptr;
 }
+
+}  // namespace voxrig
+
+namespace voxrig::detail {
 
 std::string_view kind_name(JsonKind kind) {
   switch (kind) {

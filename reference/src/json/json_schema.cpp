@@ -10,7 +10,7 @@ namespace voxrig::detail {
 
 Error JsonSchemaReader::error(ErrorCode code, const JsonNode& at, const JsonPath& path,
                               std::string detail) const {
-  return Error{code, at.offset, path.str(), std::move(detail)};
+  return error_at(code, at.offset, path.str(), std::move(detail));
 }
 
 Status JsonSchemaReader::expect(const JsonNode& n, JsonKind kind, const JsonPath& path) const {
@@ -37,8 +37,8 @@ Status JsonSchemaReader::object(const JsonNode& n, const JsonPath& path,
     bool known = false;
     for (std::string_view a : allowed) known = known || a == k;
     if (!known) {
-      return Error{ErrorCode::JsonUnknownKey, m->key_offset, path.child(k).str(),
-                   "unknown key \"" + std::string(k) + "\""};
+      return error_at(ErrorCode::JsonUnknownKey, m->key_offset, path.child(k).str(),
+                      "unknown key \"" + std::string(k) + "\"");
     }
   }
   for (std::string_view r : required) {

@@ -25,9 +25,6 @@
 namespace voxrig {
 namespace {
 
-using detail::JsonDoc;
-using detail::JsonKind;
-using detail::JsonNode;
 using detail::JsonPath;
 using detail::JsonSchemaReader;
 
@@ -252,9 +249,9 @@ Result<VfpFile> compile_vfp_json(std::string_view json_text, const Limits& limit
     Compiler c(doc, limits);
     return c.run();
   } catch (const std::bad_alloc&) {
-    return Error{ErrorCode::JsonLimit, 0, "$", "out of memory"};
+    return error_at(ErrorCode::JsonLimit, 0, "$", "out of memory");
   } catch (const std::exception& e) {
-    return Error{ErrorCode::InternalBug, 0, "$", e.what()};
+    return error_at(ErrorCode::InternalBug, 0, "$", e.what());
   }
 }
 

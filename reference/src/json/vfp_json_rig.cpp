@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "voxrig/validate.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::detail {
@@ -99,14 +100,7 @@ class RigCompiler {
       VOXRIG_TRY(trs(*n, jp, j.joint.bind));
       in.push_back(std::move(j));
     }
-    for (i = 0; i < in.size(); ++i) {
-      const JointIn& j = in[i];
-      if (j.parent_node && index_of_id_[static_cast<uint16_t>(j.joint.parent)] == kNoJoint) {
-        return r_.error(ErrorCode::JsonParentMissing, *j.parent_node, path.item(i).child("parent"),
-                        "no joint has id " + std::to_string(j.joint.parent));
-      }
-    }
-    VOXRIG_TRY(cycles(in, path));
+    VOXRIG_TRY(hierarchy(in, path));
     default_id_ = in.front().joint.id;
     out_.skel.joints.reserve(in.size());
     for (JointIn& j : in) out_.skel.joints.push_back(std::move(j.joint));
@@ -115,33 +109,27 @@ class RigCompiler {
     return {};
   }
 
-  // Reports the first joint in JSON order whose parent chain never reaches a root (a
-  // self-parent included), the rule the SKEL decoder applies in file order.
-  Status cycles(const std::vector<JointIn>& in, const JsonPath& path) {
-    enum : uint8_t { kNew, kOnWalk, kGood, kBad };
-    std::vector<uint8_t> state(in.size(), kNew);
-    std::vector<size_t> walk;
-    for (size_t start = 0; start < in.size(); ++start) {
-      walk.clear();
-      int32_t cur = static_cast<int32_t>(start);
-      while (cur != kNoJoint && state[cur] == kNew) {
-        state[cur] = kOnWalk;
-        walk.push_back(static_cast<size_t>(cur));
-        cur = in[cur].parent_node ? index_of_id_[static_cast<uint16_t>(in[cur].joint.parent)]
-                                  : kNoJoint;
-      }
-      // Ended at a root, or at a joint already known good: the walk is good. Ended on the walk
-      // itself (a loop) or at a joint known bad: the walk is bad.
-      const bool good = cur == kNoJoint || state[cur] == kGood;
-      for (size_t k : walk) state[k] = good ? kGood : kBad;
-      if (state[start] == kBad) {
-        return r_.error(ErrorCode::JsonParentCycle, *in[start].parent_node,
-                        path.item(start).child("parent"),
-                        "joint " + std::to_string(in[start].joint.id) +
-                            "'s parent chain loops and never reaches a root");
-      }
+  // Parent existence in JSON order, then cycles (the first joint in JSON order whose parent
+  // chain never reaches a root, a self-parent included): voxrig/validate.h's rules, the ones the
+  // SKEL decoder applies in file order. Ids are unique by now (checked as each was read).
+  Status hierarchy(const std::vector<JointIn>& in, const JsonPath& path) {
+    std::vector<uint16_t> ids(in.size());
+    std::vector<int16_t> parents(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      ids[i] = in[i].joint.id;
+      parents[i] = in[i].parent_node ? in[i].joint.parent : int16_t{-1};
     }
-    return {};
+    const std::optional<JointRuleBreak> broken = check_joint_hierarchy(ids, parents);
+    if (!broken) return {};
+    const size_t i = broken->joint;
+    const JointIn& j = in[i];
+    if (broken->rule == JointRule::ParentCycle) {
+      return r_.error(
+          ErrorCode::JsonParentCycle, *j.parent_node, path.item(i).child("parent"),
+          "joint " + std::to_string(j.joint.id) + "'s parent chain loops and never reaches a root");
+    }
+    return r_.error(ErrorCode::JsonParentMissing, *j.parent_node, path.item(i).child("parent"),
+                    "no joint has id " + std::to_string(j.joint.parent));
   }
 
   // translation / rotation / scale of a joint or key; absent members keep `trs` as given.

@@ -1,5 +1,5 @@
-// Bone-aware greedy meshing: the joint difference masks fed to the binary mesher, grouping by
-// joint, and the public entry point.
+// Bone-aware greedy meshing: the public entry point over the binary mesher (mesh_binary.cpp),
+// with the fast path for a grid whose solid voxels all share one joint.
 //
 // A face is exposed when its neighbour is empty or bound to a different joint; runs split where
 // the joint changes; the quads are then grouped by joint id (per-joint block chains, emission
@@ -10,46 +10,6 @@
 
 namespace voxrig {
 namespace detail {
-
-void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
-  const uint16_t* end = g.joints + g.count;
-  alignas(16) uint16_t buf[72];
-  alignas(16) uint16_t buf2[72];
-  const uint64_t live = low_bits(t.cx);
-  const size_t plane = size_t{g.sx} * g.sy;
-  auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
-  for (uint32_t zz = 0; zz < t.cz; ++zz) {
-    const uint32_t z = t.z0 + zz;
-    for (uint32_t yy = 0; yy < t.cy; ++yy) {
-      const uint32_t y = t.y0 + yy;
-      const size_t r = row_index(int(zz), int(yy));
-      const uint16_t* p = row_ptr(y, z);
-      const uint16_t* rp = readable72(p, end, buf);
-      // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
-      // it is not, the right border bit is 0 and this bit is never used.
-      s.jdx[r] = diff_mask16(rp, rp + 1) & live;
-      s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
-      s.jdy[r] = y + 1 < g.sy ? diff_mask16(rp, readable72(p + g.sx, end, buf2)) & live : 0;
-      s.jdz[r] = z + 1 < g.sz ? diff_mask16(rp, readable72(p + plane, end, buf2)) & live : 0;
-    }
-    // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
-    s.jdy[row_index(int(zz), -1)] = t.y0 > 0
-                                        ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
-                                                      readable72(row_ptr(t.y0, z), end, buf2)) &
-                                              live
-                                        : 0;
-  }
-  // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
-  for (uint32_t yy = 0; yy < t.cy; ++yy) {
-    const uint32_t y = t.y0 + yy;
-    s.jdz[row_index(-1, int(yy))] = t.z0 > 0
-                                        ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
-                                                      readable72(row_ptr(y, t.z0), end, buf2)) &
-                                              live
-                                        : 0;
-  }
-}
-
 namespace {
 
 // Index of the first non-zero voxel, or n.

@@ -1,4 +1,7 @@
-// Internals shared by the mesher files: scratch layout and 64-lane mask primitives.
+// The meshers' shared layer (not installed): the scratch layout, the grid, the 64-lane mask
+// primitives and the binary mesher's entry. Defined in mesh_grid.cpp (scratch, grid, grouping)
+// and mesh_binary.cpp (mesh_binary); the naive oracle (mesh_naive.cpp), the greedy and
+// bone-aware entry points and the KV6 mesher use this layer and never each other.
 #pragma once
 
 #include <cstdint>
@@ -132,8 +135,7 @@ inline size_t row_index(int zz, int yy) {
   return static_cast<size_t>(zz + 1) * kRowStride + static_cast<size_t>(yy + 1);
 }
 
-/// Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set).
-void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s);
+// ---- mesh_grid.cpp ----
 
 /// Stable counting sort of `in` by joint id into `out` (resized).
 void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s);
@@ -141,6 +143,8 @@ void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScr
 /// Checks the grid shape; eval.buffer_size when voxels (or a non-empty joint map) do not hold
 /// exactly sx * sy * sz entries.
 Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid);
+
+// ---- mesh_binary.cpp ----
 
 /// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one

@@ -17,12 +17,26 @@
 
 #include "rkc/rkc_detail.h"
 #include "voxrig/kfa.h"
+#include "voxrig/validate.h"
 
 namespace voxrig {
 
 namespace {
 
 constexpr uint8_t kMagic[4] = {'K', 'w', 'l', 'k'};
+
+// A u32 count rejected with `code` at its own offset when over `limit` ("numhin 9 exceeds
+// limit 8"), before anything is sized by it.
+Result<uint32_t> read_limited_count(ByteReader& r, const Path& p, const char* label, uint64_t limit,
+                                    ErrorCode code) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(p));
+  if (count > limit)
+    return error_at(code, at, p,
+                    std::string(label) + " " + std::to_string(count) + " exceeds limit " +
+                        std::to_string(limit));
+  return count;
+}
 
 Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions& options,
                             detail::WarningSink& sink) {
@@ -31,19 +45,16 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   ByteReader r(bytes, 0, ErrorCode::KfaTruncated);
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t magic, r.u32(root));
   if (magic != load_u32(kMagic))
-    return ByteReader::fail_at(ErrorCode::KfaBadMagic, 0, root, "expected \"Kwlk\"");
+    return error_at(ErrorCode::KfaBadMagic, 0, root, "expected \"Kwlk\"");
 
   Kfa k;
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t name_len, r.u32(root));
   VOXRIG_ASSIGN_OR_RETURN(auto name, r.bytes(name_len, Path().child("name")));
   k.kv6_name.assign(name.begin(), name.end());
 
-  const uint64_t numhin_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t numhin, r.u32(root));
-  if (numhin > lim.kfa_hinges)
-    return ByteReader::fail_at(
-        ErrorCode::KfaLimitHinges, numhin_at, root,
-        "numhin " + std::to_string(numhin) + " exceeds limit " + std::to_string(lim.kfa_hinges));
+  VOXRIG_ASSIGN_OR_RETURN(
+      const uint32_t numhin,
+      read_limited_count(r, root, "numhin", lim.kfa_hinges, ErrorCode::KfaLimitHinges));
   const uint64_t hinges_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto hin,
                           detail::read_table(r, numhin, detail::kHingeSize, root, "hinge"));
@@ -58,21 +69,16 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
   const uint64_t cells = uint64_t{k.frame_count} * numhin;
   const uint64_t charged = uint64_t{k.frame_count} * (numhin == 0 ? 1 : numhin);
   if (charged > lim.kfa_frame_cells)
-    return ByteReader::fail_at(ErrorCode::KfaLimitFrameCells, numfrm_at, root,
-                               std::to_string(k.frame_count) + " frame(s) x " +
-                                   std::to_string(numhin) + " hinge(s) exceeds limit " +
-                                   std::to_string(lim.kfa_frame_cells));
+    return error_at(ErrorCode::KfaLimitFrameCells, numfrm_at, root,
+                    std::to_string(k.frame_count) + " frame(s) x " + std::to_string(numhin) +
+                        " hinge(s) exceeds limit " + std::to_string(lim.kfa_frame_cells));
   VOXRIG_ASSIGN_OR_RETURN(auto frm, detail::read_table(r, cells, 2, root, "frmval"));
   k.frames.resize(cells);
   for (size_t i = 0; i < cells; ++i)
     k.frames[i] = static_cast<int16_t>(load_u16(frm.data() + 2 * i));
 
-  const uint64_t seqnum_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, r.u32(root));
-  if (seqnum > lim.kfa_seq)
-    return ByteReader::fail_at(
-        ErrorCode::KfaLimitSeq, seqnum_at, root,
-        "seqnum " + std::to_string(seqnum) + " exceeds limit " + std::to_string(lim.kfa_seq));
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqnum, read_limited_count(r, root, "seqnum", lim.kfa_seq,
+                                                                    ErrorCode::KfaLimitSeq));
   VOXRIG_ASSIGN_OR_RETURN(auto sq, detail::read_table(r, seqnum, detail::kSeqSize, root, "seq"));
   k.seq.resize(seqnum);
   for (size_t i = 0; i < seqnum; ++i) {
@@ -85,19 +91,16 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
 
   // QE.6b skeleton checks, RKCH's order: every parent's range first, then cycles.
   std::vector<int32_t> parents(numhin);
-  for (size_t i = 0; i < numhin; ++i) {
-    const int32_t parent = k.hinges[i].parent;
-    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= numhin))
-      return ByteReader::fail_at(
-          ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * i,
-          Path().child("hinge", static_cast<int64_t>(i)),
-          "parent " + std::to_string(parent) + " of " + std::to_string(numhin) + " hinge(s)");
-    parents[i] = parent;
-  }
-  if (auto start = detail::first_cycle_start(parents))
-    return ByteReader::fail_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
-                               Path().child("hinge", static_cast<int64_t>(*start)),
-                               "the parent chain never reaches a root");
+  for (size_t i = 0; i < numhin; ++i) parents[i] = k.hinges[i].parent;
+  if (auto i = first_parent_out_of_range(parents))
+    return error_at(
+        ErrorCode::KfaParentRange, hinges_at + detail::kHingeSize * *i,
+        Path().child("hinge", static_cast<int64_t>(*i)),
+        "parent " + std::to_string(parents[*i]) + " of " + std::to_string(numhin) + " hinge(s)");
+  if (auto start = first_cycle_start(parents))
+    return error_at(ErrorCode::KfaParentCycle, hinges_at + detail::kHingeSize * *start,
+                    Path().child("hinge", static_cast<int64_t>(*start)),
+                    "the parent chain never reaches a root");
   return k;
 }
 
@@ -110,22 +113,20 @@ Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& opti
 
 Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(decode_kfa_impl(bytes, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return decode_kfa_impl(bytes, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
   constexpr uint64_t kMax = 0xFFFFFFFFu;
   if (k.kv6_name.size() > kMax || k.hinges.size() > kMax || k.seq.size() > kMax)
-    return ByteReader::fail_at(ErrorCode::KfaWriteTooLarge, 0, Path(),
-                               "a count or the name length does not fit in u32");
+    return error_at(ErrorCode::KfaWriteTooLarge, 0, Path(),
+                    "a count or the name length does not fit in u32");
   if (k.frames.size() != uint64_t{k.frame_count} * k.hinges.size())
-    return ByteReader::fail_at(ErrorCode::KfaWriteNotRectangular, 0, Path().child("frmval"),
-                               std::to_string(k.frames.size()) + " value(s) for " +
-                                   std::to_string(k.frame_count) + " frame(s) x " +
-                                   std::to_string(k.hinges.size()) + " hinge(s)");
+    return error_at(ErrorCode::KfaWriteNotRectangular, 0, Path().child("frmval"),
+                    std::to_string(k.frames.size()) + " value(s) for " +
+                        std::to_string(k.frame_count) + " frame(s) x " +
+                        std::to_string(k.hinges.size()) + " hinge(s)");
   ByteWriter w;
   w.reserve(20 + k.kv6_name.size() + detail::kHingeSize * k.hinges.size() + 2 * k.frames.size() +
             detail::kSeqSize * k.seq.size());
@@ -155,12 +156,12 @@ Result<Kfa> character_to_kfa(const Character& c, std::optional<size_t> clip,
   if (!sk) return k;  // an Unknown clip exports no animation (as the seed)
   const Path p = Path("CLPS").child("clip", static_cast<int64_t>(*clip));
   if (sk->numhin != c.bones.size())
-    return ByteReader::fail_at(ErrorCode::RkcClipBoneCount, 0, p,
-                               "numhin " + std::to_string(sk->numhin) +
-                                   " != " + std::to_string(c.bones.size()) + " bone(s)");
+    return error_at(ErrorCode::RkcClipBoneCount, 0, p,
+                    "numhin " + std::to_string(sk->numhin) +
+                        " != " + std::to_string(c.bones.size()) + " bone(s)");
   if (sk->frames.size() != uint64_t{sk->frame_count} * sk->numhin)
-    return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, p,
-                               "frames.size() != frame_count * numhin");
+    return error_at(ErrorCode::RkcWriteNotRectangular, 0, p,
+                    "frames.size() != frame_count * numhin");
   k.frame_count = sk->frame_count;
   k.frames.resize(sk->frames.size());
   for (size_t i = 0; i < sk->frames.size(); ++i) {

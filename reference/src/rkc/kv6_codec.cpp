@@ -38,31 +38,29 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
   uint64_t sum_x = 0;
   for (uint32_t v : m.xlen) sum_x += v;
   if (sum_x != numvoxs)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::Kv6RunTables, xlen_at, Path().child("xlen"),
         "sum of xlen " + std::to_string(sum_x) + " != numvoxs " + std::to_string(numvoxs));
   uint64_t sum_y = 0;
   for (uint16_t v : m.ylen) sum_y += v;
   if (sum_y != numvoxs)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::Kv6RunTables, ylen_at, Path().child("ylen"),
         "sum of ylen " + std::to_string(sum_y) + " != numvoxs " + std::to_string(numvoxs));
   for (uint64_t x = 0; x < m.xsiz; ++x) {
     uint64_t row = 0;
     for (uint64_t y = 0; y < m.ysiz; ++y) row += m.ylen[x * m.ysiz + y];
     if (row != m.xlen[x])
-      return ByteReader::fail_at(ErrorCode::Kv6RunTables, ylen_at + 2 * x * m.ysiz,
-                                 Path().child("xlen", static_cast<int64_t>(x)),
-                                 "column runs of slice " + std::to_string(x) + " sum to " +
-                                     std::to_string(row) + ", xlen says " +
-                                     std::to_string(m.xlen[x]));
+      return error_at(ErrorCode::Kv6RunTables, ylen_at + 2 * x * m.ysiz,
+                      Path().child("xlen", static_cast<int64_t>(x)),
+                      "column runs of slice " + std::to_string(x) + " sum to " +
+                          std::to_string(row) + ", xlen says " + std::to_string(m.xlen[x]));
   }
   for (size_t i = 0; i < m.voxels.size(); ++i) {
     if (m.voxels[i].z >= m.zsiz)
-      return ByteReader::fail_at(
-          ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
-          Path().child("voxel", static_cast<int64_t>(i)),
-          "z " + std::to_string(m.voxels[i].z) + " >= zsiz " + std::to_string(m.zsiz));
+      return error_at(ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
+                      Path().child("voxel", static_cast<int64_t>(i)),
+                      "z " + std::to_string(m.voxels[i].z) + " >= zsiz " + std::to_string(m.zsiz));
   }
   return std::nullopt;
 }
@@ -83,10 +81,10 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
   // §3.2 step 1: the size check comes before the magic, so a short file with a wrong magic
   // reports too_small (as the seed).
   if (bytes.size() < kHeaderSize)
-    return ByteReader::fail_at(ErrorCode::Kv6TooSmall, base, root,
-                               std::to_string(bytes.size()) + " byte(s), need at least 32");
+    return error_at(ErrorCode::Kv6TooSmall, base, root,
+                    std::to_string(bytes.size()) + " byte(s), need at least 32");
   if (std::memcmp(bytes.data(), kMagic, 4) != 0)
-    return ByteReader::fail_at(ErrorCode::Kv6BadMagic, base, root, "expected \"Kvxl\"");
+    return error_at(ErrorCode::Kv6BadMagic, base, root, "expected \"Kvxl\"");
 
   Kv6 m;
   const uint8_t* h = bytes.data();
@@ -99,11 +97,11 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
   const Limits& lim = options.limits;
   const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;  // < 2^64: both factors < 2^32
   if (columns > lim.kv6_columns)
-    return ByteReader::fail_at(ErrorCode::Kv6LimitColumns, base + 0x04, root,
-                               "xsiz*ysiz = " + std::to_string(columns) + " exceeds limit " +
-                                   std::to_string(lim.kv6_columns));
+    return error_at(ErrorCode::Kv6LimitColumns, base + 0x04, root,
+                    "xsiz*ysiz = " + std::to_string(columns) + " exceeds limit " +
+                        std::to_string(lim.kv6_columns));
   if (numvoxs > lim.kv6_voxels)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::Kv6LimitVoxels, base + 0x1C, root,
         "numvoxs " + std::to_string(numvoxs) + " exceeds limit " + std::to_string(lim.kv6_voxels));
 
@@ -161,17 +159,15 @@ Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
 
 Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(detail::decode_kv6_impl(bytes, 0, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return detail::decode_kv6_impl(bytes, 0, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
   const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;
   if (m.xlen.size() != m.xsiz || m.ylen.size() != columns || m.voxels.size() > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::Kv6WriteTableSize, 0, Path(),
-                               "xlen/ylen sizes must be xsiz and xsiz*ysiz, voxels <= 2^32-1");
+    return error_at(ErrorCode::Kv6WriteTableSize, 0, Path(),
+                    "xlen/ylen sizes must be xsiz and xsiz*ysiz, voxels <= 2^32-1");
   ByteWriter w;
   w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + 4 * m.xlen.size() + 2 * m.ylen.size() +
             (m.palette ? kPaletteTrailer : 0));

@@ -32,8 +32,8 @@ constexpr size_t kMinKv6Blob = 4 + 32;           // blob_len + KV6 header
 constexpr size_t kMinRvcBlob = 4 + 6;            // blob_len + RVC magic/version
 
 Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uint64_t limit) {
-  return ByteReader::fail_at(
-      code, at, p, "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
+  return error_at(code, at, p,
+                  "count " + std::to_string(count) + " exceeds limit " + std::to_string(limit));
 }
 
 // A u32 element count, rejected with `code` at the count's own offset when it exceeds `limit`
@@ -53,8 +53,7 @@ Result<std::string> read_name(ByteReader& r, const Path& p, const DecodeOptions&
   const uint64_t at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto raw, r.bytes(len, p));
   if (is_valid_utf8(raw)) return std::string(raw.begin(), raw.end());
-  if (is_strict(options))
-    return ByteReader::fail_at(ErrorCode::RkcBadUtf8, at, p, "name is not valid UTF-8");
+  if (is_strict(options)) return error_at(ErrorCode::RkcBadUtf8, at, p, "name is not valid UTF-8");
   std::string fixed = repair_utf8(raw);
   sink.add(WarningCode::RkcRepairedUtf8, at, p,
            std::to_string(raw.size()) + " byte(s) repaired to " + std::to_string(fixed.size()));
@@ -77,17 +76,16 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
   VOXRIG_ASSIGN_OR_RETURN(s.numhin, body.u32(p));
   // The seed checks this right after numhin, before any frame, so it fires for 0 frames too.
   if (s.numhin != bone_count)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::RkcClipBoneCount, numhin_at, p,
         "numhin " + std::to_string(s.numhin) + " != " + std::to_string(bone_count) + " bone(s)");
   // Hazard H2: with 0 bones, 4 billion empty rows read nothing; each row counts as one cell.
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
   if (charged > lim.rkc_frame_cells)
-    return ByteReader::fail_at(ErrorCode::RkcLimitFrameCells, numfrm_at, p,
-                               std::to_string(s.frame_count) + " frame(s) x " +
-                                   std::to_string(s.numhin) + " bone(s) exceeds limit " +
-                                   std::to_string(lim.rkc_frame_cells));
+    return error_at(ErrorCode::RkcLimitFrameCells, numfrm_at, p,
+                    std::to_string(s.frame_count) + " frame(s) x " + std::to_string(s.numhin) +
+                        " bone(s) exceeds limit " + std::to_string(lim.rkc_frame_cells));
   VOXRIG_ASSIGN_OR_RETURN(auto tab, read_table(body, cells, kBoneXformSize, p, "frmval"));
   s.frames.resize(cells);
   for (size_t i = 0; i < cells; ++i) s.frames[i] = load_bone_xform(tab.data() + kBoneXformSize * i);
@@ -107,16 +105,15 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
 // Writes `name` with its u16 length; a name the field cannot hold is an error, not a panic.
 Status write_name(ByteWriter& w, const std::string& name, const Path& p) {
   if (name.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::RkcWriteNameTooLong, 0, p,
-                               std::to_string(name.size()) + " bytes do not fit in u16");
+    return error_at(ErrorCode::RkcWriteNameTooLong, 0, p,
+                    std::to_string(name.size()) + " bytes do not fit in u16");
   w.u16(static_cast<uint16_t>(name.size()));
   w.bytes(name);
   return {};
 }
 
 Status write_count(ByteWriter& w, uint64_t n, const Path& p) {
-  if (n > kU32Max)
-    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, p, "count does not fit in u32");
+  if (n > kU32Max) return error_at(ErrorCode::RkcWriteTooLarge, 0, p, "count does not fit in u32");
   w.u32(static_cast<uint32_t>(n));
   return {};
 }
@@ -124,6 +121,44 @@ Status write_count(ByteWriter& w, uint64_t n, const Path& p) {
 Status write_blob(ByteWriter& w, const std::vector<uint8_t>& blob, const Path& p) {
   VOXRIG_TRY(write_count(w, blob.size(), p));
   w.bytes(blob);
+  return {};
+}
+
+// MSHS and VCLP: count u32 | count x { blob_len u32 | blob }, each blob decoded by
+// decode(blob, absolute offset, path) whose errors are named "<tag>/<elem>[i]/..." (D12).
+template <class T, class Decode>
+Status decode_blob_list(const ChunkRef& chunk, const char* tag, const char* elem, uint64_t limit,
+                        ErrorCode limit_code, size_t min_blob, WarningSink& sink,
+                        std::vector<T>& out, Decode&& decode) {
+  const Path p(tag);
+  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
+  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, limit, limit_code));
+  out.reserve(clamp_reserve(count, min_blob, r.remaining()));
+  for (uint32_t i = 0; i < count; ++i) {
+    const Path ep = p.child(elem, i);
+    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(ep));
+    const uint64_t at = r.offset();
+    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, ep));
+    auto item = decode(blob, at, ep);
+    if (!item.ok()) return item.error().prefixed(ep.str());
+    out.push_back(std::move(item).value());
+  }
+  warn_trailing(r, p, sink);
+  return {};
+}
+
+// The writer's side of decode_blob_list: each item encoded by encode(item).
+template <class T, class Encode>
+Status write_blob_list(ByteWriter& w, const char* tag, const char* elem,
+                       const std::vector<T>& items, Encode&& encode) {
+  const Path p(tag);
+  VOXRIG_TRY(write_count(w, items.size(), p));
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Path ep = p.child(elem, static_cast<int64_t>(i));
+    auto blob = encode(items[i]);
+    if (!blob.ok()) return blob.error().prefixed(ep.str());
+    VOXRIG_TRY(write_blob(w, blob.value(), ep));
+  }
   return {};
 }
 
@@ -145,23 +180,12 @@ Status decode_meta(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 
 Status decode_mshs(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out) {
-  const Path p("MSHS");
-  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count,
-                          read_count(r, p, options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes));
-  out.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.remaining()));
-  for (uint32_t i = 0; i < count; ++i) {
-    const Path mp = p.child("mesh", i);
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(mp));
-    const uint64_t at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, mp));
-    WarningSink inner = sink.enabled() ? sink.nested(mp.str()) : WarningSink();
-    auto mesh = decode_kv6_impl(blob, at, options, inner);
-    if (!mesh.ok()) return mesh.error().prefixed(mp.str());
-    out.meshes.push_back(std::move(mesh).value());
-  }
-  warn_trailing(r, p, sink);
-  return {};
+  return decode_blob_list(
+      chunk, "MSHS", "mesh", options.limits.rkc_meshes, ErrorCode::RkcLimitMeshes, kMinKv6Blob,
+      sink, out.meshes, [&](std::span<const uint8_t> blob, uint64_t at, const Path& mp) {
+        WarningSink inner = sink.enabled() ? sink.nested(mp.str()) : WarningSink();
+        return decode_kv6_impl(blob, at, options, inner);
+      });
 }
 
 Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
@@ -191,8 +215,8 @@ Status decode_bons(const ChunkRef& chunk, const DecodeOptions& options, WarningS
       VOXRIG_ASSIGN_OR_RETURN(a.index, r.u32(ap));
       // The seed checks mesh_kind right after index, before the rest of the record is read.
       if (kind > 1)
-        return ByteReader::fail_at(ErrorCode::RkcUnsupportedMeshKind, kind_at, ap,
-                                   "mesh_kind " + std::to_string(kind));
+        return error_at(ErrorCode::RkcUnsupportedMeshKind, kind_at, ap,
+                        "mesh_kind " + std::to_string(kind));
       a.kind = static_cast<AttachmentKind>(kind);
       VOXRIG_ASSIGN_OR_RETURN(auto xf, r.bytes(kBoneXformSize, ap));
       a.local_offset = load_bone_xform(xf.data());
@@ -239,22 +263,11 @@ Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 
 Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out) {
-  const Path p("VCLP");
-  ByteReader r(chunk.payload, chunk.payload_at, ErrorCode::RkcTruncated);
-  VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, read_count(r, p, options.limits.rkc_voxel_clips,
-                                                           ErrorCode::RkcLimitVoxelClips));
-  out.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.remaining()));
-  for (uint32_t i = 0; i < count; ++i) {
-    const Path vp = p.child("clip", i);
-    VOXRIG_ASSIGN_OR_RETURN(const uint32_t len, r.u32(vp));
-    const uint64_t at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(auto blob, r.bytes(len, vp));
-    auto clip = decode_rvc(blob, at, options);
-    if (!clip.ok()) return clip.error().prefixed(vp.str());
-    out.voxel_clips.push_back(std::move(clip).value());
-  }
-  warn_trailing(r, p, sink);
-  return {};
+  return decode_blob_list(chunk, "VCLP", "clip", options.limits.rkc_voxel_clips,
+                          ErrorCode::RkcLimitVoxelClips, kMinRvcBlob, sink, out.voxel_clips,
+                          [&](std::span<const uint8_t> blob, uint64_t at, const Path&) {
+                            return decode_rvc(blob, at, options);
+                          });
 }
 
 // ---------------------------------------------------------------- writers
@@ -266,15 +279,7 @@ Status write_meta(ByteWriter& w, const Character& c) {
 }
 
 Status write_mshs(ByteWriter& w, const Character& c) {
-  const Path p("MSHS");
-  VOXRIG_TRY(write_count(w, c.meshes.size(), p));
-  for (size_t i = 0; i < c.meshes.size(); ++i) {
-    const Path mp = p.child("mesh", static_cast<int64_t>(i));
-    auto blob = encode_kv6(c.meshes[i]);
-    if (!blob.ok()) return blob.error().prefixed(mp.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), mp));
-  }
-  return {};
+  return write_blob_list(w, "MSHS", "mesh", c.meshes, [](const Kv6& m) { return encode_kv6(m); });
 }
 
 Status write_bons(ByteWriter& w, const Character& c) {
@@ -308,10 +313,10 @@ Status write_clps(ByteWriter& w, const Character& c) {
       // numhin is written as recorded (a zero-frame clip keeps the bone count it was read
       // with), never derived from the first row as the seed does (hazard H13).
       if (s->frames.size() != uint64_t{s->frame_count} * s->numhin)
-        return ByteReader::fail_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
-                                   std::to_string(s->frames.size()) + " xform(s) for " +
-                                       std::to_string(s->frame_count) + " frame(s) x " +
-                                       std::to_string(s->numhin) + " bone(s)");
+        return error_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
+                        std::to_string(s->frames.size()) + " xform(s) for " +
+                            std::to_string(s->frame_count) + " frame(s) x " +
+                            std::to_string(s->numhin) + " bone(s)");
       w.u16(0);
       const size_t len_at = w.begin_length();
       w.u32(s->frame_count);
@@ -323,7 +328,7 @@ Status write_clps(ByteWriter& w, const Character& c) {
         w.i32(q.frm);
       }
       if (w.size() - len_at - 4 > kU32Max)
-        return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
+        return error_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
       w.end_length(len_at);
     } else {
       const auto& u = std::get<UnknownClip>(clip.data);
@@ -335,15 +340,8 @@ Status write_clps(ByteWriter& w, const Character& c) {
 }
 
 Status write_vclp(ByteWriter& w, const Character& c) {
-  const Path p("VCLP");
-  VOXRIG_TRY(write_count(w, c.voxel_clips.size(), p));
-  for (size_t i = 0; i < c.voxel_clips.size(); ++i) {
-    const Path vp = p.child("clip", static_cast<int64_t>(i));
-    auto blob = encode_rvc(c.voxel_clips[i]);
-    if (!blob.ok()) return blob.error().prefixed(vp.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), vp));
-  }
-  return {};
+  return write_blob_list(w, "VCLP", "clip", c.voxel_clips,
+                         [](const RvcClip& v) { return encode_rvc(v); });
 }
 
 }  // namespace voxrig::detail

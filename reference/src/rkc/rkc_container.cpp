@@ -67,11 +67,11 @@ Result<Character> decode_rkc_impl(std::span<const uint8_t> bytes, const DecodeOp
   // §2.2 steps 1-2.
   VOXRIG_ASSIGN_OR_RETURN(auto magic, r.bytes(4, root));
   if (std::memcmp(magic.data(), kMagic, 4) != 0)
-    return ByteReader::fail_at(ErrorCode::RkcBadMagic, 0, root, "expected \"RKCH\"");
+    return error_at(ErrorCode::RkcBadMagic, 0, root, "expected \"RKCH\"");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t version, r.u16(root));
   if (version != kVersion)
-    return ByteReader::fail_at(ErrorCode::RkcUnsupportedVersion, 4, root,
-                               "version " + std::to_string(version) + ", this reader reads 3");
+    return error_at(ErrorCode::RkcUnsupportedVersion, 4, root,
+                    "version " + std::to_string(version) + ", this reader reads 3");
 
   // Step 3-4: scan every chunk; keep the last copy of each known tag (earlier ones are never
   // decoded) and every unknown chunk in file order.
@@ -103,8 +103,8 @@ Result<Character> decode_rkc_impl(std::span<const uint8_t> bytes, const DecodeOp
                                      ErrorCode::RkcMissingBons};
   for (size_t i = 0; i < 3; ++i)
     if (!last[i])
-      return ByteReader::fail_at(kMissing[i], bytes.size(), Path(kKnownTags[i]),
-                                 std::string("no ") + kKnownTags[i] + " chunk");
+      return error_at(kMissing[i], bytes.size(), Path(kKnownTags[i]),
+                      std::string("no ") + kKnownTags[i] + " chunk");
 
   // Step 6: payloads in the order META, MSHS, BONS, CLPS, VCLP; the first failure wins.
   detail::CrossRefOffsets refs;
@@ -126,7 +126,7 @@ Status write_chunk(ByteWriter& w, const char* tag, Body&& body) {
   const size_t at = w.begin_length();
   VOXRIG_TRY(body());
   if (w.size() - at - 4 > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::RkcWriteTooLarge, 0, Path(tag), "chunk payload over u32");
+    return error_at(ErrorCode::RkcWriteTooLarge, 0, Path(tag), "chunk payload over u32");
   w.end_length(at);
   return {};
 }
@@ -140,10 +140,8 @@ Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions
 
 Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
-  std::vector<Warning> warnings;
-  detail::WarningSink sink(&warnings);
-  VOXRIG_TRY(decode_rkc_impl(bytes, options, sink));
-  return warnings;
+  return detail::collect_warnings(
+      [&](detail::WarningSink& sink) { return decode_rkc_impl(bytes, options, sink); });
 }
 
 Result<std::vector<uint8_t>> encode_rkc(const Character& c) {

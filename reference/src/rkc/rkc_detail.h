@@ -1,5 +1,5 @@
 // Internals shared by the RKCH-family codecs (RKCH, KV6, KFA): fixed-size records, bounded
-// table reads, the warning sink, the parent-cycle search and dump helpers. Not installed.
+// table reads, the warning sink and dump helpers. Not installed.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +59,16 @@ class WarningSink {
   std::string prefix_;
 };
 
+/// The validate_* entry points: runs `decode(sink)` with a sink collecting the warnings and
+/// returns them, or decode's error.
+template <class Decode>
+Result<std::vector<Warning>> collect_warnings(Decode&& decode) {
+  std::vector<Warning> warnings;
+  WarningSink sink(&warnings);
+  VOXRIG_TRY(decode(sink));
+  return warnings;
+}
+
 /// How many elements to reserve for a declared count whose records take at least `min_elem`
 /// bytes each: never more than the bytes that remain could hold (QE.6b's clamp), and never a
 /// division by zero (hazard H5). Reserving is an optimisation only; it never reports an error.
@@ -77,11 +87,11 @@ inline Result<std::span<const uint8_t>> read_table(ByteReader& r, uint64_t count
   if (count == 0 || elem == 0) return std::span<const uint8_t>{};
   const uint64_t whole = r.remaining() / elem;
   if (count > whole) {
-    return ByteReader::fail_at(r.truncated_code(), r.offset() + whole * elem,
-                               p.child(elem_name, static_cast<int64_t>(whole)),
-                               "table of " + std::to_string(count) + " x " + std::to_string(elem) +
-                                   " byte(s) needs more than the " + std::to_string(r.remaining()) +
-                                   " remaining");
+    return error_at(r.truncated_code(), r.offset() + whole * elem,
+                    p.child(elem_name, static_cast<int64_t>(whole)),
+                    "table of " + std::to_string(count) + " x " + std::to_string(elem) +
+                        " byte(s) needs more than the " + std::to_string(r.remaining()) +
+                        " remaining");
   }
   return r.bytes(static_cast<size_t>(count * elem), p);
 }
@@ -91,11 +101,6 @@ BoneXform load_bone_xform(const uint8_t* p);
 Hinge load_hinge(const uint8_t* p);
 void write_bone_xform(ByteWriter& w, const BoneXform& x);
 void write_hinge(ByteWriter& w, const Hinge& h);
-
-/// The first index, in order, whose parent chain never reaches a root (-1), or nullopt.
-/// `parents` must already be in range (-1 or an index). O(n) time and memory, with the same
-/// answer as the seed's "more than n hops from each bone" walk (which is O(n²)).
-std::optional<size_t> first_cycle_start(std::span<const int32_t> parents);
 
 /// KV6 decode with a warning sink (decode_kv6 passes a null sink; validate_* a real one).
 Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,

@@ -100,9 +100,9 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
     VOXRIG_ASSIGN_OR_RETURN(m.dims[i], r.u32(p.child("dims", i)));
     // QE.6b: checked at parse, per axis as each is read (D9, D13 byte order).
     if (m.dims[i] == 0)
-      return ByteReader::fail_at(ErrorCode::RvcZeroDims, at, p.child("dims", i), "dimension is 0");
+      return error_at(ErrorCode::RvcZeroDims, at, p.child("dims", i), "dimension is 0");
     if (m.dims[i] > limits.rvc_dim)
-      return ByteReader::fail_at(
+      return error_at(
           ErrorCode::RvcLimitDims, at, p.child("dims", i),
           std::to_string(m.dims[i]) + " exceeds limit " + std::to_string(limits.rvc_dim));
   }
@@ -113,14 +113,14 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
   const uint64_t mode_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t mode, r.u8(p.child("loop_mode")));
   if (mode > 2)
-    return ByteReader::fail_at(ErrorCode::RvcBadLoopMode, mode_at, p.child("loop_mode"),
-                               "loop mode " + std::to_string(mode));
+    return error_at(ErrorCode::RvcBadLoopMode, mode_at, p.child("loop_mode"),
+                    "loop mode " + std::to_string(mode));
   m.loop_mode = static_cast<RvcLoopMode>(mode);
   VOXRIG_ASSIGN_OR_RETURN(m.default_frame_ms, r.u32(p.child("default_frame_ms")));
   const uint64_t count_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(m.frame_count, r.u32(p.child("frame_count")));
   if (m.frame_count > limits.rvc_frames)
-    return ByteReader::fail_at(
+    return error_at(
         ErrorCode::RvcLimitFrames, count_at, p.child("frame_count"),
         std::to_string(m.frame_count) + " exceeds limit " + std::to_string(limits.rvc_frames));
   return m;
@@ -203,9 +203,9 @@ Status parse_frms(ByteReader& r, RvcClip& clip) {
       }
       clip.frames.emplace_back(std::move(d));
     } else {
-      return r.fail_at(ErrorCode::RvcBadFrameKind, r.offset() - 1,
-                       Path("FRMS").child("frame", i).child("kind"),
-                       "frame kind " + std::to_string(kind));
+      return error_at(ErrorCode::RvcBadFrameKind, r.offset() - 1,
+                      Path("FRMS").child("frame", i).child("kind"),
+                      "frame kind " + std::to_string(kind));
     }
     clip.source.frame_pos.push_back(static_cast<uint32_t>(pos));
   }
@@ -270,12 +270,12 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
   const Path hp("header");
   VOXRIG_ASSIGN_OR_RETURN(auto magic, r.bytes(4, hp.child("magic")));
   if (std::memcmp(magic.data(), "RVCL", 4) != 0)
-    return ByteReader::fail_at(ErrorCode::RvcBadMagic, base_offset, hp.child("magic"));
+    return error_at(ErrorCode::RvcBadMagic, base_offset, hp.child("magic"));
   const uint64_t version_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t version, r.u16(hp.child("version")));
   if (version != 1 && version != 2)
-    return ByteReader::fail_at(ErrorCode::RvcUnsupportedVersion, version_at, hp.child("version"),
-                               "version " + std::to_string(version));
+    return error_at(ErrorCode::RvcUnsupportedVersion, version_at, hp.child("version"),
+                    "version " + std::to_string(version));
 
   RvcClip clip;
   clip.version = version;
@@ -297,21 +297,20 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
     if (chunk.deflated()) {
       const std::string what = tag_text(chunk.tag);
       if (payload.size() < 4)
-        return ByteReader::fail_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
-                                   what + ": deflated payload shorter than raw_len");
+        return error_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
+                        what + ": deflated payload shorter than raw_len");
       const uint32_t raw_len = load_u32(payload.data());
       if (raw_len > limits.rvc_inflated_per_chunk)
-        return ByteReader::fail_at(
-            ErrorCode::RvcBadDeflate, payload_offset, cp,
-            what + ": raw_len " + std::to_string(raw_len) + " over the per-chunk cap");
+        return error_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
+                        what + ": raw_len " + std::to_string(raw_len) + " over the per-chunk cap");
       if (raw_len > limits.rvc_inflated_total - std::min(inflated_total, limits.rvc_inflated_total))
-        return ByteReader::fail_at(
+        return error_at(
             ErrorCode::RvcLimitInflatedTotal, payload_offset, cp,
             what + ": inflated bytes would exceed " + std::to_string(limits.rvc_inflated_total));
       inflated_total += raw_len;
       if (!inflate_exact(payload.subspan(4), raw_len, chunk.inflated))
-        return ByteReader::fail_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
-                                   what + ": bad deflate stream");
+        return error_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
+                        what + ": bad deflate stream");
     } else {
       chunk.inflated = chunk.stored;
     }
@@ -324,10 +323,8 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
     clip.chunks.push_back(std::move(chunk));
   }
   const uint64_t end = r.offset();
-  if (!meta)
-    return ByteReader::fail_at(ErrorCode::RvcMissingMeta, end, Path("META"), "no META chunk");
-  if (!frms)
-    return ByteReader::fail_at(ErrorCode::RvcMissingFrms, end, Path("FRMS"), "no FRMS chunk");
+  if (!meta) return error_at(ErrorCode::RvcMissingMeta, end, Path("META"), "no META chunk");
+  if (!frms) return error_at(ErrorCode::RvcMissingFrms, end, Path("FRMS"), "no FRMS chunk");
 
   {
     const RvcChunk& c = clip.chunks[meta->index];
@@ -358,18 +355,17 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
 
 Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
   if (clip.version != 1 && clip.version != 2)
-    return ByteReader::fail_at(ErrorCode::RvcUnsupportedVersion, 4, Path("header").child("version"),
-                               "cannot write version " + std::to_string(clip.version));
+    return error_at(ErrorCode::RvcUnsupportedVersion, 4, Path("header").child("version"),
+                    "cannot write version " + std::to_string(clip.version));
   uint64_t total = 6;
   for (size_t i = 0; i < clip.chunks.size(); ++i) {
     const RvcChunk& c = clip.chunks[i];
     if (c.stored.size() > UINT32_MAX)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
-                                 Path().child("chunk", int64_t(i)), "payload longer than u32");
+      return error_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+                      "payload longer than u32");
     if (clip.version == 1 && c.flags != 0)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0,
-                                 Path().child("chunk", int64_t(i)),
-                                 "a version 1 chunk has no flags byte");
+      return error_at(ErrorCode::RvcWriteUnrepresentable, 0, Path().child("chunk", int64_t(i)),
+                      "a version 1 chunk has no flags byte");
     total += (clip.version == 2 ? 9 : 8) + c.stored.size();
   }
   ByteWriter w;
@@ -458,7 +454,7 @@ Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
   for (size_t i = 0; i < clip.frames.size(); ++i) {
     const Path fp = Path("FRMS").child("frame", static_cast<int64_t>(i));
     if (w.size() > UINT32_MAX)
-      return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "FRMS over u32");
+      return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "FRMS over u32");
     if (positions) positions->push_back(static_cast<uint32_t>(w.size()));
     auto put = [&](const std::vector<uint32_t>& v) -> bool {
       if (v.size() > UINT32_MAX) return false;
@@ -469,15 +465,15 @@ Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
     if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
       w.u8(0);
       if (!put(key->occupancy) || !put(key->color_offsets) || !put(key->colors))
-        return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "array over u32");
+        return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "array over u32");
     } else {
       const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
       uint64_t sum = 0;
       for (uint32_t n : d.color_counts) sum += n;
       if (d.cols.size() > UINT32_MAX || d.color_counts.size() != d.cols.size() ||
           d.occupancy.size() != d.cols.size() * uint64_t{owpc} || sum != d.colors.size())
-        return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, fp,
-                                   "delta arrays disagree with owpc or colour counts");
+        return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp,
+                        "delta arrays disagree with owpc or colour counts");
       w.u8(1);
       w.u32(static_cast<uint32_t>(d.cols.size()));
       size_t ci = 0;
@@ -490,8 +486,7 @@ Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
     }
   }
   if (w.size() > UINT32_MAX)
-    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"),
-                               "FRMS over u32");
+    return error_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"), "FRMS over u32");
   return w.take();
 }
 
@@ -505,8 +500,7 @@ Status rvc_update_meta(RvcClip& clip) {
 
 Status rvc_update_frames(RvcClip& clip) {
   if (clip.frames.size() > UINT32_MAX)
-    return ByteReader::fail_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"),
-                               "more than u32 frames");
+    return error_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"), "more than u32 frames");
   std::vector<uint32_t> positions;
   VOXRIG_ASSIGN_OR_RETURN(auto raw, detail::encode_frms(clip, &positions));
   RvcChunk c = rvc_make_chunk(kTagFrms, std::move(raw));

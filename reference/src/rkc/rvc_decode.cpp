@@ -72,7 +72,7 @@ uint64_t popcount_words(const uint32_t* w, uint32_t n) {
 // FRMS the chunk's payload offset with "@inflated+N" in the path.
 Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p,
                   std::string detail) {
-  Error e{code, clip.source.frms_offset, p.str(), std::move(detail)};
+  Error e = error_at(code, clip.source.frms_offset, p, std::move(detail));
   if (i < clip.source.frame_pos.size()) {
     const uint32_t pos = clip.source.frame_pos[i];
     if (clip.source.frms_deflated)
@@ -88,10 +88,10 @@ Path frame_path(size_t i) { return Path("FRMS").child("frame", static_cast<int64
 Status working_set_check(const RvcClip& clip, const Shape& s, const Limits& limits) {
   const uint64_t need = state_bytes(s);
   if (need <= limits.rvc_working_set) return {};
-  Error e{ErrorCode::RvcLimitWorkingSet, clip.source.meta_offset, "META/dims",
-          "one decoded frame needs " +
-              (need == kSat ? std::string("> 2^64") : std::to_string(need)) + " bytes, limit " +
-              std::to_string(limits.rvc_working_set)};
+  Error e = error_at(ErrorCode::RvcLimitWorkingSet, clip.source.meta_offset, "META/dims",
+                     "one decoded frame needs " +
+                         (need == kSat ? std::string("> 2^64") : std::to_string(need)) +
+                         " bytes, limit " + std::to_string(limits.rvc_working_set));
   if (clip.source.meta_deflated) e.path += "@inflated+0";
   return e;
 }

@@ -46,6 +46,7 @@ namespace {
 
 using detail::num;
 
+constexpr uint64_t kHeaderBytes = 68;
 constexpr uint64_t kClipPrefixBytes = 12;
 constexpr uint64_t kTrackPrefixBytes = 8;
 constexpr uint64_t kKeyBytes = 44;
@@ -55,17 +56,17 @@ constexpr uint64_t kKeyBytes = 44;
 [[gnu::cold]] Error key_error(const Path& p, const uint8_t* key_bytes, const AnimKey& key,
                               int64_t previous_time, uint32_t duration, uint64_t key_at) {
   if (static_cast<int64_t>(key.time_ms) <= previous_time)
-    return ByteReader::fail_at(ErrorCode::AnimKeyTimeOrder, key_at, p,
-                               "timeMs " + num(key.time_ms) + " after " + num(previous_time));
+    return error_at(ErrorCode::AnimKeyTimeOrder, key_at, p,
+                    "timeMs " + num(key.time_ms) + " after " + num(previous_time));
   if (key.time_ms > duration)
-    return ByteReader::fail_at(ErrorCode::AnimKeyTimeRange, key_at, p,
-                               "timeMs " + num(key.time_ms) + " > durationMs " + num(duration));
+    return error_at(ErrorCode::AnimKeyTimeRange, key_at, p,
+                    "timeMs " + num(key.time_ms) + " > durationMs " + num(duration));
   // Re-read the TRS with SKEL's field-by-field reader: same check order, same offsets.
   ByteReader r(std::span<const uint8_t>(key_bytes + 4, kKeyBytes - 4), key_at + 4,
                ErrorCode::AnimTruncated);
   auto trs = detail::read_trs(r, p, ErrorCode::AnimNonFinite, ErrorCode::AnimNonUnitRotation);
   if (!trs.ok()) return std::move(trs).error();
-  return ByteReader::fail_at(ErrorCode::InternalBug, key_at, p, "key_error without error");
+  return error_at(ErrorCode::InternalBug, key_at, p, "key_error without error");
 }
 
 // Decodes and checks a key table whose bytes were checked present as a whole.
@@ -97,28 +98,25 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
                          const Limits& limits) {
   const Path root("ANIM");
   if (ctx.skel == nullptr)
-    return ByteReader::fail_at(ErrorCode::InternalBug, base, root, "decode_anim needs SKEL");
+    return error_at(ErrorCode::InternalBug, base, root, "decode_anim needs SKEL");
   ByteReader r(payload, base, ErrorCode::AnimTruncated);
   const detail::JointSet joints(*ctx.skel);
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return ByteReader::fail_at(ErrorCode::AnimBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::AnimBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
-  if (reserved != 0)
-    return ByteReader::fail_at(ErrorCode::AnimReserved, base + 1, root, "reserved byte at 1");
+  if (reserved != 0) return error_at(ErrorCode::AnimReserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t clip_count, r.u16(root));
   VOXRIG_TRY(detail::check_count(r, clip_count, 0, limits.anim_clips, ErrorCode::AnimLimitClips,
                                  root, base + 2));
   Anim out;
   VOXRIG_ASSIGN_OR_RETURN(const auto source_hash, r.bytes(32, root));
   if (!std::equal(source_hash.begin(), source_hash.end(), ctx.source_hash.begin()))
-    return ByteReader::fail_at(ErrorCode::AnimBaseSourceHash, base + 4, root,
-                               "baseSourceHash differs from the header sourceHash");
+    return error_at(ErrorCode::AnimBaseSourceHash, base + 4, root,
+                    "baseSourceHash differs from the header sourceHash");
   VOXRIG_ASSIGN_OR_RETURN(const auto skeleton_hash, r.bytes(32, root));
   if (!std::equal(skeleton_hash.begin(), skeleton_hash.end(), ctx.skeleton_hash.begin()))
-    return ByteReader::fail_at(ErrorCode::AnimSkeletonHash, base + 36, root,
-                               "skeletonHash differs from SHA-256 of the SKEL payload");
+    return error_at(ErrorCode::AnimSkeletonHash, base + 36, root,
+                    "skeletonHash differs from SHA-256 of the SKEL payload");
   std::memcpy(out.base_source_hash.data(), source_hash.data(), 32);
   std::memcpy(out.skeleton_hash.data(), skeleton_hash.data(), 32);
 
@@ -127,52 +125,37 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
   for (uint32_t c = 0; c < clip_count; ++c) {
     const Path cp = root.child("clip", c);
     AnimClip clip;
-    const uint64_t id_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(clip.id, r.u16(cp));
-    if (c > 0 && clip.id <= out.clips.back().id)
-      return ByteReader::fail_at(ErrorCode::AnimClipOrder, id_at, cp,
-                                 "clipId " + num(clip.id) + " after " + num(out.clips.back().id));
+    VOXRIG_ASSIGN_OR_RETURN(
+        clip.id, detail::read_increasing_id(r, cp, c == 0, c == 0 ? 0 : out.clips.back().id,
+                                            ErrorCode::AnimClipOrder, "clipId"));
     VOXRIG_ASSIGN_OR_RETURN(const uint16_t track_count, r.u16(cp));
     VOXRIG_ASSIGN_OR_RETURN(clip.duration_ms, r.u32(cp));
-    VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(cp));
-    const uint64_t pad_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, cp));
-    if (pad[0] | pad[1] | pad[2])
-      return ByteReader::fail_at(ErrorCode::AnimReserved, pad_at, cp, "pad bytes are not 0");
-    const uint64_t name_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, cp));
-    if (!is_valid_utf8(name))
-      return ByteReader::fail_at(ErrorCode::AnimBadUtf8, name_at, cp, "name is not valid UTF-8");
-    clip.name.assign(name.begin(), name.end());
+    VOXRIG_ASSIGN_OR_RETURN(clip.name, detail::read_padded_name(r, cp, ErrorCode::AnimReserved,
+                                                                ErrorCode::AnimBadUtf8));
 
     clip.tracks.reserve(std::min<uint64_t>(track_count, r.remaining() / kTrackPrefixBytes));
     for (uint32_t t = 0; t < track_count; ++t) {
       const Path tp = cp.child("track", t);
       AnimTrack track;
       const uint64_t joint_at = r.offset();
-      VOXRIG_ASSIGN_OR_RETURN(track.joint, r.u16(tp));
-      if (t > 0 && track.joint <= clip.tracks.back().joint)
-        return ByteReader::fail_at(
-            ErrorCode::AnimTrackOrder, joint_at, tp,
-            "jointId " + num(track.joint) + " after " + num(clip.tracks.back().joint));
+      VOXRIG_ASSIGN_OR_RETURN(track.joint, detail::read_increasing_id(
+                                               r, tp, t == 0, t == 0 ? 0 : clip.tracks.back().joint,
+                                               ErrorCode::AnimTrackOrder, "jointId"));
       if (!joints.contains(track.joint))
-        return ByteReader::fail_at(ErrorCode::AnimJointMissing, joint_at, tp,
-                                   "jointId " + num(track.joint) + " is not in SKEL");
+        return error_at(ErrorCode::AnimJointMissing, joint_at, tp,
+                        "jointId " + num(track.joint) + " is not in SKEL");
       VOXRIG_ASSIGN_OR_RETURN(const uint16_t track_reserved, r.u16(tp));
       if (track_reserved != 0)
-        return ByteReader::fail_at(ErrorCode::AnimReserved, joint_at + 2, tp,
-                                   "reserved u16 of the track");
+        return error_at(ErrorCode::AnimReserved, joint_at + 2, tp, "reserved u16 of the track");
       const uint64_t count_at = r.offset();
       VOXRIG_ASSIGN_OR_RETURN(const uint32_t key_count, r.u32(tp));
-      if (key_count == 0)
-        return ByteReader::fail_at(ErrorCode::AnimNoKeys, count_at, tp, "keyCount 0");
+      if (key_count == 0) return error_at(ErrorCode::AnimNoKeys, count_at, tp, "keyCount 0");
       VOXRIG_TRY(detail::check_count(r, key_count, 0, limits.anim_keys_per_track,
                                      ErrorCode::AnimLimitKeys, tp, count_at));
       total_keys += key_count;
       if (total_keys > limits.anim_keys_total)
-        return ByteReader::fail_at(
-            ErrorCode::AnimLimitTotalKeys, count_at, tp,
-            num(total_keys) + " keys so far, limit " + num(limits.anim_keys_total));
+        return error_at(ErrorCode::AnimLimitTotalKeys, count_at, tp,
+                        num(total_keys) + " keys so far, limit " + num(limits.anim_keys_total));
       // The whole key table at once: the hot loop below reads without bounds checks.
       VOXRIG_TRY(r.checked_count(key_count, kKeyBytes, UINT64_MAX, ErrorCode::AnimLimitKeys, tp));
       const uint64_t keys_at = r.offset();
@@ -186,35 +169,41 @@ Result<Anim> decode_anim(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::anim_payload_size(const Anim& anim) {
+  uint64_t total = kHeaderBytes;
+  for (const AnimClip& clip : anim.clips) {
+    total += kClipPrefixBytes + clip.name.size();
+    for (const AnimTrack& track : clip.tracks)
+      total += kTrackPrefixBytes + kKeyBytes * track.keys.size();
+  }
+  return total;
+}
+
 Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
   const Path root("ANIM");
   if (anim.clips.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               num(anim.clips.size()) + " clips do not fit clipCount (u16)");
-  uint64_t total = 68;
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    num(anim.clips.size()) + " clips do not fit clipCount (u16)");
   for (size_t c = 0; c < anim.clips.size(); ++c) {
     const AnimClip& clip = anim.clips[c];
     const Path cp = root.child("clip", static_cast<int64_t>(c));
     if (clip.name.size() > detail::kMaxNameBytes)
-      return ByteReader::fail_at(
-          ErrorCode::VfpWriteNameTooLong, 0, cp,
-          "name is " + num(clip.name.size()) + " bytes; nameLen holds at most 255");
+      return error_at(ErrorCode::VfpWriteNameTooLong, 0, cp,
+                      "name is " + num(clip.name.size()) + " bytes; nameLen holds at most 255");
     if (clip.tracks.size() > 0xFFFF)
-      return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, cp,
-                                 num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
-    total += kClipPrefixBytes + clip.name.size();
+      return error_at(ErrorCode::VfpWriteTooLarge, 0, cp,
+                      num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
     for (size_t t = 0; t < clip.tracks.size(); ++t) {
       const uint64_t keys = clip.tracks[t].keys.size();
       if (keys > 0xFFFFFFFFu)
-        return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0,
-                                   cp.child("track", static_cast<int64_t>(t)),
-                                   num(keys) + " keys do not fit keyCount (u32)");
-      total += kTrackPrefixBytes + kKeyBytes * keys;
+        return error_at(ErrorCode::VfpWriteTooLarge, 0, cp.child("track", static_cast<int64_t>(t)),
+                        num(keys) + " keys do not fit keyCount (u32)");
     }
   }
+  const uint64_t total = detail::anim_payload_size(anim);
   if (total > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               "payload of " + num(total) + " bytes does not fit a section");
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    "payload of " + num(total) + " bytes does not fit a section");
   ByteWriter w;
   w.reserve(static_cast<size_t>(total));
   w.u8(1);

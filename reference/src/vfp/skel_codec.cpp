@@ -28,6 +28,7 @@
 #include "vfp/vfp_internal.h"
 #include "voxrig/byte_writer.h"
 #include "voxrig/utf8.h"
+#include "voxrig/validate.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig {
@@ -47,41 +48,26 @@ uint64_t parent_offset(const Skel& skel, size_t i, uint64_t base) {
   return at + 2;
 }
 
+// Parent existence, then cycles (the rules are voxrig/validate.h's; the error points at the
+// joint's parentId). Ids are unique by now (strictly increasing as read).
 Status check_parents(const Skel& skel, uint64_t base) {
   const size_t n = skel.joints.size();
-  // parent_index[i]: index of joint i's parent, or -1 for a root.
-  std::vector<int32_t> parent_index(n, -1);
+  std::vector<uint16_t> ids(n);
+  std::vector<int16_t> parents(n);
   for (size_t i = 0; i < n; ++i) {
-    const int16_t parent = skel.joints[i].parent;
-    if (parent == -1) continue;
-    const auto it =
-        parent < 0 ? skel.joints.end()
-                   : std::lower_bound(skel.joints.begin(), skel.joints.end(),
-                                      static_cast<uint16_t>(parent),
-                                      [](const SkelJoint& j, uint16_t id) { return j.id < id; });
-    if (it == skel.joints.end() || it->id != static_cast<uint16_t>(parent))
-      return ByteReader::fail_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base),
-                                 Path("SKEL").child("joint", static_cast<int64_t>(i)),
-                                 "parentId " + std::to_string(parent) + " names no joint");
-    parent_index[i] = static_cast<int32_t>(it - skel.joints.begin());
+    ids[i] = skel.joints[i].id;
+    parents[i] = skel.joints[i].parent;
   }
-  // 0 = not visited, 1 = on the walk in progress, 2 = reaches a root. Each joint is walked
-  // once, so this is O(n) however deep the hierarchy.
-  std::vector<uint8_t> state(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    int32_t k = static_cast<int32_t>(i);
-    while (k >= 0 && state[k] == 0) {
-      state[k] = 1;
-      k = parent_index[k];
-    }
-    if (k >= 0 && state[k] == 1)
-      return ByteReader::fail_at(
-          ErrorCode::SkelParentCycle, parent_offset(skel, i, base),
-          Path("SKEL").child("joint", static_cast<int64_t>(i)),
-          "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
-    for (k = static_cast<int32_t>(i); k >= 0 && state[k] == 1; k = parent_index[k]) state[k] = 2;
-  }
-  return {};
+  const std::optional<JointRuleBreak> broken = check_joint_hierarchy(ids, parents);
+  if (!broken) return {};
+  const size_t i = broken->joint;
+  const Path jp = Path("SKEL").child("joint", static_cast<int64_t>(i));
+  if (broken->rule == JointRule::ParentCycle)
+    return error_at(ErrorCode::SkelParentCycle, parent_offset(skel, i, base), jp,
+                    "parent chain of joint id " + num(skel.joints[i].id) + " never reaches a root");
+  // ParentMissing (DuplicateId cannot happen: the decoder read the ids strictly increasing).
+  return error_at(ErrorCode::SkelParentMissing, parent_offset(skel, i, base), jp,
+                  "parentId " + std::to_string(skel.joints[i].parent) + " names no joint");
 }
 
 }  // namespace
@@ -98,21 +84,17 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::SkelTruncated);
   const Path root("SKEL");
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return ByteReader::fail_at(ErrorCode::SkelBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::SkelBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved, r.u8(root));
-  if (reserved != 0)
-    return ByteReader::fail_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
+  if (reserved != 0) return error_at(ErrorCode::SkelReserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t joint_count, r.u16(root));
-  if (joint_count == 0)
-    return ByteReader::fail_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
+  if (joint_count == 0) return error_at(ErrorCode::SkelNoJoints, base + 2, root, "jointCount 0");
   VOXRIG_TRY(detail::check_count(r, joint_count, 0, limits.skel_joints, ErrorCode::SkelLimitJoints,
                                  root, base + 2));
   VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, root));
   if (!std::equal(hash.begin(), hash.end(), ctx.source_hash.begin()))
-    return ByteReader::fail_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
-                               "baseSourceHash differs from the header sourceHash");
+    return error_at(ErrorCode::SkelBaseSourceHash, base + 4, root,
+                    "baseSourceHash differs from the header sourceHash");
 
   Skel out;
   std::memcpy(out.base_source_hash.data(), hash.data(), 32);
@@ -121,24 +103,14 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   for (uint32_t i = 0; i < joint_count; ++i) {
     const Path jp = root.child("joint", i);
     SkelJoint j;
-    const uint64_t id_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(j.id, r.u16(jp));
-    if (i > 0 && j.id <= out.joints.back().id)
-      return ByteReader::fail_at(ErrorCode::SkelJointOrder, id_at, jp,
-                                 "jointId " + num(j.id) + " after " + num(out.joints.back().id));
+    VOXRIG_ASSIGN_OR_RETURN(
+        j.id, detail::read_increasing_id(r, jp, i == 0, i == 0 ? 0 : out.joints.back().id,
+                                         ErrorCode::SkelJointOrder, "jointId"));
     VOXRIG_ASSIGN_OR_RETURN(j.parent, r.i16(jp));
     VOXRIG_ASSIGN_OR_RETURN(
         j.bind, detail::read_trs(r, jp, ErrorCode::SkelNonFinite, ErrorCode::SkelNonUnitRotation));
-    VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(jp));
-    const uint64_t pad_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, jp));
-    if (pad[0] | pad[1] | pad[2])
-      return ByteReader::fail_at(ErrorCode::SkelReserved, pad_at, jp, "pad bytes are not 0");
-    const uint64_t name_at = r.offset();
-    VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, jp));
-    if (!is_valid_utf8(name))
-      return ByteReader::fail_at(ErrorCode::SkelBadUtf8, name_at, jp, "name is not valid UTF-8");
-    j.name.assign(name.begin(), name.end());
+    VOXRIG_ASSIGN_OR_RETURN(
+        j.name, detail::read_padded_name(r, jp, ErrorCode::SkelReserved, ErrorCode::SkelBadUtf8));
     out.joints.push_back(std::move(j));
   }
   VOXRIG_TRY(r.expect_end(ErrorCode::SkelTrailingBytes, root));
@@ -146,22 +118,26 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::skel_payload_size(const Skel& skel) {
+  uint64_t total = kHeaderBytes;
+  for (const SkelJoint& j : skel.joints) total += kJointPrefixBytes + j.name.size();
+  return total;
+}
+
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   const Path root("SKEL");
   if (skel.joints.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               num(skel.joints.size()) + " joints do not fit jointCount (u16)");
-  size_t total = kHeaderBytes;
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    num(skel.joints.size()) + " joints do not fit jointCount (u16)");
   for (size_t i = 0; i < skel.joints.size(); ++i) {
     const size_t len = skel.joints[i].name.size();
     if (len > detail::kMaxNameBytes)
-      return ByteReader::fail_at(ErrorCode::VfpWriteNameTooLong, 0,
-                                 root.child("joint", static_cast<int64_t>(i)),
-                                 "name is " + num(len) + " bytes; nameLen holds at most 255");
-    total += kJointPrefixBytes + len;
+      return error_at(ErrorCode::VfpWriteNameTooLong, 0,
+                      root.child("joint", static_cast<int64_t>(i)),
+                      "name is " + num(len) + " bytes; nameLen holds at most 255");
   }
   ByteWriter w;
-  w.reserve(total);
+  w.reserve(static_cast<size_t>(detail::skel_payload_size(skel)));
   w.u8(1);
   w.u8(0);
   w.u16(static_cast<uint16_t>(skel.joints.size()));

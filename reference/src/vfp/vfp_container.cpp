@@ -68,7 +68,7 @@ struct Frame {
 Path section_path(size_t i) { return Path().child("section", static_cast<int64_t>(i)); }
 
 Error section_error(ErrorCode code, const Frame& f, size_t i, uint64_t field, std::string detail) {
-  return ByteReader::fail_at(code, f.at + field, section_path(i), std::move(detail));
+  return error_at(code, f.at + field, section_path(i), std::move(detail));
 }
 
 // Step 1-3 of fine print 7: header, framing of each section, trailing bytes.
@@ -78,12 +78,12 @@ Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t&
   const Path hp("header");
   VOXRIG_ASSIGN_OR_RETURN(const auto magic, r.bytes(4, hp));
   if (std::memcmp(magic.data(), kMagic, 4) != 0)
-    return r.fail_at(ErrorCode::VfpBadMagic, 0, hp, "magic is not \"VFP\\0\"");
+    return error_at(ErrorCode::VfpBadMagic, 0, hp, "magic is not \"VFP\\0\"");
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t major, r.u8(hp));
-  if (major != 1) return r.fail_at(ErrorCode::VfpVersionMajor, 4, hp, "versionMajor " + num(major));
+  if (major != 1) return error_at(ErrorCode::VfpVersionMajor, 4, hp, "versionMajor " + num(major));
   VOXRIG_ASSIGN_OR_RETURN(version_minor, r.u8(hp));
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t flags, r.u16(hp));
-  if (flags != 0) return r.fail_at(ErrorCode::VfpHeaderFlags, 6, hp, "headerFlags " + num(flags));
+  if (flags != 0) return error_at(ErrorCode::VfpHeaderFlags, 6, hp, "headerFlags " + num(flags));
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(hp));
   VOXRIG_TRY(
       detail::check_count(r, count, 0, limits.vfp_sections, ErrorCode::VfpLimitSections, hp, 8));
@@ -97,8 +97,8 @@ Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t&
     f.at = r.offset();
     std::span<const uint8_t> h;
     if (!r.try_bytes(kSectionHeaderBytes, h))
-      return r.fail_at(ErrorCode::VfpSectionTruncated, f.at, section_path(i),
-                       num(r.remaining()) + " byte(s) left for a 16-byte section header");
+      return error_at(ErrorCode::VfpSectionTruncated, f.at, section_path(i),
+                      num(r.remaining()) + " byte(s) left for a 16-byte section header");
     std::memcpy(f.header.tag.data(), h.data(), 4);
     if (!is_tag_char(h[0]) || !is_tag_char(h[1]) || !is_tag_char(h[2]) || !is_tag_char(h[3]))
       return section_error(ErrorCode::VfpSectionBadTag, f, i, 0, "tag is not 4 x [A-Z0-9]");
@@ -137,7 +137,7 @@ Result<size_t> find_vox0(const std::vector<Frame>& frames) {
     found = i;
   }
   if (found == frames.size())
-    return ByteReader::fail_at(ErrorCode::VfpVox0Missing, 8, Path("header"), "no VOX0 section");
+    return error_at(ErrorCode::VfpVox0Missing, 8, Path("header"), "no VOX0 section");
   const Frame& v = frames[found];
   if (v.header.chunk_id != -1)
     return section_error(ErrorCode::VfpVox0BadChunkId, v, found, 4,
@@ -206,15 +206,15 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
 Status check_vox0_writable(const Vox0& v) {
   const Path root("VOX0");
   if (v.palette.size() > 0xFFFF)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               num(v.palette.size()) + " palette entries do not fit a u16");
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    num(v.palette.size()) + " palette entries do not fit a u16");
   const uint64_t cells = uint64_t{v.size_x} * v.size_y * v.size_z;
   if (v.voxels.size() != cells)
-    return ByteReader::fail_at(ErrorCode::VfpWriteInconsistent, 0, root,
-                               num(v.voxels.size()) + " voxels for a grid of " + num(cells));
+    return error_at(ErrorCode::VfpWriteInconsistent, 0, root,
+                    num(v.voxels.size()) + " voxels for a grid of " + num(cells));
   if (12 + 4 * uint64_t{v.palette.size()} + cells > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                               "VOX0 payload does not fit a section (4 GiB)");
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
+                    "VOX0 payload does not fit a section (4 GiB)");
   return {};
 }
 
@@ -233,8 +233,8 @@ Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& 
   VOXRIG_ASSIGN_OR_RETURN(Vox0 vox0,
                           decode_vox0(vf.payload, vf.at + kSectionHeaderBytes, options.limits));
   if (sha256(vf.payload) != source_hash)
-    return ByteReader::fail_at(ErrorCode::VfpSourceHash, 12, Path("header"),
-                               "sourceHash differs from SHA-256 of the VOX0 payload");
+    return error_at(ErrorCode::VfpSourceHash, 12, Path("header"),
+                    "sourceHash differs from SHA-256 of the VOX0 payload");
 
   out.sections.resize(frames.size());
   for (size_t i = 0; i < frames.size(); ++i) out.sections[i].header = frames[i].header;
@@ -277,11 +277,11 @@ Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& 
 Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
   const Vox0* vox0 = file.vox0();
   if (vox0 == nullptr)
-    return ByteReader::fail_at(ErrorCode::VfpVox0Missing, 0, Path("header"),
-                               "the model has no decoded VOX0 section");
+    return error_at(ErrorCode::VfpVox0Missing, 0, Path("header"),
+                    "the model has no decoded VOX0 section");
   if (file.sections.size() > 0xFFFFFFFFu)
-    return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, Path("header"),
-                               "more sections than sectionCount (u32) holds");
+    return error_at(ErrorCode::VfpWriteTooLarge, 0, Path("header"),
+                    "more sections than sectionCount (u32) holds");
   VOXRIG_TRY(check_vox0_writable(*vox0));
   const std::vector<uint8_t> vox0_bytes = encode_vox0(*vox0);
 
@@ -312,8 +312,8 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
       if (74 + 6 * uint64_t{vs->bindings.size()} > 0xFFFFFFFFu)
-        return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, Path("VSKN"),
-                                   num(vs->bindings.size()) + " bindings do not fit a section");
+        return error_at(ErrorCode::VfpWriteTooLarge, 0, Path("VSKN"),
+                        num(vs->bindings.size()) + " bindings do not fit a section");
       encoded = encode_vskn(*vs);
       payload = encoded;
     } else {
@@ -321,8 +321,8 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     }
     if (payload.size() > 0xFFFFFFFFu)
-      return ByteReader::fail_at(ErrorCode::VfpWriteTooLarge, 0, section_path(i),
-                                 "payload of " + num(payload.size()) + " bytes exceeds u32");
+      return error_at(ErrorCode::VfpWriteTooLarge, 0, section_path(i),
+                      "payload of " + num(payload.size()) + " bytes exceeds u32");
     w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.header.tag.data()), 4));
     w.i32(s.header.chunk_id);
     w.u8(s.header.codec);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "voxrig/byte_reader.h"
+#include "voxrig/utf8.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
@@ -63,7 +64,7 @@ inline std::string hex32(float f) {
 inline Result<float> finite_f32(ByteReader& r, const Path& p, ErrorCode code) {
   const uint64_t at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(const float v, r.f32(p));
-  if (!is_finite_bits(v)) return ByteReader::fail_at(code, at, p, "non-finite float " + hex32(v));
+  if (!is_finite_bits(v)) return error_at(code, at, p, "non-finite float " + hex32(v));
   return v;
 }
 
@@ -82,14 +83,70 @@ inline Result<Trs> read_trs(ByteReader& r, const Path& p, ErrorCode non_finite,
   VOXRIG_ASSIGN_OR_RETURN(trs.r.z, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.r.w, finite_f32(r, p, non_finite));
   if (!is_unit_quaternion(trs.r))
-    return ByteReader::fail_at(non_unit, rot_at, p, "rotation is not a unit quaternion");
+    return error_at(non_unit, rot_at, p, "rotation is not a unit quaternion");
   VOXRIG_ASSIGN_OR_RETURN(trs.s.x, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.s.y, finite_f32(r, p, non_finite));
   VOXRIG_ASSIGN_OR_RETURN(trs.s.z, finite_f32(r, p, non_finite));
   return trs;
 }
 
+// ---- payload sizes and records from the wire layouts: the encoders and the dump (which reports
+// each section's length and digests VOX0 and the VSKN records without encoding) share them ----
+
+/// Bytes of the VOX0 header (version, reserved, paletteCount, sizes, reserved u16).
+inline constexpr size_t kVox0HeaderBytes = 12;
+/// The VOX0 header exactly as encode_vox0 writes it (vox0_codec.cpp).
+std::array<uint8_t, kVox0HeaderBytes> vox0_header(const Vox0& vox0);
+/// Payload length encode_vox0 / encode_skel / encode_vskn / encode_anim produce for the model
+/// (64-bit: a hand-built model may exceed a section's u32; the encoders check that).
+uint64_t vox0_payload_size(const Vox0& vox0);
+uint64_t skel_payload_size(const Skel& skel);
+uint64_t vskn_payload_size(const Vskn& vskn);
+uint64_t anim_payload_size(const Anim& anim);
+/// Bytes of one VSKN binding record <IH>.
+inline constexpr size_t kVsknRecordBytes = 6;
+/// One VSKN binding record as encode_vskn writes it.
+inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(b.voxel_offset >> (8 * i));
+  at[4] = static_cast<uint8_t>(b.joint);
+  at[5] = static_cast<uint8_t>(b.joint >> 8);
+}
+
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
 inline std::string num(uint64_t v) { return std::to_string(v); }
+
+/// Reads the u8 version a rig section opens with; `bad_version` at it unless it is 1.
+inline Status read_version_1(ByteReader& r, const Path& p, ErrorCode bad_version) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(p));
+  if (version != 1) return error_at(bad_version, at, p, "version " + num(version));
+  return {};
+}
+
+/// Reads a u16 id that must be strictly greater than `previous` (when there is one: `first` is
+/// false), the rule of SKEL joints, ANIM clips and ANIM tracks; `order` at the id otherwise,
+/// detail "<label> 7 after 9".
+inline Result<uint16_t> read_increasing_id(ByteReader& r, const Path& p, bool first,
+                                           uint16_t previous, ErrorCode order, const char* label) {
+  const uint64_t at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const uint16_t id, r.u16(p));
+  if (!first && id <= previous)
+    return error_at(order, at, p, std::string(label) + " " + num(id) + " after " + num(previous));
+  return id;
+}
+
+/// Reads the name tail SKEL joints and ANIM clips share: nameLen u8, 3 pad bytes (= 0, else
+/// `reserved` at the pad), then nameLen bytes of UTF-8 (else `bad_utf8` at the name).
+inline Result<std::string> read_padded_name(ByteReader& r, const Path& p, ErrorCode reserved,
+                                            ErrorCode bad_utf8) {
+  VOXRIG_ASSIGN_OR_RETURN(const uint8_t name_len, r.u8(p));
+  const uint64_t pad_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const auto pad, r.bytes(3, p));
+  if (pad[0] | pad[1] | pad[2]) return error_at(reserved, pad_at, p, "pad bytes are not 0");
+  const uint64_t name_at = r.offset();
+  VOXRIG_ASSIGN_OR_RETURN(const auto name, r.bytes(name_len, p));
+  if (!is_valid_utf8(name)) return error_at(bad_utf8, name_at, p, "name is not valid UTF-8");
+  return std::string(name.begin(), name.end());
+}
 
 }  // namespace voxrig::detail

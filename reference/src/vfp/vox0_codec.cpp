@@ -90,10 +90,10 @@ uint8_t copy_max_byte(uint8_t* dst, const uint8_t* src, size_t n) {
   while (i < n && voxels[i] < palette_count) ++i;
   const uint64_t x = i % dims.size_x, y = (i / dims.size_x) % dims.size_y,
                  z = i / (uint64_t{dims.size_x} * dims.size_y);
-  return ByteReader::fail_at(ErrorCode::Vox0PaletteIndex, voxels_at + i,
-                             Path("VOX0").child("voxel", static_cast<int64_t>(i)),
-                             "voxel (" + num(x) + "," + num(y) + "," + num(z) +
-                                 ") = " + num(voxels[i]) + ", paletteCount " + num(palette_count));
+  return error_at(ErrorCode::Vox0PaletteIndex, voxels_at + i,
+                  Path("VOX0").child("voxel", static_cast<int64_t>(i)),
+                  "voxel (" + num(x) + "," + num(y) + "," + num(z) + ") = " + num(voxels[i]) +
+                      ", paletteCount " + num(palette_count));
 }
 
 }  // namespace
@@ -102,17 +102,14 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
   ByteReader r(payload, base, ErrorCode::Vox0Truncated);
   const Path root("VOX0");
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return ByteReader::fail_at(ErrorCode::Vox0BadVersion, base + 0, root,
-                               "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::Vox0BadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t reserved8, r.u8(root));
   if (reserved8 != 0)
-    return ByteReader::fail_at(ErrorCode::Vox0Reserved, base + 1, root, "reserved byte at 1");
+    return error_at(ErrorCode::Vox0Reserved, base + 1, root, "reserved byte at 1");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t palette_count, r.u16(root));
   if (palette_count < 1 || palette_count > 256)
-    return ByteReader::fail_at(ErrorCode::Vox0PaletteCount, base + 2, root,
-                               "paletteCount " + num(palette_count));
+    return error_at(ErrorCode::Vox0PaletteCount, base + 2, root,
+                    "paletteCount " + num(palette_count));
 
   Vox0 out;
   uint16_t* const dims[3] = {&out.size_x, &out.size_y, &out.size_z};
@@ -120,23 +117,23 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
     const uint64_t at = r.offset();
     VOXRIG_ASSIGN_OR_RETURN(*dims[axis], r.u16(root));
     if (*dims[axis] == 0)
-      return ByteReader::fail_at(ErrorCode::Vox0ZeroSize, at, root,
-                                 std::string("size") + "XYZ"[axis] + " is 0");
+      return error_at(ErrorCode::Vox0ZeroSize, at, root,
+                      std::string("size") + "XYZ"[axis] + " is 0");
   }
   // At most 65535^3 < 2^48: no overflow in 64 bits.
   const uint64_t voxel_count = uint64_t{out.size_x} * out.size_y * out.size_z;
   if (voxel_count > limits.vox0_voxels)
-    return ByteReader::fail_at(ErrorCode::Vox0LimitVoxels, base + 4, root,
-                               num(voxel_count) + " voxels, limit " + num(limits.vox0_voxels));
+    return error_at(ErrorCode::Vox0LimitVoxels, base + 4, root,
+                    num(voxel_count) + " voxels, limit " + num(limits.vox0_voxels));
   const uint64_t expected = 12 + 4 * uint64_t{palette_count} + voxel_count;
   if (payload.size() != expected)
-    return ByteReader::fail_at(
-        ErrorCode::Vox0Length, base + std::min<uint64_t>(payload.size(), expected), root,
-        "payload is " + num(payload.size()) + " bytes, header needs " + num(expected));
+    return error_at(ErrorCode::Vox0Length, base + std::min<uint64_t>(payload.size(), expected),
+                    root,
+                    "payload is " + num(payload.size()) + " bytes, header needs " + num(expected));
   // From here every byte is present: the exact length was checked above.
   const uint8_t* const p = payload.data();
   if (load_u16(p + 10) != 0)
-    return ByteReader::fail_at(ErrorCode::Vox0Reserved, base + 10, root, "reserved u16 at 10");
+    return error_at(ErrorCode::Vox0Reserved, base + 10, root, "reserved u16 at 10");
 
   const uint8_t* const voxels = p + 12 + 4 * size_t{palette_count};
   const size_t n = static_cast<size_t>(voxel_count);
@@ -153,10 +150,8 @@ Result<Vox0> decode_vox0(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
-std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
-  const size_t palette_bytes = 4 * vox0.palette.size();
-  std::vector<uint8_t> out(12 + palette_bytes + vox0.voxels.size());
-  uint8_t* p = out.data();
+std::array<uint8_t, detail::kVox0HeaderBytes> detail::vox0_header(const Vox0& vox0) {
+  std::array<uint8_t, kVox0HeaderBytes> p{};
   const uint16_t head[6] = {0,  // version and reserved byte, patched below
                             static_cast<uint16_t>(vox0.palette.size()),
                             vox0.size_x,
@@ -169,9 +164,22 @@ std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
   }
   p[0] = 1;  // version
   p[1] = 0;  // reserved
-  if (palette_bytes) std::memcpy(p + 12, vox0.palette.data(), palette_bytes);
+  return p;
+}
+
+uint64_t detail::vox0_payload_size(const Vox0& vox0) {
+  return kVox0HeaderBytes + 4 * uint64_t{vox0.palette.size()} + vox0.voxels.size();
+}
+
+std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
+  const size_t palette_bytes = 4 * vox0.palette.size();
+  std::vector<uint8_t> out(detail::vox0_payload_size(vox0));
+  uint8_t* p = out.data();
+  const auto head = detail::vox0_header(vox0);
+  std::memcpy(p, head.data(), head.size());
+  if (palette_bytes) std::memcpy(p + head.size(), vox0.palette.data(), palette_bytes);
   if (!vox0.voxels.empty())
-    std::memcpy(p + 12 + palette_bytes, vox0.voxels.data(), vox0.voxels.size());
+    std::memcpy(p + head.size() + palette_bytes, vox0.voxels.data(), vox0.voxels.size());
   return out;
 }
 

@@ -31,7 +31,7 @@ namespace {
 using detail::num;
 
 constexpr uint64_t kHeaderBytes = 74;
-constexpr uint64_t kRecordBytes = 6;
+constexpr uint64_t kRecordBytes = detail::kVsknRecordBytes;
 
 // The first failing rule of record i, in the documented order (cold: only after the fast loop
 // saw something wrong with this record).
@@ -40,22 +40,21 @@ constexpr uint64_t kRecordBytes = 6;
                                  uint16_t default_joint, uint64_t record_at) {
   const Path p = Path("VSKN").child("record", static_cast<int64_t>(i));
   if (static_cast<int64_t>(offset) <= previous)
-    return ByteReader::fail_at(ErrorCode::VsknOffsetOrder, record_at, p,
-                               "voxelOffset " + num(offset) + " after " + num(previous));
+    return error_at(ErrorCode::VsknOffsetOrder, record_at, p,
+                    "voxelOffset " + num(offset) + " after " + num(previous));
   if (offset >= vox0.voxels.size())
-    return ByteReader::fail_at(
-        ErrorCode::VsknOffsetRange, record_at, p,
-        "voxelOffset " + num(offset) + " >= voxel count " + num(vox0.voxels.size()));
+    return error_at(ErrorCode::VsknOffsetRange, record_at, p,
+                    "voxelOffset " + num(offset) + " >= voxel count " + num(vox0.voxels.size()));
   if (vox0.voxels[offset] == 0)
-    return ByteReader::fail_at(ErrorCode::VsknEmptyVoxel, record_at, p,
-                               "voxelOffset " + num(offset) + " is an empty voxel");
+    return error_at(ErrorCode::VsknEmptyVoxel, record_at, p,
+                    "voxelOffset " + num(offset) + " is an empty voxel");
   if (!joints.contains(joint))
-    return ByteReader::fail_at(ErrorCode::VsknJointMissing, record_at + 4, p,
-                               "jointId " + num(joint) + " is not in SKEL");
+    return error_at(ErrorCode::VsknJointMissing, record_at + 4, p,
+                    "jointId " + num(joint) + " is not in SKEL");
   if (joint == default_joint)
-    return ByteReader::fail_at(ErrorCode::VsknRedundant, record_at + 4, p,
-                               "jointId equals defaultJointId " + num(default_joint));
-  return ByteReader::fail_at(ErrorCode::InternalBug, record_at, p, "record_error without error");
+    return error_at(ErrorCode::VsknRedundant, record_at + 4, p,
+                    "jointId equals defaultJointId " + num(default_joint));
+  return error_at(ErrorCode::InternalBug, record_at, p, "record_error without error");
 }
 
 }  // namespace
@@ -65,40 +64,35 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   (void)limits;  // no VSKN limit: the exact-length rule bounds bindingCount by the payload
   const Path root("VSKN");
   if (ctx.skel == nullptr || ctx.vox0 == nullptr)
-    return ByteReader::fail_at(ErrorCode::InternalBug, base, root,
-                               "decode_vskn needs SKEL and VOX0");
+    return error_at(ErrorCode::InternalBug, base, root, "decode_vskn needs SKEL and VOX0");
   ByteReader r(payload, base, ErrorCode::VsknTruncated);
   const detail::JointSet joints(*ctx.skel);
 
-  VOXRIG_ASSIGN_OR_RETURN(const uint8_t version, r.u8(root));
-  if (version != 1)
-    return ByteReader::fail_at(ErrorCode::VsknBadVersion, base, root, "version " + num(version));
+  VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::VsknBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t encoding, r.u8(root));
   if (encoding != 1)
-    return ByteReader::fail_at(ErrorCode::VsknBadEncoding, base + 1, root,
-                               "encoding " + num(encoding));
+    return error_at(ErrorCode::VsknBadEncoding, base + 1, root, "encoding " + num(encoding));
   Vskn out;
   VOXRIG_ASSIGN_OR_RETURN(out.default_joint, r.u16(root));
   if (!joints.contains(out.default_joint))
-    return ByteReader::fail_at(ErrorCode::VsknDefaultJoint, base + 2, root,
-                               "defaultJointId " + num(out.default_joint) + " is not in SKEL");
+    return error_at(ErrorCode::VsknDefaultJoint, base + 2, root,
+                    "defaultJointId " + num(out.default_joint) + " is not in SKEL");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t reserved, r.u16(root));
-  if (reserved != 0)
-    return ByteReader::fail_at(ErrorCode::VsknReserved, base + 4, root, "reserved u16 at 4");
+  if (reserved != 0) return error_at(ErrorCode::VsknReserved, base + 4, root, "reserved u16 at 4");
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(root));
   const uint64_t expected = kHeaderBytes + kRecordBytes * count;
   if (payload.size() != expected)
-    return ByteReader::fail_at(ErrorCode::VsknLength, base + 6, root,
-                               "payload is " + num(payload.size()) + " bytes, bindingCount " +
-                                   num(count) + " needs " + num(expected));
+    return error_at(ErrorCode::VsknLength, base + 6, root,
+                    "payload is " + num(payload.size()) + " bytes, bindingCount " + num(count) +
+                        " needs " + num(expected));
   // Every remaining byte is present now (exact length).
   const uint8_t* const p = payload.data();
   if (std::memcmp(p + 10, ctx.source_hash.data(), 32) != 0)
-    return ByteReader::fail_at(ErrorCode::VsknBaseSourceHash, base + 10, root,
-                               "baseSourceHash differs from the header sourceHash");
+    return error_at(ErrorCode::VsknBaseSourceHash, base + 10, root,
+                    "baseSourceHash differs from the header sourceHash");
   if (std::memcmp(p + 42, ctx.skeleton_hash.data(), 32) != 0)
-    return ByteReader::fail_at(ErrorCode::VsknSkeletonHash, base + 42, root,
-                               "skeletonHash differs from SHA-256 of the SKEL payload");
+    return error_at(ErrorCode::VsknSkeletonHash, base + 42, root,
+                    "skeletonHash differs from SHA-256 of the SKEL payload");
   std::memcpy(out.base_source_hash.data(), p + 10, 32);
   std::memcpy(out.skeleton_hash.data(), p + 42, 32);
 
@@ -122,8 +116,12 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   return out;
 }
 
+uint64_t detail::vskn_payload_size(const Vskn& vskn) {
+  return kHeaderBytes + kRecordBytes * uint64_t{vskn.bindings.size()};
+}
+
 std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
-  std::vector<uint8_t> out(kHeaderBytes + kRecordBytes * vskn.bindings.size());
+  std::vector<uint8_t> out(detail::vskn_payload_size(vskn));
   uint8_t* p = out.data();
   const auto put16 = [](uint8_t* at, uint16_t v) {
     at[0] = static_cast<uint8_t>(v);
@@ -142,8 +140,7 @@ std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
   std::memcpy(p + 42, vskn.skeleton_hash.data(), 32);
   uint8_t* rec = p + kHeaderBytes;
   for (const VsknBinding& b : vskn.bindings) {
-    put32(rec, b.voxel_offset);
-    put16(rec + 4, b.joint);
+    detail::put_vskn_record(rec, b);
     rec += kRecordBytes;
   }
   return out;

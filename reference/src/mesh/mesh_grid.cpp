@@ -1,0 +1,143 @@
+// The shared layer of the meshers (mesh_internal.h): the scratch object's lifecycle and
+// buffers, the grid check, grouping quads by joint and the joint map from VSKN. The naive
+// oracle, the binary mesher and the public entry points all build on this file and on nothing
+// of each other's.
+#include <algorithm>
+#include <string>
+
+#include "mesh/mesh_internal.h"
+#include "voxrig/path.h"
+
+namespace voxrig {
+
+MeshScratch::MeshScratch() : impl_(new Impl) {}
+MeshScratch::~MeshScratch() { delete impl_; }
+MeshScratch::MeshScratch(MeshScratch&& o) noexcept : impl_(o.impl_) { o.impl_ = nullptr; }
+MeshScratch& MeshScratch::operator=(MeshScratch&& o) noexcept {
+  if (this != &o) {
+    delete impl_;
+    impl_ = o.impl_;
+    o.impl_ = nullptr;
+  }
+  return *this;
+}
+
+void MeshScratch::Impl::ensure() {
+  if (!occ.empty()) return;
+  occ.assign(kRowCount, 0);
+  border.assign(kRowCount, 0);
+  pcx.assign(kRowCount, 0);
+  pcy.assign(kRowCount, 0);
+  pcz.assign(kRowCount, 0);
+  jdx.assign(kRowCount, 0);
+  jborder.assign(kRowCount, 0);
+  jdy.assign(kRowCount, 0);
+  jdz.assign(kRowCount, 0);
+  xface.assign(2 * size_t{kTile} * kTile, 0);
+  xchange.assign(2 * size_t{kTile} * kTile, 0);
+  xdown.assign(2 * size_t{kTile} * kTile, 0);
+  chains.assign(65536, Chain{nullptr, nullptr});
+  joints_used.reserve(1024);
+  joint_start.assign(65536, 0);
+}
+
+MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
+  if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
+  QuadBlock* b = pool[pool_used++].get();
+  b->next = nullptr;
+  b->count = 0;
+  b->tile = tile_seq;
+  b->x0 = tile_x0;
+  b->y0 = tile_y0;
+  b->z0 = tile_z0;
+  if (c.tail == nullptr) {
+    c.head = b;
+    joints_used.push_back(joint);
+  } else {
+    c.tail->next = b;
+  }
+  c.tail = b;
+  return b;
+}
+
+void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
+  std::sort(joints_used.begin(), joints_used.end());
+  size_t total = 0;
+  for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
+  // resize() without clear(): a buffer reused for the same grid keeps its elements and is only
+  // overwritten below (no value-initialisation pass).
+  out.resize(total);
+  Quad* dst = out.data();
+  for (uint16_t j : joints_used) {
+    for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
+      for (uint32_t k = 0; k < b->count; ++k, ++dst) {
+        const uint64_t p = b->q[k];
+        dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
+        dst->y = b->y0 + static_cast<uint32_t>(p >> 7 & 0x7F);
+        dst->z = b->z0 + static_cast<uint32_t>(p >> 14 & 0x7F);
+        dst->w = static_cast<uint32_t>(p >> 21 & 0x3F) + 1;
+        dst->h = static_cast<uint32_t>(p >> 27 & 0x3F) + 1;
+        dst->axis = static_cast<uint8_t>(p >> 33 & 3);
+        dst->positive = static_cast<uint8_t>(p >> 35 & 1);
+        dst->joint = j;
+        dst->material = static_cast<uint32_t>(p >> 36 & 0xFF);
+      }
+    }
+    chains[j] = Chain{nullptr, nullptr};
+  }
+  joints_used.clear();
+  pool_used = 0;
+}
+
+namespace detail {
+
+Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid) {
+  grid.sx = vox0.size_x;
+  grid.sy = vox0.size_y;
+  grid.sz = vox0.size_z;
+  grid.count = size_t{grid.sx} * grid.sy * grid.sz;
+  if (vox0.voxels.size() != grid.count || (!joints.empty() && joints.size() != grid.count)) {
+    return model_error(ErrorCode::EvalBufferSize, "VOX0",
+                       "voxel or joint map size does not match the grid");
+  }
+  grid.vox = vox0.voxels.data();
+  grid.joints = joints.empty() ? nullptr : joints.data();
+  return ok_status();
+}
+
+void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScratch::Impl& s) {
+  uint32_t* start = s.joint_start.data();  // all zero on entry and on exit
+  s.joints_used.clear();
+  for (const Quad& q : in) {
+    if (start[q.joint]++ == 0) s.joints_used.push_back(q.joint);
+  }
+  std::sort(s.joints_used.begin(), s.joints_used.end());
+  uint32_t offset = 0;
+  for (uint16_t j : s.joints_used) {
+    const uint32_t count = start[j];
+    start[j] = offset;
+    offset += count;
+  }
+  out.resize(in.size());
+  for (const Quad& q : in) out[start[q.joint]++] = q;
+  for (uint16_t j : s.joints_used) start[j] = 0;
+  s.joints_used.clear();
+}
+
+}  // namespace detail
+
+Result<std::vector<uint16_t>> joint_map(const Vox0& vox0, const Vskn& vskn) {
+  std::vector<uint16_t> map(vox0.voxels.size(), vskn.default_joint);
+  for (size_t i = 0; i < vskn.bindings.size(); ++i) {
+    const VsknBinding& b = vskn.bindings[i];
+    if (b.voxel_offset >= map.size()) {
+      return model_error(ErrorCode::VsknOffsetRange,
+                         Path("VSKN").child("binding", int64_t(i)).str(),
+                         "voxel offset " + std::to_string(b.voxel_offset) + " is outside the grid");
+    }
+    map[b.voxel_offset] = b.joint;
+  }
+  return map;
+}
+
+}  // namespace voxrig
