@@ -1,7 +1,8 @@
 // voxrig/conform.h — the judging half of `voxrig conform` (conformance.md "The reader protocol").
 //
-// Everything here is pure: no file access, no processes, no printing. The CLI (reference/cli/)
-// reads the golden corpus, runs the reader under test and hands what it saw to these functions,
+// Everything here is pure: no file access, no processes, no printing. The CLI (cli/) reads the
+// golden corpus, runs the reader under test (through voxrig/process_pool.h, the one part of the
+// conformance library that spawns processes) and hands what it saw to these functions,
 // which decide verdicts and render the summary, the JUnit XML and the JSON report. Keeping the
 // judging here makes it testable without spawning anything and lets another harness (a CTest
 // driver, an IDE plugin) reuse it.
