@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "voxrig/conform.h"
+#include "voxrig/enum_names.h"
 #include "voxrig/float_text.h"
 #include "voxrig/json_tree.h"
 
@@ -95,23 +96,11 @@ std::optional<Doc> parse(std::string_view text, std::string& error) {
 }
 
 std::string_view kind_name(Kind k) {
-  switch (k) {
-    case Kind::Null:
-      return "null";
-    case Kind::Bool:
-      return "boolean";
-    case Kind::Integer:
-      return "integer";
-    case Kind::Float:
-      return "number";
-    case Kind::String:
-      return "string";
-    case Kind::Array:
-      return "array";
-    case Kind::Object:
-      return "object";
-  }
-  return "?";
+  static constexpr EnumName<Kind> kNames[] = {{Kind::Null, "null"},       {Kind::Bool, "boolean"},
+                                              {Kind::Integer, "integer"}, {Kind::Float, "number"},
+                                              {Kind::String, "string"},   {Kind::Array, "array"},
+                                              {Kind::Object, "object"}};
+  return name_of(kNames, k, "?");
 }
 
 // A short rendering of a scalar for messages; containers are described by size.

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "voxrig/conform.h"
+#include "voxrig/enum_names.h"
 
 namespace voxrig::conform {
 namespace {
@@ -98,45 +99,22 @@ Judgement judge_rejection(const RunOutcome& run, bool expected_reject,
 
 }  // namespace
 
-std::string_view to_string(Check c) {
-  switch (c) {
-    case Check::Dump:
-      return "dump";
-    case Check::Roundtrip:
-      return "roundtrip";
-    case Check::Canonicalize:
-      return "canonicalize";
-  }
-  return "dump";
-}
+constexpr EnumName<Check> kCheckNames[] = {
+    {Check::Dump, "dump"}, {Check::Roundtrip, "roundtrip"}, {Check::Canonicalize, "canonicalize"}};
 
-std::optional<Check> check_from_string(std::string_view s) {
-  for (Check c : {Check::Dump, Check::Roundtrip, Check::Canonicalize})
-    if (to_string(c) == s) return c;
-  return std::nullopt;
-}
+std::string_view to_string(Check c) { return name_of(kCheckNames, c, "dump"); }
+
+std::optional<Check> check_from_string(std::string_view s) { return value_of(kCheckNames, s); }
 
 std::string_view to_string(Level l) { return l == Level::Required ? "required" : "recommended"; }
 std::string_view to_string(CodeMode m) { return m == CodeMode::Strict ? "strict" : "loose"; }
 
 std::string_view to_string(Verdict v) {
-  switch (v) {
-    case Verdict::Pass:
-      return "pass";
-    case Verdict::Loose:
-      return "loose";
-    case Verdict::Fail:
-      return "fail";
-    case Verdict::Crash:
-      return "crash";
-    case Verdict::Timeout:
-      return "timeout";
-    case Verdict::Xfail:
-      return "xfail";
-    case Verdict::Xpass:
-      return "xpass";
-  }
-  return "fail";
+  static constexpr EnumName<Verdict> kNames[] = {
+      {Verdict::Pass, "pass"},   {Verdict::Loose, "loose"},     {Verdict::Fail, "fail"},
+      {Verdict::Crash, "crash"}, {Verdict::Timeout, "timeout"}, {Verdict::Xfail, "xfail"},
+      {Verdict::Xpass, "xpass"}};
+  return name_of(kNames, v, "fail");
 }
 
 Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeMode codes) {

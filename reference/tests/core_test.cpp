@@ -11,6 +11,7 @@
 #include "voxrig/byte_writer.h"
 #include "voxrig/error.h"
 #include "voxrig/float_text.h"
+#include "voxrig/profile.h"
 #include "voxrig/sha256.h"
 #include "voxrig/utf8.h"
 
@@ -150,6 +151,29 @@ TEST(Sha256, KnownVector) {
   s.update({reinterpret_cast<const uint8_t*>(abc.data()), 1});
   s.update({reinterpret_cast<const uint8_t*>(abc.data()) + 1, 2});
   EXPECT_EQ(s.finish(), d);
+}
+
+}  // namespace
+}  // namespace voxrig
+
+namespace voxrig {
+namespace {
+
+// Names are part of the CLI and the reports: pinned here by hand, in both directions.
+TEST(EnumNames, ProfilesAndCategoriesReadBackTheirNames) {
+  const std::pair<Profile, std::string_view> profiles[] = {{Profile::VfpStatic, "vfp-static"},
+                                                           {Profile::VfpRig, "vfp-rig"},
+                                                           {Profile::RkcStrict, "rkc-strict"},
+                                                           {Profile::RkcCompat, "rkc-compat"}};
+  for (const auto& [p, name] : profiles) {
+    EXPECT_EQ(to_string(p), name);
+    EXPECT_EQ(profile_from_string(name), p);
+  }
+  EXPECT_EQ(profile_from_string("VFP-RIG"), std::nullopt);  // case-sensitive
+  EXPECT_EQ(profile_from_string(""), std::nullopt);
+  EXPECT_EQ(to_string(static_cast<Profile>(99)), "vfp-rig");  // outside the enumerators
+  EXPECT_EQ(to_string(Category::Unsupported), "unsupported");
+  EXPECT_EQ(to_string(static_cast<Category>(99)), "internal");
 }
 
 }  // namespace

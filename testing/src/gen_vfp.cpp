@@ -14,6 +14,7 @@
 #include <array>
 
 #include "gen_internal.h"
+#include "voxrig/enum_names.h"
 #include "voxrig/layout.h"
 #include "voxrig/vfp.h"
 
@@ -60,27 +61,20 @@ uint64_t case_seed(uint64_t run_seed, uint64_t index) {
   return splitmix64(s);
 }
 
-std::string_view to_string(GenFormat f) {
-  switch (f) {
-    case GenFormat::Vfp:
-      return "vfp";
-    case GenFormat::Rkc:
-      return "rkc";
-    case GenFormat::Kv6:
-      return "kv6";
-    case GenFormat::Rvc:
-      return "rvc";
-    case GenFormat::Kfa:
-      return "kfa";
-  }
-  return "vfp";
-}
+namespace {
+
+constexpr EnumName<GenFormat> kGenFormatNames[] = {{GenFormat::Vfp, "vfp"},
+                                                   {GenFormat::Rkc, "rkc"},
+                                                   {GenFormat::Kv6, "kv6"},
+                                                   {GenFormat::Rvc, "rvc"},
+                                                   {GenFormat::Kfa, "kfa"}};
+
+}  // namespace
+
+std::string_view to_string(GenFormat f) { return name_of(kGenFormatNames, f, "vfp"); }
 
 std::optional<GenFormat> gen_format_from_string(std::string_view s) {
-  for (GenFormat f :
-       {GenFormat::Vfp, GenFormat::Rkc, GenFormat::Kv6, GenFormat::Rvc, GenFormat::Kfa})
-    if (to_string(f) == s) return f;
-  return std::nullopt;
+  return value_of(kGenFormatNames, s);
 }
 
 GenCase generate_case(GenFormat format, uint64_t seed, GenSize size, bool negative) {

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "voxrig/enum_names.h"
+
 namespace voxrig {
 
 std::string_view to_string(ErrorCode code) {
@@ -45,17 +47,11 @@ Category category_of(ErrorCode code) {
 }
 
 std::string_view to_string(Category category) {
-  switch (category) {
-    case Category::Bad:
-      return "bad";
-    case Category::Unsupported:
-      return "unsupported";
-    case Category::Limit:
-      return "limit";
-    case Category::Internal:
-      return "internal";
-  }
-  return "internal";
+  static constexpr EnumName<Category> kNames[] = {{Category::Bad, "bad"},
+                                                  {Category::Unsupported, "unsupported"},
+                                                  {Category::Limit, "limit"},
+                                                  {Category::Internal, "internal"}};
+  return name_of(kNames, category, "internal");
 }
 
 std::optional<ErrorCode> error_code_from_string(std::string_view text) {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "voxrig/dump.h"
+#include "voxrig/enum_names.h"
 #include "voxrig/kfa.h"
 #include "voxrig/kv6.h"
 #include "voxrig/rkc.h"
@@ -37,21 +38,10 @@ Format detect_format(std::span<const uint8_t> bytes) {
 }
 
 std::string_view to_string(Format f) {
-  switch (f) {
-    case Format::Vfp:
-      return "vfp";
-    case Format::Rkc:
-      return "rkc";
-    case Format::Kv6:
-      return "kv6";
-    case Format::Rvc:
-      return "rvc";
-    case Format::Kfa:
-      return "kfa";
-    case Format::Unknown:
-      return "unknown";
-  }
-  return "unknown";
+  static constexpr EnumName<Format> kNames[] = {{Format::Vfp, "vfp"}, {Format::Rkc, "rkc"},
+                                                {Format::Kv6, "kv6"}, {Format::Rvc, "rvc"},
+                                                {Format::Kfa, "kfa"}, {Format::Unknown, "unknown"}};
+  return name_of(kNames, f, "unknown");
 }
 
 Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile,

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "voxrig/enum_names.h"
+
 namespace voxrig::detail {
 namespace {
 
@@ -328,25 +330,16 @@ const JsonNode* JsonDoc::member(const JsonNode& obj, std::string_view name) cons
 namespace voxrig::detail {
 
 std::string_view kind_name(JsonKind kind) {
-  switch (kind) {
-    case JsonKind::Null:
-      return "null";
-    case JsonKind::Bool:
-      return "boolean";
-    case JsonKind::Integer:
-      return "integer";
-    case JsonKind::BigInteger:
-      return "integer";
-    case JsonKind::Float:
-      return "number with fraction or exponent";
-    case JsonKind::String:
-      return "string";
-    case JsonKind::Array:
-      return "array";
-    case JsonKind::Object:
-      return "object";
-  }
-  return "value";
+  static constexpr EnumName<JsonKind> kNames[] = {
+      {JsonKind::Null, "null"},
+      {JsonKind::Bool, "boolean"},
+      {JsonKind::Integer, "integer"},
+      {JsonKind::BigInteger, "integer"},
+      {JsonKind::Float, "number with fraction or exponent"},
+      {JsonKind::String, "string"},
+      {JsonKind::Array, "array"},
+      {JsonKind::Object, "object"}};
+  return name_of(kNames, kind, "value");
 }
 
 void append_json_key(std::string& out, std::string_view key) {
