@@ -247,49 +247,6 @@ Bytes rkc_around(std::string_view tag, View payload) {
   return f.b;
 }
 
-std::vector<Face> unit_faces(std::span<const Quad> quads) {
-  std::vector<Face> out;
-  for (const Quad& q : quads) {
-    const int u = (q.axis + 1) % 3, v = (q.axis + 2) % 3;
-    for (uint32_t i = 0; i < q.w; ++i)
-      for (uint32_t j = 0; j < q.h; ++j) {
-        std::array<uint32_t, 3> c{q.x, q.y, q.z};
-        c[size_t(u)] += i, c[size_t(v)] += j;
-        out.push_back(Face{q.axis, q.positive, c[0], c[1], c[2], q.material, q.joint});
-      }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<Face> exposed_faces(const Vox0& g, std::span<const uint16_t> joints) {
-  std::vector<Face> out;
-  const std::array<uint32_t, 3> size{g.size_x, g.size_y, g.size_z};
-  for (uint32_t z = 0; z < size[2]; ++z)
-    for (uint32_t y = 0; y < size[1]; ++y)
-      for (uint32_t x = 0; x < size[0]; ++x) {
-        const size_t at = g.index(x, y, z);
-        if (g.voxels[at] == 0) continue;
-        const uint16_t joint = joints.empty() ? 0 : joints[at];
-        for (uint8_t d = 0; d < 6; ++d) {
-          const uint8_t axis = d / 2, positive = d % 2;
-          std::array<uint32_t, 3> n{x, y, z};
-          bool exposed = positive ? n[axis] + 1 == size[axis] : n[axis] == 0;
-          if (!exposed) {
-            n[axis] = positive ? n[axis] + 1 : n[axis] - 1;
-            const size_t nat = g.index(n[0], n[1], n[2]);
-            exposed = g.voxels[nat] == 0 || (!joints.empty() && joints[nat] != joint);
-          }
-          if (!exposed) continue;
-          std::array<uint32_t, 3> c{x, y, z};
-          c[axis] += positive;
-          out.push_back(Face{axis, positive, c[0], c[1], c[2], g.voxels[at], joint});
-        }
-      }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 namespace {
 
 float raw_float(Picker& in) {

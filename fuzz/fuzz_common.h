@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <compare>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -201,22 +200,8 @@ const Skel& fixed_skel();
 Bytes tiny_rvc();
 Bytes unit_kv6();
 
-// ---- meshing and pose helpers (fuzz_common.cpp) ---------------------------------------------
+// ---- meshing and pose helpers (fuzz_common.cpp; unit faces: voxrig/testing/face_oracle.h) ---
 
-/// One unit face: plane axis and direction, minimum corner on the face plane (mesh.h
-/// coordinates), material and joint. Ordered so that sorted lists compare as multisets.
-struct Face {
-  uint8_t axis = 0, positive = 0;
-  uint32_t x = 0, y = 0, z = 0;
-  uint32_t material = 0;
-  uint16_t joint = 0;
-  auto operator<=>(const Face&) const = default;
-};
-/// Every unit face covered by `quads`, sorted (two quads covering one face show up twice).
-std::vector<Face> unit_faces(std::span<const Quad> quads);
-/// The exposed faces of a grid by brute force (formats.md "Meshing"): a face of a solid voxel is
-/// exposed when the neighbour is outside, empty, or (with a joint map) bound to another joint.
-std::vector<Face> exposed_faces(const Vox0& vox0, std::span<const uint16_t> joints);
 /// A hand-built rig read from fuzz bytes for the pose target (not decoded, so every field is
 /// reachable): 1-12 joints with increasing ids, parents mostly earlier joints (with `wild`, any
 /// joint or a missing id), TRS inside D20's bounds (|t| <= 1e6, |s| in [1e-6, 1e6], any rotation)
