@@ -12,6 +12,7 @@
 #include "gen_common.h"
 #include "voxrig/float_text.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/deflate.h"
 
 namespace voxrig::props {
 namespace {
@@ -110,21 +111,6 @@ void put_u16(Bytes& b, uint16_t v) {
 }
 void put_u32(Bytes& b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-
-Bytes zlib_raw_deflate(const Bytes& raw, int level, int strategy) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy);
-  Bytes out(deflateBound(&z, uLong(raw.size())) + 16);
-  uint8_t dummy = 0;
-  z.next_in = raw.empty() ? &dummy : const_cast<uint8_t*>(raw.data());
-  z.avail_in = uInt(raw.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 struct StoredChunk {
@@ -246,7 +232,7 @@ rc::Gen<Bytes> gen_rvc_stored_variant(const RvcClip& base) {
         stored.clear();
         put_u32(stored, static_cast<uint32_t>(c.raw.size()));
         const Bytes z =
-            zlib_raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
+            testing::raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
         stored.insert(stored.end(), z.begin(), z.end());
         if (one_in(4)) {
           const Bytes junk = some_bytes(6);

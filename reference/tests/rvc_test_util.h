@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "voxrig/rvc.h"
+#include "voxrig/testing/deflate.h"
 
 namespace rvctest {
 
@@ -90,21 +91,8 @@ inline Bytes u32s(std::initializer_list<uint32_t> v) {
   return b;
 }
 
-/// Raw DEFLATE of `raw` with zlib at `level` (0 = stored blocks), no wrapper.
-inline Bytes raw_deflate(const Bytes& raw, int level = 8, int strategy = Z_DEFAULT_STRATEGY) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy);
-  Bytes out(deflateBound(&z, uLong(raw.size())) + 16);
-  uint8_t dummy = 0;
-  z.next_in = raw.empty() ? &dummy : const_cast<uint8_t*>(raw.data());
-  z.avail_in = uInt(raw.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+/// Raw DEFLATE made with zlib directly (voxrig/testing/deflate.h; Z_RLE etc. from <zlib.h>).
+using voxrig::testing::raw_deflate;
 
 /// A deflated chunk payload: raw_len u32 (declared; defaults to raw.size()) + stream + junk.
 inline Bytes deflated(const Bytes& raw, int level = 8, const Bytes& junk = {}) {
