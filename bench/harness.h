@@ -25,10 +25,12 @@
 #include <optional>
 #include <string>
 
+#include "voxrig/testing/alloc_counter.h"
+
 namespace voxrig::bench {
 
 /// operator new / new[] calls (every variant) made by this process so far, all threads.
-uint64_t allocation_count();
+using testing::allocation_count;
 
 /// The factor from VOXRIG_BENCH_INJECT_SLOWDOWN (1 when unset or invalid), read once.
 double injected_slowdown();

@@ -4,16 +4,18 @@
 // and RVC byte for byte, RKCH / KV6 / KFA as a fixed point of the canonical writer.
 #include <functional>
 
-#include "alloc_track.h"
 #include "gen_rkc.h"
 #include "gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/dump.h"
+#include "voxrig/testing/alloc_counter.h"
 
 namespace voxrig::props {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+using testing::heap_peak_growth;
+using testing::heap_reset_peak;
 
 // Limits far below the defaults, so a count made huge by one changed byte hits a limit quickly
 // and the heap budget below means something.

@@ -5,8 +5,8 @@
 #include <random>
 #include <set>
 
-#include "alloc_counter.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/alloc_counter.h"
 #include "voxrig/testing/face_oracle.h"
 
 namespace voxrig {
