@@ -187,7 +187,7 @@ Bytes unit_kv6() {
   Le k;
   k.str("Kvxl").u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f);
   k.u32(1).u32(0x80FF4000).u16(0).u8(0x3f).u8(0).u32(1).u16(1);
-  return k.b;
+  return k.bytes();
 }
 
 Bytes tiny_rvc() {
@@ -197,9 +197,9 @@ Bytes tiny_rvc() {
   frms.u8(0).u32(1).u32(1).u32(2).u32(0).u32(1).u32(1).u32(0x80112233);
   Le f;
   f.str("RVCL").u16(2);
-  f.str("META").u8(0).u32(uint32_t(meta.b.size())).raw(meta.b);
-  f.str("FRMS").u8(0).u32(uint32_t(frms.b.size())).raw(frms.b);
-  return f.b;
+  f.str("META").u8(0).u32(uint32_t(meta.bytes().size())).raw(meta.bytes());
+  f.str("FRMS").u8(0).u32(uint32_t(frms.bytes().size())).raw(frms.bytes());
+  return f.bytes();
 }
 
 namespace {
@@ -235,16 +235,16 @@ Bytes rkc_around(std::string_view tag, View payload) {
   Le vclp = blob_list(bons ? std::vector<Bytes>{tiny_rvc()} : std::vector<Bytes>{});
   Le bones;
   bones.u32(clps ? 2 : 0);
-  if (clps) bones.raw(bone("root", -1, false).b).raw(bone("arm", 0, false).b);
+  if (clps) bones.raw(bone("root", -1, false).bytes()).raw(bone("arm", 0, false).bytes());
   Le f;
   f.str("RKCH").u16(3);
-  f.chunk("META", tag == "META" ? payload : View(meta.b));
-  f.chunk("MSHS", tag == "MSHS" ? payload : View(mshs.b));
-  f.chunk("BONS", bons ? payload : View(bones.b));
+  f.chunk("META", tag == "META" ? payload : View(meta.bytes()));
+  f.chunk("MSHS", tag == "MSHS" ? payload : View(mshs.bytes()));
+  f.chunk("BONS", bons ? payload : View(bones.bytes()));
   if (clps) f.chunk("CLPS", payload);
-  if (tag != "CLPS" && tag != "BONS") f.chunk("CLPS", Le().u32(0).b);
-  f.chunk("VCLP", tag == "VCLP" ? payload : View(vclp.b));
-  return f.b;
+  if (tag != "CLPS" && tag != "BONS") f.chunk("CLPS", Le().u32(0).bytes());
+  f.chunk("VCLP", tag == "VCLP" ? payload : View(vclp.bytes()));
+  return f.bytes();
 }
 
 namespace {

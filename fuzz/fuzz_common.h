@@ -26,6 +26,7 @@
 #include "voxrig/pose.h"
 #include "voxrig/result.h"
 #include "voxrig/rkc_model.h"
+#include "voxrig/testing/le_bytes.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::fuzz {
@@ -100,34 +101,7 @@ inline bool is_prefix(const Bytes& a, View b) {
 }
 
 /// Little-endian appender for the fixed contexts and containers the targets build.
-struct Le {
-  Bytes b;
-  Le& u8(uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Le& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
-  Le& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
-  Le& i16(int16_t v) { return u16(uint16_t(v)); }
-  Le& i32(int32_t v) { return u32(uint32_t(v)); }
-  Le& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  Le& str(std::string_view s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  Le& raw(View v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-  Le& zeros(size_t n) {
-    b.insert(b.end(), n, 0);
-    return *this;
-  }
-  /// RKCH chunk: tag, u32 len, payload.
-  Le& chunk(std::string_view tag, View payload) {
-    return str(tag).u32(uint32_t(payload.size())).raw(payload);
-  }
-};
+using Le = testing::LeBytes;
 
 inline uint32_t get_u32(View b, size_t at) {
   return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 |

@@ -142,7 +142,7 @@ Bytes join_vfp(Split& s, bool fix_hashes) {
   out.raw(View(s.header).first(8)).u32(uint32_t(s.parts.size())).raw(View(s.header).subspan(12));
   for (const Part& p : s.parts)
     out.raw(p.tag).raw(p.head).u32(uint32_t(p.payload.size())).raw(p.payload);
-  return out.raw(s.trailing).b;
+  return out.raw(s.trailing).bytes();
 }
 
 /// Section-list edits shared by both containers: duplicate, delete or move one part.
@@ -368,7 +368,7 @@ Bytes join_rkc(const Split& s) {
   Le out;
   out.raw(s.header);
   for (const Part& p : s.parts) out.raw(p.tag).u32(uint32_t(p.payload.size())).raw(p.payload);
-  return out.raw(s.trailing).b;
+  return out.raw(s.trailing).bytes();
 }
 
 /// MSHS / VCLP: count u32, then {u32 len, blob}; bytes after the listed blobs are kept.
@@ -401,7 +401,7 @@ void edit_blob_list(Part& p, Rng& rng, size_t room) {
   Le out;
   out.u32(uint32_t(blobs.size()));
   for (const Bytes& blob : blobs) out.u32(uint32_t(blob.size())).raw(blob);
-  b = out.raw(rest).b;
+  b = out.raw(rest).bytes();
 }
 
 /// BONS: recount the complete bones and give each a random parent in range (or -1), so
@@ -475,7 +475,7 @@ void edit_clips(Part& p, Rng& rng, size_t room, uint32_t bones) {
         .u16(x.kind)
         .u32(uint32_t(x.body.size()))
         .raw(x.body);
-  b = out.b;
+  b = out.bytes();
 }
 
 }  // namespace
