@@ -183,6 +183,17 @@ const Skel& fixed_skel() {
   return s;
 }
 
+RigContext fixed_rig_context(View in, size_t hashes_at) {
+  RigContext ctx{{}, {}, &fixed_skel(), &fixed_vox0()};
+  if (in.size() >= hashes_at + 64) {
+    std::copy(in.begin() + long(hashes_at), in.begin() + long(hashes_at) + 32,
+              ctx.source_hash.begin());
+    std::copy(in.begin() + long(hashes_at) + 32, in.begin() + long(hashes_at) + 64,
+              ctx.skeleton_hash.begin());
+  }
+  return ctx;
+}
+
 Bytes unit_kv6() {
   Le k;
   k.str("Kvxl").u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f);

@@ -27,6 +27,7 @@
 #include "voxrig/result.h"
 #include "voxrig/rkc_model.h"
 #include "voxrig/testing/le_bytes.h"
+#include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::fuzz {
@@ -169,6 +170,10 @@ Bytes rkc_around(std::string_view tag, View payload);
 /// entries and empty voxels, and a SKEL with joint ids 0, 1, 2, 7 (parents -1, 0, 1, 0).
 const Vox0& fixed_vox0();
 const Skel& fixed_skel();
+/// The RigContext of the VSKN / ANIM targets: fixed_skel() and fixed_vox0(), with the two hashes
+/// (source, then skeleton) copied from the input's own header fields at `hashes_at`, so that
+/// the hash checks pass and the payload alone decides; zero hashes when the input is shorter.
+RigContext fixed_rig_context(View in, size_t hashes_at);
 
 /// A valid 1x1x1 one-frame RVC blob (v2, raw chunks) and the seed's 46-byte unit KV6.
 Bytes tiny_rvc();
