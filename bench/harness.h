@@ -120,6 +120,16 @@ inline Measured measure(benchmark::State& state, Alloc alloc = Alloc::Any,
   return Measured(state, alloc, role);
 }
 
+/// The timed loop of one library call (allocation allowed): fn() once per iteration, its result
+/// kept alive with DoNotOptimize so the call cannot be dropped.
+template <class Fn>
+void time_call(benchmark::State& state, Fn fn) {
+  for (auto _ : measure(state)) {
+    auto r = fn();
+    benchmark::DoNotOptimize(r);
+  }
+}
+
 /// Sets bytes_per_second (unless `bytes` is 0) and items_per_second from per-iteration amounts.
 inline void rates(benchmark::State& state, uint64_t bytes, uint64_t items) {
   if (bytes != 0) state.SetBytesProcessed(static_cast<int64_t>(bytes * state.iterations()));
