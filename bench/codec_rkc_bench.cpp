@@ -55,18 +55,12 @@ void register_codec(const std::string& format, const std::string& tag, Make make
     prepare();
     const std::vector<uint8_t>& b = (*input)->bytes;
     must(decode(b), format + " decode");
-    for (auto _ : measure(state)) {
-      auto r = decode(b);
-      benchmark::DoNotOptimize(r);
-    }
+    time_call(state, [&] { return decode(b); });
     rates(state, b.size(), (*input)->items);
   });
   benchmark::RegisterBenchmark((format + "/encode/" + tag).c_str(), [=](benchmark::State& state) {
     prepare();
-    for (auto _ : measure(state)) {
-      auto r = encode((*input)->model);
-      benchmark::DoNotOptimize(r);
-    }
+    time_call(state, [&] { return encode((*input)->model); });
     rates(state, (*input)->bytes.size(), (*input)->items);
   });
 }
@@ -110,17 +104,14 @@ void register_rvc() {
         [](const RvcClip& c) { return encode_rvc(c); });
     // Full frame reconstruction (the seed's VoxelClip::decode) on an already parsed clip.
     auto clip = lazy<RvcClip>();
-    benchmark::RegisterBenchmark(("RVC/decode_frames/" + tag).c_str(),
-                                 [=, d = d, frames = frames](benchmark::State& state) {
-                                   if (!*clip) *clip = moving_ball_clip(d, frames);
-                                   const Limits limits;
-                                   must(decode_rvc_frames(**clip, limits), "RVC frames");
-                                   for (auto _ : measure(state)) {
-                                     auto r = decode_rvc_frames(**clip, limits);
-                                     benchmark::DoNotOptimize(r);
-                                   }
-                                   rates(state, 0, frames);
-                                 });
+    benchmark::RegisterBenchmark(
+        ("RVC/decode_frames/" + tag).c_str(), [=, d = d, frames = frames](benchmark::State& state) {
+          if (!*clip) *clip = moving_ball_clip(d, frames);
+          const Limits limits;
+          must(decode_rvc_frames(**clip, limits), "RVC frames");
+          time_call(state, [&] { return decode_rvc_frames(**clip, limits); });
+          rates(state, 0, frames);
+        });
   }
 }
 

@@ -37,10 +37,7 @@ void register_vox0() {
         const std::vector<uint8_t>& b = **bytes;
         const Limits limits;
         must(decode_vox0(b, 0, limits), "VOX0 decode");
-        for (auto _ : measure(state)) {
-          auto r = decode_vox0(b, 0, limits);
-          benchmark::DoNotOptimize(r);
-        }
+        time_call(state, [&] { return decode_vox0(b, 0, limits); });
         rates(state, b.size(), uint64_t{n} * n * n);
       });
       benchmark::RegisterBenchmark(("VOX0/encode/" + tag).c_str(), [=](benchmark::State& state) {
@@ -78,18 +75,12 @@ void register_skel() {
       const RigContext ctx;  // baseSourceHash of the generated skeleton is zero, as ctx's
       const Limits limits;
       must(decode_skel(b, 0, ctx, limits), "SKEL decode");
-      for (auto _ : measure(state)) {
-        auto r = decode_skel(b, 0, ctx, limits);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return decode_skel(b, 0, ctx, limits); });
       rates(state, b.size(), joints);
     });
     benchmark::RegisterBenchmark(("SKEL/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
-      for (auto _ : measure(state)) {
-        auto r = encode_skel(**skel);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return encode_skel(**skel); });
       rates(state, (*bytes)->size(), joints);
     });
   }
@@ -137,19 +128,13 @@ void register_vskn() {
       const RigInput& in = **rig;
       const Limits limits;
       must(decode_vskn(in.vskn_bytes, 0, in.ctx, limits), "VSKN decode");
-      for (auto _ : measure(state)) {
-        auto r = decode_vskn(in.vskn_bytes, 0, in.ctx, limits);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return decode_vskn(in.vskn_bytes, 0, in.ctx, limits); });
       rates(state, in.vskn_bytes.size(), in.file.vskn()->bindings.size());
     });
     benchmark::RegisterBenchmark(("VSKN/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
       const RigInput& in = **rig;
-      for (auto _ : measure(state)) {
-        auto r = encode_vskn(*in.file.vskn());
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return encode_vskn(*in.file.vskn()); });
       rates(state, in.vskn_bytes.size(), in.file.vskn()->bindings.size());
     });
   }
@@ -182,19 +167,13 @@ void register_anim() {
       const AnimInput& in = **input;
       const Limits limits;
       must(decode_anim(in.bytes, 0, in.ctx, limits), "ANIM decode");
-      for (auto _ : measure(state)) {
-        auto r = decode_anim(in.bytes, 0, in.ctx, limits);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return decode_anim(in.bytes, 0, in.ctx, limits); });
       rates(state, in.bytes.size(), keys);
     });
     benchmark::RegisterBenchmark(("ANIM/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
       const AnimInput& in = **input;
-      for (auto _ : measure(state)) {
-        auto r = encode_anim(in.anim);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return encode_anim(in.anim); });
       rates(state, in.bytes.size(), keys);
     });
   }
@@ -227,19 +206,13 @@ void register_vfp() {
         DecodeOptions options;
         options.profile = profile;
         must(decode_vfp(**bytes, options), "VFP decode");
-        for (auto _ : measure(state)) {
-          auto r = decode_vfp(**bytes, options);
-          benchmark::DoNotOptimize(r);
-        }
+        time_call(state, [&] { return decode_vfp(**bytes, options); });
         rates(state, (*bytes)->size(), (*bytes)->size());
       });
     }
     benchmark::RegisterBenchmark(("VFP/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
-      for (auto _ : measure(state)) {
-        auto r = encode_vfp(**file);
-        benchmark::DoNotOptimize(r);
-      }
+      time_call(state, [&] { return encode_vfp(**file); });
       rates(state, (*bytes)->size(), (*bytes)->size());
     });
   }

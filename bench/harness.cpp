@@ -1,12 +1,11 @@
-// bench/harness.cpp — the counting operator new, the measured loop and main() of voxrig_bench.
+// bench/harness.cpp — the measured loop and main() of voxrig_bench.
 //
-// The replacement operator new only counts and forwards to malloc; it covers every allocation
-// the library makes through C++ containers. C allocations inside OpenSSL (SHA-256) and zlib
-// (RVC inflate) go to malloc directly and are not counted; neither runs in a zero-allocation
-// path.
+// The counting operator new is voxrig::alloc_counter (voxrig/testing/alloc_counter.h), linked
+// into this binary only: it counts every allocation the library makes through C++ containers.
+// C allocations inside OpenSSL (SHA-256) and zlib (RVC inflate) go to malloc directly and are not
+// counted; neither runs in a zero-allocation path.
 #include "harness.h"
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,50 +19,11 @@
 
 namespace {
 
-std::atomic<uint64_t> g_allocations{0};
 bool g_failed = false;
-
-void* counted(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(size == 0 ? 1 : size);
-}
-void* counted_or_throw(size_t size) {
-  if (void* p = counted(size)) return p;
-  throw std::bad_alloc();
-}
-void* counted_aligned(size_t size, std::align_val_t align) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  const size_t a = static_cast<size_t>(align);
-  const size_t rounded = (size + a - 1) / a * a;
-  return std::aligned_alloc(a, rounded == 0 ? a : rounded);
-}
 
 }  // namespace
 
-void* operator new(size_t size) { return counted_or_throw(size); }
-void* operator new[](size_t size) { return counted_or_throw(size); }
-void* operator new(size_t size, const std::nothrow_t&) noexcept { return counted(size); }
-void* operator new[](size_t size, const std::nothrow_t&) noexcept { return counted(size); }
-void* operator new(size_t size, std::align_val_t a) {
-  if (void* p = counted_aligned(size, a)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t size, std::align_val_t a) {
-  if (void* p = counted_aligned(size, a)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
-
 namespace voxrig::bench {
-
-uint64_t allocation_count() { return g_allocations.load(std::memory_order_relaxed); }
 
 double injected_slowdown() {
   static const double factor = [] {

@@ -25,10 +25,12 @@
 #include <optional>
 #include <string>
 
+#include "voxrig/testing/alloc_counter.h"
+
 namespace voxrig::bench {
 
 /// operator new / new[] calls (every variant) made by this process so far, all threads.
-uint64_t allocation_count();
+using testing::allocation_count;
 
 /// The factor from VOXRIG_BENCH_INJECT_SLOWDOWN (1 when unset or invalid), read once.
 double injected_slowdown();
@@ -116,6 +118,16 @@ class Measured {
 inline Measured measure(benchmark::State& state, Alloc alloc = Alloc::Any,
                         Role role = Role::Library) {
   return Measured(state, alloc, role);
+}
+
+/// The timed loop of one library call (allocation allowed): fn() once per iteration, its result
+/// kept alive with DoNotOptimize so the call cannot be dropped.
+template <class Fn>
+void time_call(benchmark::State& state, Fn fn) {
+  for (auto _ : measure(state)) {
+    auto r = fn();
+    benchmark::DoNotOptimize(r);
+  }
 }
 
 /// Sets bytes_per_second (unless `bytes` is 0) and items_per_second from per-iteration amounts.

@@ -108,18 +108,23 @@ void register_plain(bool forward, uint32_t joints) {
   });
 }
 
+// The timed loop of one evaluation job: run() once per iteration, which must not allocate.
+template <class Job>
+void time_job(benchmark::State& state, const Job& job) {
+  for (auto _ : measure(state, Alloc::None)) {
+    Status s = job.run();
+    benchmark::DoNotOptimize(s);
+    benchmark::ClobberMemory();
+  }
+}
+
 void register_hierarchy(uint32_t joints) {
   benchmark::RegisterBenchmark(
       ("POSE/l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
         const PoseInput& in = pose_input(joints);
         std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
         std::vector<Mat4> models(joints);
-        const LocalToModelJob job{in.runtime.get(), locals, models};
-        for (auto _ : measure(state, Alloc::None)) {
-          Status s = job.run();
-          benchmark::DoNotOptimize(s);
-          benchmark::ClobberMemory();
-        }
+        time_job(state, LocalToModelJob{in.runtime.get(), locals, models});
         rates(state, 0, joints);
       });
   benchmark::RegisterBenchmark(("POSE/skinning/" + std::to_string(joints)).c_str(),
@@ -128,12 +133,7 @@ void register_hierarchy(uint32_t joints) {
                                  std::vector<Mat4> models(in.runtime->bind_models().begin(),
                                                           in.runtime->bind_models().end());
                                  std::vector<Mat4> skinning(joints);
-                                 const SkinningJob job{in.runtime.get(), models, skinning};
-                                 for (auto _ : measure(state, Alloc::None)) {
-                                   Status s = job.run();
-                                   benchmark::DoNotOptimize(s);
-                                   benchmark::ClobberMemory();
-                                 }
+                                 time_job(state, SkinningJob{in.runtime.get(), models, skinning});
                                  rates(state, 0, joints);
                                });
 }

@@ -14,11 +14,7 @@ using namespace voxrig;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   constexpr uint64_t kBase = 3000;
   const Skel& skel = fuzz::fixed_skel();
-  RigContext ctx{{}, {}, &skel, &fuzz::fixed_vox0()};
-  if (size >= 68) {
-    std::copy(data + 4, data + 36, ctx.source_hash.begin());
-    std::copy(data + 36, data + 68, ctx.skeleton_hash.begin());
-  }
+  const RigContext ctx = fuzz::fixed_rig_context({data, size}, 4);
   auto r = decode_anim({data, size}, kBase, ctx, fuzz::fuzz_limits());
   if (!fuzz::ok_or_checked(r, kBase, size)) return 0;
   const Anim& a = r.value();

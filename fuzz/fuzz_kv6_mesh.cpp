@@ -8,6 +8,7 @@
 #include "fuzz_common.h"
 #include "voxrig/kv6.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/face_oracle.h"
 
 using namespace voxrig;
 
@@ -31,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bits += size_t(std::popcount(unsigned(m.voxels[i].vis & 0x3F)));
   VOXRIG_FUZZ_CHECK(naive.size() == bits, "naive: not one quad per vis bit");
   for (const Quad& q : naive) VOXRIG_FUZZ_CHECK(q.w == 1 && q.h == 1 && q.joint == 0);
-  VOXRIG_FUZZ_CHECK(fuzz::unit_faces(greedy) == fuzz::unit_faces(naive), "greedy != naive");
+  VOXRIG_FUZZ_CHECK(testing::unit_faces(greedy) == testing::unit_faces(naive), "greedy != naive");
   VOXRIG_FUZZ_CHECK(mesh_kv6_greedy(m, again, scratch).ok() && again == greedy);
   return 0;
 }

@@ -7,6 +7,7 @@
 // crosses a tile; with one joint bone-aware equals greedy; meshing again gives the same quads.
 #include "fuzz_common.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/face_oracle.h"
 
 using namespace voxrig;
 
@@ -35,12 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   VOXRIG_FUZZ_CHECK(mesh_naive(g, {}, naive, scratch).ok() && mesh_greedy(g, greedy, scratch).ok());
   VOXRIG_FUZZ_CHECK(mesh_naive(g, joints, naive_j, scratch).ok());
   VOXRIG_FUZZ_CHECK(mesh_bone_aware(g, joints, bone, scratch).ok());
-  const auto faces = fuzz::unit_faces(naive), faces_j = fuzz::unit_faces(naive_j);
+  const auto faces = testing::unit_faces(naive), faces_j = testing::unit_faces(naive_j);
   VOXRIG_FUZZ_CHECK(faces.size() == naive.size() && faces_j.size() == naive_j.size());
-  VOXRIG_FUZZ_CHECK(faces == fuzz::exposed_faces(g, {}), "naive != exposed faces");
-  VOXRIG_FUZZ_CHECK(faces_j == fuzz::exposed_faces(g, joints), "naive with joints wrong");
-  VOXRIG_FUZZ_CHECK(fuzz::unit_faces(greedy) == faces, "greedy does not cover naive");
-  VOXRIG_FUZZ_CHECK(fuzz::unit_faces(bone) == faces_j, "bone-aware does not cover naive");
+  VOXRIG_FUZZ_CHECK(faces == testing::exposed_faces(g, {}), "naive != exposed faces");
+  VOXRIG_FUZZ_CHECK(faces_j == testing::exposed_faces(g, joints), "naive with joints wrong");
+  VOXRIG_FUZZ_CHECK(testing::unit_faces(greedy) == faces, "greedy does not cover naive");
+  VOXRIG_FUZZ_CHECK(testing::unit_faces(bone) == faces_j, "bone-aware does not cover naive");
   for (const auto* quads : {&greedy, &bone})
     for (const Quad& q : *quads) VOXRIG_FUZZ_CHECK(fuzz::inside_one_tile(q), "quad crosses a tile");
   if (joints_n == 1) {

@@ -14,11 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   constexpr uint64_t kBase = 2000;
   const Vox0& vox0 = fuzz::fixed_vox0();
   const Skel& skel = fuzz::fixed_skel();
-  RigContext ctx{{}, {}, &skel, &vox0};
-  if (size >= 74) {
-    std::copy(data + 10, data + 42, ctx.source_hash.begin());
-    std::copy(data + 42, data + 74, ctx.skeleton_hash.begin());
-  }
+  const RigContext ctx = fuzz::fixed_rig_context({data, size}, 10);
   auto r = decode_vskn({data, size}, kBase, ctx, fuzz::fuzz_limits());
   if (!fuzz::ok_or_checked(r, kBase, size)) return 0;
   const Vskn& v = r.value();

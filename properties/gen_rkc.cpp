@@ -12,6 +12,8 @@
 #include "gen_common.h"
 #include "voxrig/float_text.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/deflate.h"
+#include "voxrig/testing/le_bytes.h"
 
 namespace voxrig::props {
 namespace {
@@ -103,29 +105,6 @@ std::array<uint32_t, 3> rvc_dims() {
 }
 
 // ---- stored forms -----------------------------------------------------------------------------
-
-void put_u16(Bytes& b, uint16_t v) {
-  b.push_back(uint8_t(v));
-  b.push_back(uint8_t(v >> 8));
-}
-void put_u32(Bytes& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-
-Bytes zlib_raw_deflate(const Bytes& raw, int level, int strategy) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy);
-  Bytes out(deflateBound(&z, uLong(raw.size())) + 16);
-  uint8_t dummy = 0;
-  z.next_in = raw.empty() ? &dummy : const_cast<uint8_t*>(raw.data());
-  z.avail_in = uInt(raw.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 struct StoredChunk {
   std::array<char, 4> tag;
@@ -233,34 +212,31 @@ rc::Gen<Bytes> gen_rvc_stored_variant(const RvcClip& base) {
         if (sorted[j].tag == sorted[i].tag) last = j;
       std::swap(sorted[i], sorted[last]);
     }
-    Bytes out{'R', 'V', 'C', 'L'};
-    put_u16(out, v1 ? 1 : 2);
+    testing::LeBytes out;
+    out.str("RVCL").u16(v1 ? 1 : 2);
     for (const StoredChunk& c : sorted) {
-      out.insert(out.end(), c.tag.begin(), c.tag.end());
-      Bytes stored = c.raw;
+      out.str(std::string_view(c.tag.data(), c.tag.size()));
+      testing::LeBytes stored;
       uint8_t flags = 0;
       if (!v1 && one_in(2)) {
         flags = 1;
         static const int kStrategies[] = {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE,
                                           Z_FIXED};
-        stored.clear();
-        put_u32(stored, static_cast<uint32_t>(c.raw.size()));
+        stored.u32(static_cast<uint32_t>(c.raw.size()));
         const Bytes z =
-            zlib_raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
-        stored.insert(stored.end(), z.begin(), z.end());
-        if (one_in(4)) {
-          const Bytes junk = some_bytes(6);
-          stored.insert(stored.end(), junk.begin(), junk.end());
-        }
+            testing::raw_deflate(c.raw, uniform<int>(0, 10), kStrategies[uniform<size_t>(0, 5)]);
+        stored.raw(z);
+        if (one_in(4)) stored.raw(some_bytes(6));
+      } else {
+        stored.raw(c.raw);
       }
       if (!v1) {
         if (one_in(4)) flags |= static_cast<uint8_t>(uniform<int>(1, 128) << 1);
-        out.push_back(flags);
+        out.u8(flags);
       }
-      put_u32(out, static_cast<uint32_t>(stored.size()));
-      out.insert(out.end(), stored.begin(), stored.end());
+      out.u32(static_cast<uint32_t>(stored.size())).raw(stored);
     }
-    return out;
+    return out.bytes();
   });
 }
 

@@ -1,7 +1,7 @@
-// Meshing (formats.md "Meshing", D22): naive equals an oracle written here; greedy and
-// bone-aware greedy cover exactly the naive faces per (direction, palette, joint) with at most as
-// many quads, no quad spans two joints, one joint makes bone-aware equal greedy, and the mesh of a
-// rig posed at its bind pose equals the unposed mesh.
+// Meshing (formats.md "Meshing", D22): naive equals the exposed-face oracle (voxrig::testing);
+// greedy and bone-aware greedy cover exactly the naive faces per (direction, palette, joint) with
+// at most as many quads, no quad spans two joints, one joint makes bone-aware equal greedy, and the
+// mesh of a rig posed at its bind pose equals the unposed mesh.
 #include <bit>
 #include <sstream>
 
@@ -9,13 +9,23 @@
 #include "gen_common.h"
 #include "gen_rkc.h"
 #include "gen_vfp.h"
-#include "mesh_faces.h"
 #include "prop_support.h"
 #include "voxrig/export.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/face_oracle.h"
 
 namespace voxrig::props {
 namespace {
+
+using testing::exposed_faces;
+using testing::Face;
+using testing::unit_faces;
+
+// Fails the case with the first face one side has and the other lacks.
+void same_faces(const std::vector<Face>& got, const std::vector<Face>& want, const char* what) {
+  const std::string diff = testing::face_difference(got, want);
+  if (!diff.empty()) RC_FAIL(std::string(what) + ": " + diff);
+}
 
 struct Grid {
   Vox0 vox0;
@@ -48,8 +58,9 @@ std::vector<Quad> mesh(const char* which, const Vox0& v, const std::vector<uint1
 VOXRIG_PROP(Mesh, GreedyCoversExactlyTheNaiveFaces, 1500, ()) {
   const Vox0 v = *gen_vox0(GridShape::Any, 2);
   const std::vector<Quad> naive = mesh("naive", v, {}), greedy = mesh("greedy", v, {});
-  same_faces(unit_faces(naive), oracle(v, {}), "naive");
-  same_faces(unit_faces(greedy), oracle(v, {}), "greedy");  // sorted multisets: no face twice
+  same_faces(unit_faces(naive), exposed_faces(v, {}), "naive");
+  same_faces(unit_faces(greedy), exposed_faces(v, {}),
+             "greedy");  // sorted multisets: no face twice
   RC_ASSERT(greedy.size() <= naive.size());
 }
 
@@ -57,16 +68,16 @@ VOXRIG_PROP(Mesh, BoneAwareCoversTheJointFacesAndNeverSpansTwoJoints, 1500, ()) 
   const Grid g = gen_grid(4);
   const std::vector<Quad> naive = mesh("naive", g.vox0, g.joints);
   const std::vector<Quad> bone = mesh("bone-aware", g.vox0, g.joints);
-  same_faces(unit_faces(naive), oracle(g.vox0, g.joints), "naive with joints");
-  same_faces(unit_faces(bone), oracle(g.vox0, g.joints), "bone-aware");
+  same_faces(unit_faces(naive), exposed_faces(g.vox0, g.joints), "naive with joints");
+  same_faces(unit_faces(bone), exposed_faces(g.vox0, g.joints), "bone-aware");
   RC_ASSERT(bone.size() <= naive.size());
   // Every voxel behind a quad belongs to the quad's joint and has its palette index.
   for (const Face& f : unit_faces(bone)) {
-    uint32_t c[3] = {f[2], f[3], f[4]};
-    if (f[1]) c[f[0]] -= 1;
+    uint32_t c[3] = {f.x, f.y, f.z};
+    if (f.positive) c[f.axis] -= 1;
     const size_t i = g.vox0.index(c[0], c[1], c[2]);
-    RC_ASSERT(g.joints[i] == f[6]);
-    RC_ASSERT(g.vox0.voxels[i] == f[5]);
+    RC_ASSERT(g.joints[i] == f.joint);
+    RC_ASSERT(g.vox0.voxels[i] == f.material);
   }
 }
 

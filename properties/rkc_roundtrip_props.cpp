@@ -9,6 +9,7 @@
 #include "gen_rkc.h"
 #include "prop_support.h"
 #include "voxrig/rkc.h"
+#include "voxrig/testing/le_bytes.h"
 #include "voxrig/utf8.h"
 
 namespace voxrig::props {
@@ -47,8 +48,7 @@ struct Chunk {
 std::vector<Chunk> chunks_of(const Bytes& b) {
   std::vector<Chunk> out;
   for (size_t pos = 6; pos + 8 <= b.size();) {
-    const uint32_t len =
-        b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | uint32_t(b[pos + 7]) << 24;
+    const uint32_t len = testing::le_u32(b, pos + 4);
     out.push_back({std::string(b.begin() + long(pos), b.begin() + long(pos) + 4),
                    Bytes(b.begin() + long(pos) + 8, b.begin() + long(pos + 8 + len))});
     pos += 8 + len;
@@ -57,14 +57,10 @@ std::vector<Chunk> chunks_of(const Bytes& b) {
 }
 
 Bytes file_of(const std::vector<Chunk>& chunks) {
-  Bytes b{'R', 'K', 'C', 'H', 3, 0};
-  for (const Chunk& c : chunks) {
-    b.insert(b.end(), c.tag.begin(), c.tag.end());
-    const uint32_t n = static_cast<uint32_t>(c.payload.size());
-    for (int i = 0; i < 4; ++i) b.push_back(uint8_t(n >> (8 * i)));
-    b.insert(b.end(), c.payload.begin(), c.payload.end());
-  }
-  return b;
+  testing::LeBytes b;
+  b.str("RKCH").u16(3);
+  for (const Chunk& c : chunks) b.chunk(c.tag, c.payload);
+  return b.bytes();
 }
 
 bool is_known(const std::string& tag) {

@@ -4,16 +4,18 @@
 // and RVC byte for byte, RKCH / KV6 / KFA as a fixed point of the canonical writer.
 #include <functional>
 
-#include "alloc_track.h"
 #include "gen_rkc.h"
 #include "gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/dump.h"
+#include "voxrig/testing/alloc_counter.h"
 
 namespace voxrig::props {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+using testing::heap_peak_growth;
+using testing::heap_reset_peak;
 
 // Limits far below the defaults, so a count made huge by one changed byte hits a limit quickly
 // and the heap budget below means something.
@@ -65,23 +67,38 @@ void sweep(const Bytes& valid, const Check& check, const char* ext) {
   }
 }
 
-std::string check_vfp(const Bytes& in) {
-  for (Profile p : {Profile::VfpRig, Profile::VfpStatic}) {
-    auto d = decode_vfp(in, DecodeOptions{p, tight()});
+// VFP and RVC: under each profile, input accepted -> written back byte for byte, then `more`
+// (further calls on the model; a non-empty message fails) and the dump. `name` is the codec's
+// suffix in the messages (decode_<name>, encode_<name>).
+template <class Decode, class Encode, class More, class Dump>
+std::string check_byte_exact(const Bytes& in, std::initializer_list<Profile> profiles,
+                             const std::string& name, Decode decode, Encode encode, More more,
+                             Dump dump) {
+  for (Profile p : profiles) {
+    auto d = decode(in, DecodeOptions{p, tight()});
     if (!d.ok()) {
-      if (auto m = internal(d, "decode_vfp"); !m.empty())
+      if (auto m = internal(d, ("decode_" + name).c_str()); !m.empty())
         return std::string(to_string(p)) + ": " + m;
       continue;
     }
-    auto e = encode_vfp(d.value());
+    auto e = encode(d.value());
     if (!e.ok())
-      return std::string(to_string(p)) +
-             ": accepted, but encode_vfp failed: " + e.error().to_text();
+      return std::string(to_string(p)) + ": accepted, but encode_" + name +
+             " failed: " + e.error().to_text();
     if (e.value() != in)
       return std::string(to_string(p)) + ": accepted, but re-encoded: " + diff_bytes(e.value(), in);
-    (void)dump_vfp(d.value());
+    if (auto m = more(d.value()); !m.empty()) return std::string(to_string(p)) + ": " + m;
+    (void)dump(d.value());
   }
   return {};
+}
+
+std::string check_vfp(const Bytes& in) {
+  return check_byte_exact(
+      in, {Profile::VfpRig, Profile::VfpStatic}, "vfp",
+      [](const Bytes& b, const DecodeOptions& o) { return decode_vfp(b, o); },
+      [](const VfpFile& f) { return encode_vfp(f); }, [](const VfpFile&) { return std::string(); },
+      [](const VfpFile& f) { return dump_vfp(f); });
 }
 
 std::string check_rkc(const Bytes& in) {
@@ -110,24 +127,12 @@ std::string check_rkc(const Bytes& in) {
 }
 
 std::string check_rvc(const Bytes& in) {
-  for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
-    auto d = decode_rvc(in, 0, DecodeOptions{p, tight()});
-    if (!d.ok()) {
-      if (auto m = internal(d, "decode_rvc"); !m.empty())
-        return std::string(to_string(p)) + ": " + m;
-      continue;
-    }
-    auto e = encode_rvc(d.value());
-    if (!e.ok())
-      return std::string(to_string(p)) +
-             ": accepted, but encode_rvc failed: " + e.error().to_text();
-    if (e.value() != in)
-      return std::string(to_string(p)) + ": accepted, but re-encoded: " + diff_bytes(e.value(), in);
-    if (auto m = internal(decode_rvc_frames(d.value(), tight()), "decode_rvc_frames"); !m.empty())
-      return std::string(to_string(p)) + ": " + m;
-    (void)dump_rvc(d.value());
-  }
-  return {};
+  return check_byte_exact(
+      in, {Profile::RkcStrict, Profile::RkcCompat}, "rvc",
+      [](const Bytes& b, const DecodeOptions& o) { return decode_rvc(b, 0, o); },
+      [](const RvcClip& c) { return encode_rvc(c); },
+      [](const RvcClip& c) { return internal(decode_rvc_frames(c, tight()), "decode_rvc_frames"); },
+      [](const RvcClip& c) { return dump_rvc(c); });
 }
 
 // KV6 and KFA: accepted input -> canonical bytes that decode to the same model.

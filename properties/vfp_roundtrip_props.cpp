@@ -8,6 +8,7 @@
 #include "prop_support.h"
 #include "vfp_mutate.h"
 #include "voxrig/any_format.h"
+#include "voxrig/testing/le_bytes.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::props {
@@ -89,7 +90,7 @@ VOXRIG_PROP(VfpRoundTrip, HeaderFieldsAreKept, 600, ()) {
   RC_ASSERT(std::memcmp(bytes.data(), "VFP\0", 4) == 0);
   RC_ASSERT(bytes[4] == 1);
   RC_ASSERT(bytes[5] == f.version_minor);
-  const uint32_t count = bytes[8] | bytes[9] << 8 | bytes[10] << 16 | uint32_t(bytes[11]) << 24;
+  const uint32_t count = testing::le_u32(bytes, 8);
   RC_ASSERT(count == f.sections.size());
 }
 

@@ -3,7 +3,9 @@
 // through the bytes) and the one code the decoder must report.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -87,6 +89,43 @@ inline std::optional<Bytes> payload_edit(const RuleCase& c, const char* tag,
   const int i = r.find(tag);
   if (i < 0 || !edit(r.sections[size_t(i)].payload)) return std::nullopt;
   return r.bytes();
+}
+
+// The three byte-level breaks every section table has.
+
+/// Section `tag`'s payload cut to a random length below min(max_len, its size) (`.truncated`).
+inline std::optional<Bytes> truncated_payload(const RuleCase& c, const char* tag,
+                                              size_t max_len = SIZE_MAX) {
+  return payload_edit(c, tag, [max_len](Bytes& p) {
+    p.resize(uniform<size_t>(0, std::min(max_len, p.size())));
+    return true;
+  });
+}
+
+/// Payload byte `at` of section `tag` (a version or encoding byte whose only valid value is 1)
+/// set to any of 2..255 or 0 (`.bad_version`, `.bad_encoding`).
+inline std::optional<Bytes> bad_payload_byte(const RuleCase& c, const char* tag, size_t at) {
+  return payload_edit(c, tag, [at](Bytes& p) {
+    p[at] = uint8_t(1 + uniform<int>(1, 256));
+    return true;
+  });
+}
+
+/// One bit (`mask`) of a random byte of the hash `hash_of` picks flipped, written without
+/// rebinding so the hash is the failure (`.base_source_hash`, `.skeleton_hash`); nullopt when
+/// hash_of finds no such section (nullptr).
+inline std::optional<Bytes> flipped_hash(const RuleCase& c,
+                                         const std::function<Sha256*(VfpFile&)>& hash_of,
+                                         uint8_t mask) {
+  return model_edit(
+      c,
+      [&](VfpFile& m) {
+        Sha256* h = hash_of(m);
+        if (h == nullptr) return false;
+        (*h)[uniform<size_t>(0, 32)] ^= mask;
+        return true;
+      },
+      false);
 }
 
 template <class T>

@@ -7,20 +7,8 @@ namespace {
 
 std::vector<Rule> anim_rules() {
   return {
-      {"anim.truncated",
-       [](RuleCase& c) {
-         return payload_edit(c, "ANIM", [](Bytes& p) {
-           p.resize(uniform<size_t>(0, p.size()));
-           return true;
-         });
-       }},
-      {"anim.bad_version",
-       [](RuleCase& c) {
-         return payload_edit(c, "ANIM", [](Bytes& p) {
-           p[0] = uint8_t(1 + uniform<int>(1, 256));
-           return true;
-         });
-       }},
+      {"anim.truncated", [](RuleCase& c) { return truncated_payload(c, "ANIM"); }},
+      {"anim.bad_version", [](RuleCase& c) { return bad_payload_byte(c, "ANIM", 0); }},
       {"anim.reserved",
        [](RuleCase& c) {
          return payload_edit(c, "ANIM", [&c](Bytes& p) {
@@ -42,23 +30,13 @@ std::vector<Rule> anim_rules() {
        }},
       {"anim.base_source_hash",
        [](RuleCase& c) {
-         return anim_edit(
-             c,
-             [](Anim& a, const Skel&) {
-               a.base_source_hash[uniform<size_t>(0, 32)] ^= 4;
-               return true;
-             },
-             false);
+         return flipped_hash(
+             c, [](VfpFile& m) { return m.anim() ? &m.anim()->base_source_hash : nullptr; }, 4);
        }},
       {"anim.skeleton_hash",
        [](RuleCase& c) {
-         return anim_edit(
-             c,
-             [](Anim& a, const Skel&) {
-               a.skeleton_hash[uniform<size_t>(0, 32)] ^= 4;
-               return true;
-             },
-             false);
+         return flipped_hash(
+             c, [](VfpFile& m) { return m.anim() ? &m.anim()->skeleton_hash : nullptr; }, 4);
        }},
       {"anim.clip_order",
        [](RuleCase& c) {

@@ -53,20 +53,8 @@ std::vector<Rule> rig_rules() {
          return r.bytes();
        }},
       // ---- SKEL ----
-      {"skel.truncated",
-       [](RuleCase& c) {
-         return payload_edit(c, "SKEL", [](Bytes& p) {
-           p.resize(uniform<size_t>(0, p.size()));
-           return true;
-         });
-       }},
-      {"skel.bad_version",
-       [](RuleCase& c) {
-         return payload_edit(c, "SKEL", [](Bytes& p) {
-           p[0] = uint8_t(1 + uniform<int>(1, 256));
-           return true;
-         });
-       }},
+      {"skel.truncated", [](RuleCase& c) { return truncated_payload(c, "SKEL"); }},
+      {"skel.bad_version", [](RuleCase& c) { return bad_payload_byte(c, "SKEL", 0); }},
       {"skel.reserved",
        [](RuleCase& c) {
          return payload_edit(c, "SKEL", [&c](Bytes& p) {
@@ -92,13 +80,8 @@ std::vector<Rule> rig_rules() {
        }},
       {"skel.base_source_hash",
        [](RuleCase& c) {
-         return model_edit(
-             c,
-             [](VfpFile& m) {
-               m.skel()->base_source_hash[uniform<size_t>(0, 32)] ^= 0x20;
-               return true;
-             },
-             false);
+         return flipped_hash(
+             c, [](VfpFile& m) { return &m.skel()->base_source_hash; }, 0x20);
        }},
       {"skel.joint_order",
        [](RuleCase& c) {

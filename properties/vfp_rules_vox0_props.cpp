@@ -10,15 +10,8 @@ namespace {
 
 std::vector<Rule> vox0_rules() {
   return {
-      {"vox0.truncated",
-       [](RuleCase& c) {
-         return raw_edit(c, [](RawVfp& r) { vox0_of(r).payload.resize(uniform<size_t>(0, 10)); });
-       }},
-      {"vox0.bad_version",
-       [](RuleCase& c) {
-         return raw_edit(
-             c, [](RawVfp& r) { vox0_of(r).payload[0] = uint8_t(1 + uniform<int>(1, 256)); });
-       }},
+      {"vox0.truncated", [](RuleCase& c) { return truncated_payload(c, "VOX0", 10); }},
+      {"vox0.bad_version", [](RuleCase& c) { return bad_payload_byte(c, "VOX0", 0); }},
       {"vox0.reserved",
        [](RuleCase& c) {
          return raw_edit(c, [](RawVfp& r) {

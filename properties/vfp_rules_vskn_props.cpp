@@ -10,27 +10,9 @@ namespace {
 
 std::vector<Rule> vskn_rules() {
   return {
-      {"vskn.truncated",
-       [](RuleCase& c) {
-         return payload_edit(c, "VSKN", [](Bytes& p) {
-           p.resize(uniform<size_t>(0, 10));
-           return true;
-         });
-       }},
-      {"vskn.bad_version",
-       [](RuleCase& c) {
-         return payload_edit(c, "VSKN", [](Bytes& p) {
-           p[0] = uint8_t(1 + uniform<int>(1, 256));
-           return true;
-         });
-       }},
-      {"vskn.bad_encoding",
-       [](RuleCase& c) {
-         return payload_edit(c, "VSKN", [](Bytes& p) {
-           p[1] = uint8_t(1 + uniform<int>(1, 256));
-           return true;
-         });
-       }},
+      {"vskn.truncated", [](RuleCase& c) { return truncated_payload(c, "VSKN", 10); }},
+      {"vskn.bad_version", [](RuleCase& c) { return bad_payload_byte(c, "VSKN", 0); }},
+      {"vskn.bad_encoding", [](RuleCase& c) { return bad_payload_byte(c, "VSKN", 1); }},
       {"vskn.default_joint_missing",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {
@@ -57,23 +39,13 @@ std::vector<Rule> vskn_rules() {
        }},
       {"vskn.base_source_hash",
        [](RuleCase& c) {
-         return model_edit(
-             c,
-             [](VfpFile& m) {
-               m.vskn()->base_source_hash[uniform<size_t>(0, 32)] ^= 1;
-               return true;
-             },
-             false);
+         return flipped_hash(
+             c, [](VfpFile& m) { return &m.vskn()->base_source_hash; }, 1);
        }},
       {"vskn.skeleton_hash",
        [](RuleCase& c) {
-         return model_edit(
-             c,
-             [](VfpFile& m) {
-               m.vskn()->skeleton_hash[uniform<size_t>(0, 32)] ^= 1;
-               return true;
-             },
-             false);
+         return flipped_hash(
+             c, [](VfpFile& m) { return &m.vskn()->skeleton_hash; }, 1);
        }},
       {"vskn.offset_order",
        [](RuleCase& c) {

@@ -183,11 +183,22 @@ const Skel& fixed_skel() {
   return s;
 }
 
+RigContext fixed_rig_context(View in, size_t hashes_at) {
+  RigContext ctx{{}, {}, &fixed_skel(), &fixed_vox0()};
+  if (in.size() >= hashes_at + 64) {
+    std::copy(in.begin() + long(hashes_at), in.begin() + long(hashes_at) + 32,
+              ctx.source_hash.begin());
+    std::copy(in.begin() + long(hashes_at) + 32, in.begin() + long(hashes_at) + 64,
+              ctx.skeleton_hash.begin());
+  }
+  return ctx;
+}
+
 Bytes unit_kv6() {
   Le k;
   k.str("Kvxl").u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f);
   k.u32(1).u32(0x80FF4000).u16(0).u8(0x3f).u8(0).u32(1).u16(1);
-  return k.b;
+  return k.bytes();
 }
 
 Bytes tiny_rvc() {
@@ -197,9 +208,9 @@ Bytes tiny_rvc() {
   frms.u8(0).u32(1).u32(1).u32(2).u32(0).u32(1).u32(1).u32(0x80112233);
   Le f;
   f.str("RVCL").u16(2);
-  f.str("META").u8(0).u32(uint32_t(meta.b.size())).raw(meta.b);
-  f.str("FRMS").u8(0).u32(uint32_t(frms.b.size())).raw(frms.b);
-  return f.b;
+  f.str("META").u8(0).u32(uint32_t(meta.bytes().size())).raw(meta.bytes());
+  f.str("FRMS").u8(0).u32(uint32_t(frms.bytes().size())).raw(frms.bytes());
+  return f.bytes();
 }
 
 namespace {
@@ -235,59 +246,16 @@ Bytes rkc_around(std::string_view tag, View payload) {
   Le vclp = blob_list(bons ? std::vector<Bytes>{tiny_rvc()} : std::vector<Bytes>{});
   Le bones;
   bones.u32(clps ? 2 : 0);
-  if (clps) bones.raw(bone("root", -1, false).b).raw(bone("arm", 0, false).b);
+  if (clps) bones.raw(bone("root", -1, false).bytes()).raw(bone("arm", 0, false).bytes());
   Le f;
   f.str("RKCH").u16(3);
-  f.chunk("META", tag == "META" ? payload : View(meta.b));
-  f.chunk("MSHS", tag == "MSHS" ? payload : View(mshs.b));
-  f.chunk("BONS", bons ? payload : View(bones.b));
+  f.chunk("META", tag == "META" ? payload : View(meta.bytes()));
+  f.chunk("MSHS", tag == "MSHS" ? payload : View(mshs.bytes()));
+  f.chunk("BONS", bons ? payload : View(bones.bytes()));
   if (clps) f.chunk("CLPS", payload);
-  if (tag != "CLPS" && tag != "BONS") f.chunk("CLPS", Le().u32(0).b);
-  f.chunk("VCLP", tag == "VCLP" ? payload : View(vclp.b));
-  return f.b;
-}
-
-std::vector<Face> unit_faces(std::span<const Quad> quads) {
-  std::vector<Face> out;
-  for (const Quad& q : quads) {
-    const int u = (q.axis + 1) % 3, v = (q.axis + 2) % 3;
-    for (uint32_t i = 0; i < q.w; ++i)
-      for (uint32_t j = 0; j < q.h; ++j) {
-        std::array<uint32_t, 3> c{q.x, q.y, q.z};
-        c[size_t(u)] += i, c[size_t(v)] += j;
-        out.push_back(Face{q.axis, q.positive, c[0], c[1], c[2], q.material, q.joint});
-      }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<Face> exposed_faces(const Vox0& g, std::span<const uint16_t> joints) {
-  std::vector<Face> out;
-  const std::array<uint32_t, 3> size{g.size_x, g.size_y, g.size_z};
-  for (uint32_t z = 0; z < size[2]; ++z)
-    for (uint32_t y = 0; y < size[1]; ++y)
-      for (uint32_t x = 0; x < size[0]; ++x) {
-        const size_t at = g.index(x, y, z);
-        if (g.voxels[at] == 0) continue;
-        const uint16_t joint = joints.empty() ? 0 : joints[at];
-        for (uint8_t d = 0; d < 6; ++d) {
-          const uint8_t axis = d / 2, positive = d % 2;
-          std::array<uint32_t, 3> n{x, y, z};
-          bool exposed = positive ? n[axis] + 1 == size[axis] : n[axis] == 0;
-          if (!exposed) {
-            n[axis] = positive ? n[axis] + 1 : n[axis] - 1;
-            const size_t nat = g.index(n[0], n[1], n[2]);
-            exposed = g.voxels[nat] == 0 || (!joints.empty() && joints[nat] != joint);
-          }
-          if (!exposed) continue;
-          std::array<uint32_t, 3> c{x, y, z};
-          c[axis] += positive;
-          out.push_back(Face{axis, positive, c[0], c[1], c[2], g.voxels[at], joint});
-        }
-      }
-  std::sort(out.begin(), out.end());
-  return out;
+  if (tag != "CLPS" && tag != "BONS") f.chunk("CLPS", Le().u32(0).bytes());
+  f.chunk("VCLP", tag == "VCLP" ? payload : View(vclp.bytes()));
+  return f.bytes();
 }
 
 namespace {

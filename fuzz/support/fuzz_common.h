@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <compare>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +26,8 @@
 #include "voxrig/pose.h"
 #include "voxrig/result.h"
 #include "voxrig/rkc_model.h"
+#include "voxrig/testing/le_bytes.h"
+#include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::fuzz {
@@ -101,34 +102,7 @@ inline bool is_prefix(const Bytes& a, View b) {
 }
 
 /// Little-endian appender for the fixed contexts and containers the targets build.
-struct Le {
-  Bytes b;
-  Le& u8(uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Le& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
-  Le& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
-  Le& i16(int16_t v) { return u16(uint16_t(v)); }
-  Le& i32(int32_t v) { return u32(uint32_t(v)); }
-  Le& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  Le& str(std::string_view s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  Le& raw(View v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-  Le& zeros(size_t n) {
-    b.insert(b.end(), n, 0);
-    return *this;
-  }
-  /// RKCH chunk: tag, u32 len, payload.
-  Le& chunk(std::string_view tag, View payload) {
-    return str(tag).u32(uint32_t(payload.size())).raw(payload);
-  }
-};
+using Le = testing::LeBytes;
 
 inline uint32_t get_u32(View b, size_t at) {
   return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 |
@@ -196,27 +170,17 @@ Bytes rkc_around(std::string_view tag, View payload);
 /// entries and empty voxels, and a SKEL with joint ids 0, 1, 2, 7 (parents -1, 0, 1, 0).
 const Vox0& fixed_vox0();
 const Skel& fixed_skel();
+/// The RigContext of the VSKN / ANIM targets: fixed_skel() and fixed_vox0(), with the two hashes
+/// (source, then skeleton) copied from the input's own header fields at `hashes_at`, so that
+/// the hash checks pass and the payload alone decides; zero hashes when the input is shorter.
+RigContext fixed_rig_context(View in, size_t hashes_at);
 
 /// A valid 1x1x1 one-frame RVC blob (v2, raw chunks) and the seed's 46-byte unit KV6.
 Bytes tiny_rvc();
 Bytes unit_kv6();
 
-// ---- meshing and pose helpers (fuzz_common.cpp) ---------------------------------------------
+// ---- meshing and pose helpers (fuzz_common.cpp; unit faces: voxrig/testing/face_oracle.h) ---
 
-/// One unit face: plane axis and direction, minimum corner on the face plane (mesh.h
-/// coordinates), material and joint. Ordered so that sorted lists compare as multisets.
-struct Face {
-  uint8_t axis = 0, positive = 0;
-  uint32_t x = 0, y = 0, z = 0;
-  uint32_t material = 0;
-  uint16_t joint = 0;
-  auto operator<=>(const Face&) const = default;
-};
-/// Every unit face covered by `quads`, sorted (two quads covering one face show up twice).
-std::vector<Face> unit_faces(std::span<const Quad> quads);
-/// The exposed faces of a grid by brute force (formats.md "Meshing"): a face of a solid voxel is
-/// exposed when the neighbour is outside, empty, or (with a joint map) bound to another joint.
-std::vector<Face> exposed_faces(const Vox0& vox0, std::span<const uint16_t> joints);
 /// A hand-built rig read from fuzz bytes for the pose target (not decoded, so every field is
 /// reachable): 1-12 joints with increasing ids, parents mostly earlier joints (with `wild`, any
 /// joint or a missing id), TRS inside D20's bounds (|t| <= 1e6, |s| in [1e-6, 1e6], any rotation)

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "voxrig/export.h"
+#include "voxrig/testing/le_bytes.h"
 
 namespace voxrig {
 namespace {
@@ -91,23 +92,18 @@ struct SmallRig {
   }
 };
 
-uint32_t u32_at(const std::vector<uint8_t>& b, size_t off) {
-  return uint32_t(b[off]) | uint32_t(b[off + 1]) << 8 | uint32_t(b[off + 2]) << 16 |
-         uint32_t(b[off + 3]) << 24;
-}
-
 json glb_json(const std::vector<uint8_t>& glb) {
   EXPECT_GE(glb.size(), 20u);
-  EXPECT_EQ(u32_at(glb, 0), 0x46546C67u);
-  EXPECT_EQ(u32_at(glb, 4), 2u);
-  EXPECT_EQ(u32_at(glb, 8), glb.size());
-  const uint32_t json_len = u32_at(glb, 12);
-  EXPECT_EQ(u32_at(glb, 16), 0x4E4F534Au);
+  EXPECT_EQ(testing::le_u32(glb, 0), 0x46546C67u);
+  EXPECT_EQ(testing::le_u32(glb, 4), 2u);
+  EXPECT_EQ(testing::le_u32(glb, 8), glb.size());
+  const uint32_t json_len = testing::le_u32(glb, 12);
+  EXPECT_EQ(testing::le_u32(glb, 16), 0x4E4F534Au);
   EXPECT_EQ(json_len % 4, 0u);
   const size_t bin_at = 20 + json_len;
   if (bin_at < glb.size()) {
-    EXPECT_EQ(u32_at(glb, bin_at + 4), 0x004E4942u);
-    EXPECT_EQ(bin_at + 8 + u32_at(glb, bin_at), glb.size());
+    EXPECT_EQ(testing::le_u32(glb, bin_at + 4), 0x004E4942u);
+    EXPECT_EQ(bin_at + 8 + testing::le_u32(glb, bin_at), glb.size());
   }
   return json::parse(glb.begin() + 20, glb.begin() + 20 + json_len);
 }
@@ -157,7 +153,7 @@ TEST(ExportGltf, RigParsesAsGlbWithNodesMeshesAnimations) {
   const int rot_sampler = doc["animations"][1]["channels"][1]["sampler"];
   const int rot = doc["animations"][1]["samplers"][rot_sampler]["output"];
   const int view = doc["accessors"][rot]["bufferView"];
-  const size_t bin_at = 20 + u32_at(*glb, 12) + 8;
+  const size_t bin_at = 20 + testing::le_u32(*glb, 12) + 8;
   const size_t off = bin_at + doc["bufferViews"][view]["byteOffset"].get<size_t>();
   float q[4];
   std::memcpy(q, glb->data() + off, sizeof q);
@@ -191,7 +187,7 @@ TEST(ExportGltf, StaticModelAndColours) {
   const int colour = doc["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"];
   const int view = doc["accessors"][colour]["bufferView"];
   const size_t off =
-      20 + u32_at(*glb, 12) + 8 + doc["bufferViews"][view]["byteOffset"].get<size_t>();
+      20 + testing::le_u32(*glb, 12) + 8 + doc["bufferViews"][view]["byteOffset"].get<size_t>();
   float c[4];
   std::memcpy(c, glb->data() + off, sizeof c);
   EXPECT_EQ(c[0], 1.0f);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "voxrig/sha256.h"
+#include "voxrig/testing/le_bytes.h"
 
 namespace voxrig {
 namespace {
@@ -35,20 +36,10 @@ json read_json(const std::string& rel) {
 
 uint32_t bits_of(const json& v) { return std::bit_cast<uint32_t>(v.get<float>()); }
 
-// Little-endian bytes of u32/u16/f32 values, for digests computed by hand.
-struct Le {
-  std::vector<uint8_t> b;
-  Le& u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-    return *this;
-  }
-  Le& u16(uint16_t v) {
-    b.push_back(uint8_t(v));
-    b.push_back(uint8_t(v >> 8));
-    return *this;
-  }
-  std::string sha() const { return to_hex(sha256(b)); }
-};
+// The SHA-256 (hex) of little-endian values, for digests computed by hand.
+using testing::LeBytes;
+
+std::string sha(const LeBytes& b) { return to_hex(sha256(b.bytes())); }
 
 const json& section(const json& dump, const std::string& tag) {
   for (const auto& s : dump["sections"])
@@ -87,7 +78,7 @@ TEST(GoldenSeed, VfpRigJointsBindingAndClip) {
   const json& vskn = section(d, "VSKN")["vskn"];
   EXPECT_EQ(vskn["default_joint"], 0);
   EXPECT_EQ(vskn["bindings"]["count"], 1);
-  EXPECT_EQ(vskn["bindings"]["sha256"], Le().u32(252).u16(1).sha());
+  EXPECT_EQ(vskn["bindings"]["sha256"], sha(LeBytes().u32(252).u16(1)));
 
   const json& clips = section(d, "ANIM")["anim"]["clips"];
   ASSERT_EQ(clips.size(), 1u);
@@ -120,7 +111,7 @@ TEST(GoldenSeed, VfpHashesBindRigAndStaticTwin) {
   const auto file = read_bytes("files/vfp/seed/rig.vfp");
   ASSERT_GT(file.size(), 60u);
   ASSERT_EQ(std::memcmp(file.data() + 44, "VOX0", 4), 0);
-  const uint32_t len = file[56] | file[57] << 8 | file[58] << 16 | uint32_t(file[59]) << 24;
+  const uint32_t len = testing::le_u32(file, 56);
   ASSERT_LE(60u + len, file.size());
   const std::string vox_hash = to_hex(sha256(std::span<const uint8_t>(file).subspan(60, len)));
   EXPECT_EQ(rig["source_hash"], vox_hash);
@@ -154,8 +145,8 @@ TEST(GoldenSeed, RkcSyntheticCharacter) {
   EXPECT_EQ(bits_of(d["root"][2]), 0x42480000u);  // 50.0
   ASSERT_EQ(d["meshes"].size(), 2u);
   // unit_kv6(0x00ff8040): one voxel {col 0x00ff8040, z 0, vis 0x3f, dir 0}, xlen [1], ylen [1].
-  EXPECT_EQ(d["meshes"][0]["voxels"]["sha256"], (Le().u32(0x00FF8040).u16(0).u16(0x003F)).sha());
-  EXPECT_EQ(d["meshes"][1]["voxels"]["sha256"], (Le().u32(0x00102030).u16(0).u16(0x003F)).sha());
+  EXPECT_EQ(d["meshes"][0]["voxels"]["sha256"], sha(LeBytes().u32(0x00FF8040).u16(0).u16(0x003F)));
+  EXPECT_EQ(d["meshes"][1]["voxels"]["sha256"], sha(LeBytes().u32(0x00102030).u16(0).u16(0x003F)));
   ASSERT_EQ(d["bones"].size(), 2u);
   EXPECT_EQ(d["bones"][0]["name"], "body");
   EXPECT_EQ(d["bones"][1]["name"], "arm");
@@ -177,7 +168,7 @@ TEST(GoldenSeed, RkcSyntheticCharacter) {
   const uint32_t qp[4] = {0x80000000, 0x80000000, 0xBF31A81D, 0x3F385215};
   const uint32_t qn[4] = {0x00000000, 0x00000000, 0x3F31A81D, 0x3F385215};
   const uint32_t* rows[4][2] = {{q0, q0}, {q0, qp}, {q0, q0}, {q0, qn}};
-  Le frames;
+  LeBytes frames;
   for (auto& row : rows)
     for (const uint32_t* q : row) {
       for (int i = 0; i < 3; ++i) frames.u32(0);           // t = 0
@@ -185,7 +176,7 @@ TEST(GoldenSeed, RkcSyntheticCharacter) {
       for (int i = 0; i < 3; ++i) frames.u32(0x3F800000);  // s = 1
     }
   EXPECT_EQ(c["frames"]["count"], 8);
-  EXPECT_EQ(c["frames"]["sha256"], frames.sha());
+  EXPECT_EQ(c["frames"]["sha256"], sha(frames));
   EXPECT_TRUE(d["voxel_clips"].empty());
   EXPECT_TRUE(d["extra_chunks"].empty());
 }
@@ -211,9 +202,9 @@ TEST(GoldenSeed, RkcD24VoxelClipAndMultiAttachment) {
   EXPECT_TRUE(v["durations"].is_null());  // no TIME chunk
   ASSERT_EQ(v["frames"].size(), 1u);
   EXPECT_EQ(v["frames"][0]["kind"], "key");
-  EXPECT_EQ(v["frames"][0]["occupancy"]["sha256"], Le().u32(1).sha());
-  EXPECT_EQ(v["frames"][0]["color_offsets"]["sha256"], Le().u32(0).u32(1).sha());
-  EXPECT_EQ(v["frames"][0]["colors"]["sha256"], Le().u32(0x80112233).sha());
+  EXPECT_EQ(v["frames"][0]["occupancy"]["sha256"], sha(LeBytes().u32(1)));
+  EXPECT_EQ(v["frames"][0]["color_offsets"]["sha256"], sha(LeBytes().u32(0).u32(1)));
+  EXPECT_EQ(v["frames"][0]["colors"]["sha256"], sha(LeBytes().u32(0x80112233)));
 }
 
 TEST(GoldenSeed, RkcMinimalFiles) {

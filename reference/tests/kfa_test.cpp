@@ -25,7 +25,7 @@ Bytes synthetic_kfa_bytes() {
 Bytes kfa_with_parents(std::initializer_list<int32_t> parents) {
   Bytes b;
   b.str("Kwlk").u32(0).u32(uint32_t(parents.size()));
-  for (int32_t p : parents) b.raw(test::seed_hinge_bytes(p).b);
+  for (int32_t p : parents) b.raw(test::seed_hinge_bytes(p).bytes());
   b.u32(0).u32(0);
   return b;
 }
@@ -37,7 +37,7 @@ Error err(const std::vector<uint8_t>& b, const DecodeOptions& o = test::strict()
 }
 
 TEST(Kfa, SyntheticFileRoundTripsAndKeepsFillerAndHtype) {
-  const std::vector<uint8_t> bytes = synthetic_kfa_bytes().b;
+  const std::vector<uint8_t> bytes = synthetic_kfa_bytes().bytes();
   auto k = decode_kfa(bytes, test::strict());
   ASSERT_TRUE(k.ok()) << k.error().to_text();
   EXPECT_EQ(std::string(k->kv6_name.begin(), k->kv6_name.end()), "anasaur.kv6");
@@ -60,10 +60,10 @@ TEST(Kfa, SyntheticFileRoundTripsAndKeepsFillerAndHtype) {
 TEST(Kfa, TrailingBytesAreDroppedWithAWarning) {
   Bytes in = synthetic_kfa_bytes();
   in.raw({1, 2, 3});
-  auto k = decode_kfa(in.b, test::compat());
+  auto k = decode_kfa(in.bytes(), test::compat());
   ASSERT_TRUE(k.ok());
-  EXPECT_EQ(encode_kfa(k.value()).value(), synthetic_kfa_bytes().b);
-  auto w = validate_kfa(in.b, test::compat());
+  EXPECT_EQ(encode_kfa(k.value()).value(), synthetic_kfa_bytes().bytes());
+  auto w = validate_kfa(in.bytes(), test::compat());
   ASSERT_TRUE(w.ok());
   ASSERT_EQ(w->size(), 1u);
   EXPECT_EQ((*w)[0].code, WarningCode::KfaTrailingBytes);
@@ -74,7 +74,7 @@ TEST(Kfa, MagicAndTruncation) {
   EXPECT_EQ(err({0x4B, 0x77, 0x6C}).code, ErrorCode::KfaTruncated);  // < 4 bytes
   EXPECT_EQ(err({}).offset, 0u);
   EXPECT_EQ(err({0x4B, 0x77, 0x6C, 0x6C}).code, ErrorCode::KfaBadMagic);
-  const std::vector<uint8_t> full = synthetic_kfa_bytes().b;
+  const std::vector<uint8_t> full = synthetic_kfa_bytes().bytes();
   for (size_t len = 4; len < full.size(); ++len) {
     const std::vector<uint8_t> p(full.begin(), full.begin() + len);  // exact-size heap copy
     EXPECT_EQ(err(p).code, ErrorCode::KfaTruncated) << len;
@@ -87,49 +87,50 @@ TEST(Kfa, MagicAndTruncation) {
 }
 
 TEST(Kfa, ParentRangeAndCycles) {
-  EXPECT_TRUE(decode_kfa(kfa_with_parents({-1, 0, 1}).b, test::strict()).ok());
-  EXPECT_TRUE(decode_kfa(kfa_with_parents({}).b, test::strict()).ok());
+  EXPECT_TRUE(decode_kfa(kfa_with_parents({-1, 0, 1}).bytes(), test::strict()).ok());
+  EXPECT_TRUE(decode_kfa(kfa_with_parents({}).bytes(), test::strict()).ok());
   for (int32_t bad : {-2, 3, INT32_MAX}) {
-    const Error e = err(kfa_with_parents({-1, 0, bad}).b);
+    const Error e = err(kfa_with_parents({-1, 0, bad}).bytes());
     EXPECT_EQ(e.code, ErrorCode::KfaParentRange) << bad;
     EXPECT_EQ(e.path, "hinge[2]");
     EXPECT_EQ(e.offset, 12u + 2 * 64);
   }
-  const Error self = err(kfa_with_parents({-1, 1}).b);
+  const Error self = err(kfa_with_parents({-1, 1}).bytes());
   EXPECT_EQ(self.code, ErrorCode::KfaParentCycle);
   EXPECT_EQ(self.path, "hinge[1]");
-  EXPECT_EQ(err(kfa_with_parents({2, 2, 1, -1}).b).path, "hinge[0]");  // leads into 1<->2
+  EXPECT_EQ(err(kfa_with_parents({2, 2, 1, -1}).bytes()).path, "hinge[0]");  // leads into 1<->2
   // Range before cycles, whatever the order of the hinges.
-  EXPECT_EQ(err(kfa_with_parents({1, 0, 9}).b).code, ErrorCode::KfaParentRange);
+  EXPECT_EQ(err(kfa_with_parents({1, 0, 9}).bytes()).code, ErrorCode::KfaParentRange);
   // Same rules in every profile.
-  EXPECT_EQ(err(kfa_with_parents({0}).b, test::compat()).code, ErrorCode::KfaParentCycle);
+  EXPECT_EQ(err(kfa_with_parents({0}).bytes(), test::compat()).code, ErrorCode::KfaParentCycle);
 }
 
 TEST(Kfa, LimitsAndHazardH3) {
   // H3: numhin 0 and numfrm 0xFFFFFFFF (the seed pushes 4.3e9 empty rows).
   Bytes h3;
   h3.str("Kwlk").u32(0).u32(0).u32(0xFFFFFFFF).u32(0);
-  const double t = test::seconds([&] { EXPECT_EQ(err(h3.b).code, ErrorCode::KfaLimitFrameCells); });
+  const double t =
+      test::seconds([&] { EXPECT_EQ(err(h3.bytes()).code, ErrorCode::KfaLimitFrameCells); });
   EXPECT_LT(t, 1.0);
   Bytes at_limit;
   at_limit.str("Kwlk").u32(0).u32(0).u32(1u << 24).u32(0);
-  auto k = decode_kfa(at_limit.b, test::strict());
+  auto k = decode_kfa(at_limit.bytes(), test::strict());
   ASSERT_TRUE(k.ok());
-  EXPECT_EQ(encode_kfa(k.value()).value(), at_limit.b);
+  EXPECT_EQ(encode_kfa(k.value()).value(), at_limit.bytes());
 
   Bytes hinges;
   hinges.str("Kwlk").u32(0).u32(65537);
-  EXPECT_EQ(err(hinges.b).code, ErrorCode::KfaLimitHinges);
+  EXPECT_EQ(err(hinges.bytes()).code, ErrorCode::KfaLimitHinges);
   Bytes hinges_at;
   hinges_at.str("Kwlk").u32(0).u32(65536);
-  EXPECT_EQ(err(hinges_at.b).code, ErrorCode::KfaTruncated);
+  EXPECT_EQ(err(hinges_at.bytes()).code, ErrorCode::KfaTruncated);
   Bytes seq;
   seq.str("Kwlk").u32(0).u32(0).u32(0).u32((1u << 20) + 1);
-  EXPECT_EQ(err(seq.b).code, ErrorCode::KfaLimitSeq);
+  EXPECT_EQ(err(seq.bytes()).code, ErrorCode::KfaLimitSeq);
 
   DecodeOptions o = test::strict();
   o.limits.kfa_frame_cells = 8;
-  const std::vector<uint8_t> syn = synthetic_kfa_bytes().b;  // 4 frames x 2 hinges
+  const std::vector<uint8_t> syn = synthetic_kfa_bytes().bytes();  // 4 frames x 2 hinges
   EXPECT_TRUE(decode_kfa(syn, o).ok());
   o.limits.kfa_frame_cells = 7;
   EXPECT_EQ(err(syn, o).code, ErrorCode::KfaLimitFrameCells);
@@ -154,7 +155,7 @@ TEST(Kfa, WriterErrors) {
   want.str("Kwlk").u32(0).u32(2);
   for (int i = 0; i < 2; ++i) want.i32(-1).zeros(48).i16(0).i16(0).u8(0).zeros(7);
   want.u32(1).i16(1).i16(2).u32(0);
-  EXPECT_EQ(out.value(), want.b);
+  EXPECT_EQ(out.value(), want.bytes());
 }
 
 TEST(Kfa, CharacterExportRejectsInconsistentHandBuiltClips) {

@@ -68,7 +68,7 @@ TEST(Kv6, TooSmallIsCheckedBeforeTheMagic) {
 }
 
 TEST(Kv6, TruncatedTablesReportTheFirstMissingRecord) {
-  const std::vector<uint8_t> full = two_slices().b;
+  const std::vector<uint8_t> full = two_slices().bytes();
   // Every strict prefix from 32 bytes on is truncated (exact-size heap copies).
   for (size_t len = 32; len < full.size(); ++len) {
     const std::vector<uint8_t> p(full.begin(), full.begin() + len);
@@ -86,20 +86,20 @@ TEST(Kv6, PaletteOnlyWithAWholeSpalTrailer) {
   Bytes pal = two_slices();
   pal.str("SPal");
   for (int i = 0; i < 768; ++i) pal.u8(uint8_t(i & 63));
-  auto m = decode_kv6(pal.b, 0, test::strict());
+  auto m = decode_kv6(pal.bytes(), 0, test::strict());
   ASSERT_TRUE(m.ok());
   ASSERT_TRUE(m->palette.has_value());
   EXPECT_EQ((*m->palette)[100], 100 & 63);
-  EXPECT_EQ(encode_kv6(m.value()).value(), pal.b);
+  EXPECT_EQ(encode_kv6(m.value()).value(), pal.bytes());
 
   // 771 trailing bytes starting with SPal: no palette, all dropped.
-  std::vector<uint8_t> short_pal(pal.b.begin(), pal.b.end() - 1);
+  std::vector<uint8_t> short_pal(pal.bytes().begin(), pal.bytes().end() - 1);
   auto s = decode_kv6(short_pal, 0, test::strict());
   ASSERT_TRUE(s.ok());
   EXPECT_FALSE(s->palette.has_value());
-  EXPECT_EQ(encode_kv6(s.value()).value(), two_slices().b);
+  EXPECT_EQ(encode_kv6(s.value()).value(), two_slices().bytes());
   // 772 bytes that do not start with SPal: dropped.
-  std::vector<uint8_t> not_pal = pal.b;
+  std::vector<uint8_t> not_pal = pal.bytes();
   not_pal[two_slices().size()] = 's';
   auto n = decode_kv6(not_pal, 0, test::strict());
   ASSERT_TRUE(n.ok());
@@ -110,38 +110,40 @@ TEST(Kv6, PaletteOnlyWithAWholeSpalTrailer) {
   EXPECT_EQ((*w)[0].code, WarningCode::Kv6TrailingBytes);
   EXPECT_EQ((*w)[0].offset, two_slices().size());
   // A palette followed by more bytes: the palette stays, the extra goes.
-  std::vector<uint8_t> pal_plus = pal.b;
+  std::vector<uint8_t> pal_plus = pal.bytes();
   pal_plus.push_back(1);
   auto pp = decode_kv6(pal_plus, 0, test::strict());
   ASSERT_TRUE(pp.ok());
-  EXPECT_EQ(encode_kv6(pp.value()).value(), pal.b);
+  EXPECT_EQ(encode_kv6(pp.value()).value(), pal.bytes());
 }
 
 TEST(Kv6, Limits) {
   // Hazard H4: a 36-byte file declaring 2^32-1 voxels is a limit error, not an allocation.
   Bytes huge = kv6_header(1, 1, 1, 0xFFFFFFFF);
   huge.u32(0);
-  const double t = test::seconds([&] { EXPECT_EQ(err(huge.b).code, ErrorCode::Kv6LimitVoxels); });
+  const double t =
+      test::seconds([&] { EXPECT_EQ(err(huge.bytes()).code, ErrorCode::Kv6LimitVoxels); });
   EXPECT_LT(t, 1.0);
   // At the limit with no data: truncated, nothing reserved.
   Bytes at = kv6_header(1, 1, 1, 1u << 26);
-  EXPECT_EQ(err(at.b).code, ErrorCode::Kv6Truncated);
-  EXPECT_EQ(err(kv6_header(0x10000, 0x10000, 1, 0).b).code, ErrorCode::Kv6LimitColumns);
+  EXPECT_EQ(err(at.bytes()).code, ErrorCode::Kv6Truncated);
+  EXPECT_EQ(err(kv6_header(0x10000, 0x10000, 1, 0).bytes()).code, ErrorCode::Kv6LimitColumns);
   // Columns before voxels (header order).
-  EXPECT_EQ(err(kv6_header(0x10000, 0x10000, 1, 0xFFFFFFFF).b).code, ErrorCode::Kv6LimitColumns);
+  EXPECT_EQ(err(kv6_header(0x10000, 0x10000, 1, 0xFFFFFFFF).bytes()).code,
+            ErrorCode::Kv6LimitColumns);
   DecodeOptions o = test::strict();
   o.limits.kv6_voxels = 3;
   o.limits.kv6_columns = 2;
-  EXPECT_TRUE(decode_kv6(two_slices().b, 0, o).ok());
+  EXPECT_TRUE(decode_kv6(two_slices().bytes(), 0, o).ok());
   o.limits.kv6_voxels = 2;
-  EXPECT_EQ(err(two_slices().b, o).code, ErrorCode::Kv6LimitVoxels);
+  EXPECT_EQ(err(two_slices().bytes(), o).code, ErrorCode::Kv6LimitVoxels);
   o.limits.kv6_voxels = 3;
   o.limits.kv6_columns = 1;
-  EXPECT_EQ(err(two_slices().b, o).code, ErrorCode::Kv6LimitColumns);
+  EXPECT_EQ(err(two_slices().bytes(), o).code, ErrorCode::Kv6LimitColumns);
 }
 
 TEST(Kv6, RunTablesStrictErrorCompatWarning) {
-  ASSERT_TRUE(decode_kv6(two_slices().b, 0, test::strict()).ok());
+  ASSERT_TRUE(decode_kv6(two_slices().bytes(), 0, test::strict()).ok());
   struct Case {
     Bytes b;
     const char* path;
@@ -153,20 +155,20 @@ TEST(Kv6, RunTablesStrictErrorCompatWarning) {
       {two_slices(4, 2, 1, 4), "voxel[2]"},
   };
   for (const Case& c : cases) {
-    const Error e = err(c.b.b);
+    const Error e = err(c.b.bytes());
     EXPECT_EQ(e.code, ErrorCode::Kv6RunTables) << c.path;
     EXPECT_EQ(e.path, c.path);
-    auto m = decode_kv6(c.b.b, 0, test::compat());
+    auto m = decode_kv6(c.b.bytes(), 0, test::compat());
     ASSERT_TRUE(m.ok()) << c.path;
-    EXPECT_EQ(encode_kv6(m.value()).value(), c.b.b);  // kept exactly as stored
-    auto w = validate_kv6(c.b.b, test::compat());
+    EXPECT_EQ(encode_kv6(m.value()).value(), c.b.bytes());  // kept exactly as stored
+    auto w = validate_kv6(c.b.bytes(), test::compat());
     ASSERT_TRUE(w.ok());
     ASSERT_EQ(w->size(), 1u);
     EXPECT_EQ((*w)[0].code, WarningCode::Kv6RunTables);
     EXPECT_EQ((*w)[0].path, c.path);
     EXPECT_EQ((*w)[0].offset, e.offset);
   }
-  EXPECT_EQ(err(two_slices(3).b).offset, 32u + 8 + 4);  // voxel 1's z field
+  EXPECT_EQ(err(two_slices(3).bytes()).offset, 32u + 8 + 4);  // voxel 1's z field
 }
 
 TEST(Kv6, WriterRejectsTablesThatDoNotMatchTheDims) {
@@ -183,7 +185,7 @@ TEST(Kv6, WriterRejectsTablesThatDoNotMatchTheDims) {
   ASSERT_TRUE(out.ok());
   Bytes exact;
   exact.str("Kvxl").u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f).u32(0).u32(1).u16(1);
-  EXPECT_EQ(out.value(), exact.b);
+  EXPECT_EQ(out.value(), exact.bytes());
 }
 
 }  // namespace

@@ -5,15 +5,22 @@
 #include <random>
 #include <set>
 
-#include "alloc_counter.h"
-#include "mesh_oracle.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/alloc_counter.h"
+#include "voxrig/testing/face_oracle.h"
 
 namespace voxrig {
+
+/// Readable gtest output for quads.
+inline void PrintTo(const Quad& q, std::ostream* os) {
+  *os << "{" << q.x << "," << q.y << "," << q.z << " " << q.w << "x" << q.h << " axis"
+      << int(q.axis) << (q.positive ? "+" : "-") << " j" << q.joint << " m" << q.material << "}";
+}
+
 namespace {
 
 using testing::per_voxel_greedy;
-using testing::rasterise;
+using testing::unit_faces;
 
 Vox0 make_grid(uint16_t sx, uint16_t sy, uint16_t sz) {
   Vox0 g;
@@ -107,7 +114,7 @@ TEST(Mesh, DifferentPalettesDoNotMerge) {
   g.voxels = {1, 2, 1};
   // Every long face splits into three: 2 end faces + 4 * 3 = 14 quads, same as naive.
   EXPECT_EQ(greedy(g).size(), 14u);
-  EXPECT_EQ(rasterise(greedy(g)), rasterise(naive(g, {})));
+  EXPECT_EQ(unit_faces(greedy(g)), unit_faces(naive(g, {})));
 }
 
 TEST(Mesh, InvariantsOnRandomGrids) {
@@ -126,8 +133,8 @@ TEST(Mesh, InvariantsOnRandomGrids) {
           const std::vector<Quad> gq = greedy(c.grid);
           const std::vector<Quad> bq = bone(c.grid, c.joints);
           // Cover exactly the naive faces, per (direction, palette, joint).
-          EXPECT_EQ(rasterise(gq), rasterise(n0));
-          EXPECT_EQ(rasterise(bq), rasterise(nj));
+          EXPECT_EQ(unit_faces(gq), unit_faces(n0));
+          EXPECT_EQ(unit_faces(bq), unit_faces(nj));
           EXPECT_LE(gq.size(), n0.size());
           EXPECT_LE(bq.size(), nj.size());
           // Exactly the per-voxel greedy, quad for quad, in the same order.
@@ -298,7 +305,7 @@ TEST(MeshKv6, GreedyCoversExactlyTheVisFaces) {
     MeshScratch s;
     ASSERT_TRUE(mesh_kv6_naive(k, n).ok());
     ASSERT_TRUE(mesh_kv6_greedy(k, g, s).ok());
-    EXPECT_EQ(rasterise(g), rasterise(n));
+    EXPECT_EQ(unit_faces(g), unit_faces(n));
     EXPECT_LE(g.size(), n.size());
     ASSERT_TRUE(mesh_kv6_greedy(k, g2, s).ok());
     EXPECT_EQ(g, g2);

@@ -7,8 +7,8 @@
 #include <limits>
 #include <vector>
 
-#include "alloc_counter.h"
 #include "voxrig/pose.h"
+#include "voxrig/testing/alloc_counter.h"
 
 namespace voxrig {
 namespace {

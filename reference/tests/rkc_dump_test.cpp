@@ -22,7 +22,7 @@ TEST(RkcDump, MinimalFileExactText) {
                           .chunk("META", Bytes().name("").zeros(12))
                           .chunk("MSHS", Bytes().u32(0))
                           .chunk("BONS", Bytes().u32(0))
-                          .b,
+                          .bytes(),
                       test::strict());
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(dump_rkc(c.value()),
@@ -40,7 +40,7 @@ TEST(RkcDump, MinimalFileExactText) {
 }
 
 TEST(Kv6Dump, MinimalExampleExactText) {
-  auto m = decode_kv6(test::unit_kv6_bytes(0x80FF8040).b, 0, test::strict());
+  auto m = decode_kv6(test::unit_kv6_bytes(0x80FF8040).bytes(), 0, test::strict());
   ASSERT_TRUE(m.ok());
   const std::vector<uint8_t> voxels = {0x40, 0x80, 0xFF, 0x80, 0x00, 0x00, 0x3F, 0x00};
   EXPECT_EQ(dump_kv6(m.value()),
@@ -110,7 +110,7 @@ TEST(RkcDump, DeterministicAndShowsTheRepairedNameUnderCompat) {
   Bytes f = Bytes().str("RKCH").u16(3);
   f.chunk("META", Bytes().u16(2).raw({0xC0, 0x80}).zeros(12));
   f.chunk("MSHS", Bytes().u32(0)).chunk("BONS", Bytes().u32(0));
-  auto r = decode_rkc(f.b, test::compat());
+  auto r = decode_rkc(f.bytes(), test::compat());
   ASSERT_TRUE(r.ok());
   EXPECT_NE(dump_rkc(r.value()).find("\"name\": \"\xEF\xBF\xBD\xEF\xBF\xBD\""), std::string::npos);
 }

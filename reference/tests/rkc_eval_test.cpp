@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "alloc_counter.h"
 #include "rkc_test_util.h"
 #include "voxrig/rkc_eval.h"
+#include "voxrig/testing/alloc_counter.h"
 
 namespace voxrig {
 namespace {

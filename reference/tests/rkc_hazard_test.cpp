@@ -26,11 +26,11 @@ Bytes bons(const std::vector<BoneSpec>& bones) {
     b.name("").u32(uint32_t(s.attachments.size()));
     for (auto [kind, index] : s.attachments) {
       Bytes a = test::static_attachment_bytes(index);
-      a.b[0] = uint8_t(kind);
-      a.b[1] = uint8_t(kind >> 8);
-      b.raw(a.b);
+      a.bytes()[0] = uint8_t(kind);
+      a.bytes()[1] = uint8_t(kind >> 8);
+      b.raw(a.bytes());
     }
-    b.raw(test::seed_hinge_bytes(s.parent).b);
+    b.raw(test::seed_hinge_bytes(s.parent).bytes());
   }
   return b;
 }
@@ -42,21 +42,21 @@ Bytes file(const Bytes& mshs, const Bytes& bons_payload, const Bytes* vclp = nul
   return f;
 }
 
-Bytes one_mesh() { return Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x80FF8040).b); }
+Bytes one_mesh() { return Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x80FF8040).bytes()); }
 
 Error err(const Bytes& f, const DecodeOptions& o = test::strict()) {
-  auto r = decode_rkc(f.b, o);
+  auto r = decode_rkc(f.bytes(), o);
   EXPECT_FALSE(r.ok());
   return r.ok() ? Error{} : r.error();
 }
 
 // Offset of bone i's attachment j index field / hinge in file(one_mesh(), bons(...)) with
 // empty names, for the specs given.
-uint64_t bons_payload_at(const Bytes& f) { return test::find_tag(f.b, "BONS") + 8; }
+uint64_t bons_payload_at(const Bytes& f) { return test::find_tag(f.bytes(), "BONS") + 8; }
 
 TEST(RkcCrossRefs, AttachmentIndexInAndOutOfRange) {
   // Static index < meshes passes; == meshes fails at the index field.
-  EXPECT_TRUE(decode_rkc(file(one_mesh(), bons({{-1, {{0, 0}}}})).b, test::strict()).ok());
+  EXPECT_TRUE(decode_rkc(file(one_mesh(), bons({{-1, {{0, 0}}}})).bytes(), test::strict()).ok());
   const Bytes bad = file(one_mesh(), bons({{-1, {{0, 0}}}, {0, {{0, 0}, {0, 1}}}}));
   const Error e = err(bad);
   EXPECT_EQ(e.code, ErrorCode::RkcAttachmentIndex);
@@ -68,14 +68,15 @@ TEST(RkcCrossRefs, AttachmentIndexInAndOutOfRange) {
   auto blob = encode_rvc(test::seed_voxel_clip());
   ASSERT_TRUE(blob.ok());
   const Bytes vclp = Bytes().u32(1).u32(uint32_t(blob->size())).raw(blob.value());
-  EXPECT_TRUE(decode_rkc(file(one_mesh(), bons({{-1, {{1, 0}}}}), &vclp).b, test::strict()).ok());
+  EXPECT_TRUE(
+      decode_rkc(file(one_mesh(), bons({{-1, {{1, 0}}}}), &vclp).bytes(), test::strict()).ok());
   EXPECT_EQ(err(file(one_mesh(), bons({{-1, {{1, 1}}}}), &vclp)).code,
             ErrorCode::RkcAttachmentIndex);
   EXPECT_EQ(err(file(count0(), bons({{-1, {{0, 0}}}}))).code, ErrorCode::RkcAttachmentIndex);
 }
 
 TEST(RkcCrossRefs, ParentRange) {
-  EXPECT_TRUE(decode_rkc(file(count0(), bons({{-1}, {0}, {1}})).b, test::strict()).ok());
+  EXPECT_TRUE(decode_rkc(file(count0(), bons({{-1}, {0}, {1}})).bytes(), test::strict()).ok());
   for (int32_t parent : {-2, 3, 1000, INT32_MIN, INT32_MAX}) {
     const Bytes f = file(count0(), bons({{-1}, {0}, {parent}}));
     const Error e = err(f);
@@ -95,7 +96,8 @@ TEST(RkcCrossRefs, ParentCycles) {
   // No root at all.
   EXPECT_EQ(err(file(count0(), bons({{1}, {0}}))).code, ErrorCode::RkcParentCycle);
   // Parents may point forward; a forest with several roots is fine.
-  EXPECT_TRUE(decode_rkc(file(count0(), bons({{2}, {-1}, {-1}, {0}})).b, test::strict()).ok());
+  EXPECT_TRUE(
+      decode_rkc(file(count0(), bons({{2}, {-1}, {-1}, {0}})).bytes(), test::strict()).ok());
 }
 
 TEST(RkcCrossRefs, CheckOrderPerBoneThenCycles) {
@@ -119,7 +121,7 @@ TEST(RkcCrossRefs, LongChainIsLinear) {
   chain[0].parent = 65535;  // close the loop
   const Bytes loop = file(count0(), bons(chain));
   const double t = test::seconds([&] {
-    EXPECT_TRUE(decode_rkc(ok.b, test::strict()).ok());
+    EXPECT_TRUE(decode_rkc(ok.bytes(), test::strict()).ok());
     EXPECT_EQ(err(loop).code, ErrorCode::RkcParentCycle);
     EXPECT_EQ(err(loop).path, "BONS/bone[0]/hinge");
   });
@@ -128,26 +130,26 @@ TEST(RkcCrossRefs, LongChainIsLinear) {
 
 TEST(RkcProfiles, Kv6RunTablesInsideMshsStrictErrorCompatWarning) {
   Bytes kv6 = test::unit_kv6_bytes(0x80FF8040);
-  kv6.b[kv6.size() - 6] = 2;  // xlen[0] = 2 while numvoxs = 1
+  kv6.bytes()[kv6.size() - 6] = 2;  // xlen[0] = 2 while numvoxs = 1
   Bytes f = header();
   f.chunk("META", meta0());
-  f.chunk("MSHS", Bytes().u32(1).u32(46).raw(kv6.b));
+  f.chunk("MSHS", Bytes().u32(1).u32(46).raw(kv6.bytes()));
   f.chunk("BONS", count0()).chunk("CLPS", count0()).chunk("VCLP", count0());
   const Error e = err(f);
   EXPECT_EQ(e.code, ErrorCode::Kv6RunTables);
   EXPECT_EQ(e.path, "MSHS/mesh[0]/xlen");
-  EXPECT_EQ(e.offset, test::find_tag(f.b, "MSHS") + 8 + 4 + 4 + 40);
-  auto c = decode_rkc(f.b, test::compat());
+  EXPECT_EQ(e.offset, test::find_tag(f.bytes(), "MSHS") + 8 + 4 + 4 + 40);
+  auto c = decode_rkc(f.bytes(), test::compat());
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(encode_rkc(c.value()).value(), f.b);
-  auto w = validate_rkc(f.b, test::compat());
+  EXPECT_EQ(encode_rkc(c.value()).value(), f.bytes());
+  auto w = validate_rkc(f.bytes(), test::compat());
   ASSERT_TRUE(w.ok());
   ASSERT_EQ(w->size(), 1u);
   EXPECT_EQ((*w)[0].code, WarningCode::Kv6RunTables);
   EXPECT_EQ((*w)[0].path, "MSHS/mesh[0]/xlen");
   EXPECT_EQ((*w)[0].offset, e.offset);
   // validate returns the decode error under strict.
-  auto ws = validate_rkc(f.b, test::strict());
+  auto ws = validate_rkc(f.bytes(), test::strict());
   ASSERT_FALSE(ws.ok());
   EXPECT_EQ(ws.error().code, ErrorCode::Kv6RunTables);
 }
@@ -166,9 +168,9 @@ TEST(RkcProfiles, EmbeddedRvcFramesAreCheckedInStrictOnly) {
   const Error e = err(f);
   EXPECT_EQ(e.code, ErrorCode::RvcOccupancyColorMismatch);
   EXPECT_EQ(e.path.rfind("VCLP/clip[0]", 0), 0u) << e.path;
-  auto c = decode_rkc(f.b, test::compat());
+  auto c = decode_rkc(f.bytes(), test::compat());
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(encode_rkc(c.value()).value(), f.b);
+  EXPECT_EQ(encode_rkc(c.value()).value(), f.bytes());
 }
 
 TEST(RkcOrder, MissingChunksAreCheckedBeforeAnyPayload) {
@@ -195,7 +197,7 @@ TEST(RkcOrder, PayloadsDecodeInCanonicalOrder) {
   EXPECT_EQ(e.code, ErrorCode::RkcTruncated);
   EXPECT_EQ(e.path, "META/name");
   // The seed reports payload-relative offsets; ours are absolute (the name bytes).
-  EXPECT_EQ(e.offset, test::find_tag(f.b, "META") + 8 + 2);
+  EXPECT_EQ(e.offset, test::find_tag(f.bytes(), "META") + 8 + 2);
 }
 
 TEST(RkcOrder, MeshKindIsCheckedBeforeTheRestOfTheRecord) {
@@ -210,7 +212,7 @@ TEST(RkcOrder, MeshKindIsCheckedBeforeTheRestOfTheRecord) {
 }
 
 TEST(RkcOrder, StrayTrailingBytesAfterTheLastChunk) {
-  const std::vector<uint8_t> base = test::synthetic_character_bytes().b;
+  const std::vector<uint8_t> base = test::synthetic_character_bytes().bytes();
   for (size_t n = 1; n <= 7; ++n) {
     std::vector<uint8_t> f = base;
     f.insert(f.end(), n, 0x41);
@@ -225,12 +227,12 @@ TEST(RkcOrder, TruncatedFrameTableReportsAbsoluteOffset) {
   Bytes f = file(count0(), bons({{-1}}));
   // 2 frames x 1 bone declared, one xform present.
   Bytes body;
-  body.u32(2).u32(1).raw(test::xform_bytes_for_angle(0).b);
-  f.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.b));
+  body.u32(2).u32(1).raw(test::xform_bytes_for_angle(0).bytes());
+  f.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.bytes()));
   const Error e = err(f);
   EXPECT_EQ(e.code, ErrorCode::RkcTruncated);
   EXPECT_EQ(e.path, "CLPS/clip[0]/frmval[1]");
-  EXPECT_EQ(e.offset, test::find_tag(f.b, "CLPS") + 8 + 4 + 3 + 2 + 4 + 8 + 40);
+  EXPECT_EQ(e.offset, test::find_tag(f.bytes(), "CLPS") + 8 + 4 + 3 + 2 + 4 + 8 + 40);
 }
 
 // ---- limits (defaults from formats.md, and just under / just over a configured value) ----
@@ -289,21 +291,21 @@ TEST(RkcLimits, FrameCellsJustUnderAndOver) {
     Bytes f = file(count0(), bons({{-1}, {0}}));
     Bytes body;
     body.u32(frames).u32(2);
-    for (uint32_t i = 0; i < frames * 2; ++i) body.raw(test::xform_bytes_for_angle(0).b);
+    for (uint32_t i = 0; i < frames * 2; ++i) body.raw(test::xform_bytes_for_angle(0).bytes());
     body.u32(0);
-    f.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.b));
+    f.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.bytes()));
     return f;
   };
-  EXPECT_TRUE(decode_rkc(with_clip(4).b, o).ok());
-  auto over = decode_rkc(with_clip(5).b, o);
+  EXPECT_TRUE(decode_rkc(with_clip(4).bytes(), o).ok());
+  auto over = decode_rkc(with_clip(5).bytes(), o);
   ASSERT_FALSE(over.ok());
   EXPECT_EQ(over.error().code, ErrorCode::RkcLimitFrameCells);
   o.limits.rkc_seq = 1;
   Bytes f = file(count0(), count0());
   f.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(28).u32(0).u32(0).u32(2).zeros(16));
-  EXPECT_EQ(decode_rkc(f.b, o).error().code, ErrorCode::RkcLimitSeq);
+  EXPECT_EQ(decode_rkc(f.bytes(), o).error().code, ErrorCode::RkcLimitSeq);
   o.limits.rkc_seq = 2;
-  EXPECT_TRUE(decode_rkc(f.b, o).ok());
+  EXPECT_TRUE(decode_rkc(f.bytes(), o).ok());
 }
 
 // Hazard H2: 0 bones and numfrm 0xFFFFFFFF: the seed pushes 4.3e9 empty rows. Each row is
@@ -317,7 +319,7 @@ TEST(RkcHazards, H2ZeroWidthFrameTable) {
   const double t = test::seconds([&] {
     EXPECT_EQ(err(clip(0xFFFFFFFF)).code, ErrorCode::RkcLimitFrameCells);
     EXPECT_EQ(err(clip((1u << 24) + 1)).code, ErrorCode::RkcLimitFrameCells);
-    auto ok = decode_rkc(clip(1u << 24).b, test::strict());  // exactly at the limit
+    auto ok = decode_rkc(clip(1u << 24).bytes(), test::strict());  // exactly at the limit
     ASSERT_TRUE(ok.ok());
     const auto& s = std::get<SkeletalClip>(ok->clips[0].data);
     EXPECT_EQ(s.frame_count, 1u << 24);
@@ -326,13 +328,14 @@ TEST(RkcHazards, H2ZeroWidthFrameTable) {
     ASSERT_TRUE(again.ok());
     Bytes expected = clip(1u << 24);
     expected.chunk("VCLP", count0());
-    EXPECT_EQ(again.value(), expected.b);
+    EXPECT_EQ(again.value(), expected.bytes());
   });
   EXPECT_LT(t, 1.0);
   // A custom huge limit still cannot loop: the flat model has no per-row work.
   DecodeOptions big = test::strict();
   big.limits.rkc_frame_cells = UINT64_MAX;
-  const double t2 = test::seconds([&] { EXPECT_TRUE(decode_rkc(clip(0xFFFFFFFF).b, big).ok()); });
+  const double t2 =
+      test::seconds([&] { EXPECT_TRUE(decode_rkc(clip(0xFFFFFFFF).bytes(), big).ok()); });
   EXPECT_LT(t2, 1.0);
 }
 
@@ -343,10 +346,10 @@ TEST(RkcHazards, H5ZeroElementSizesNeverDivide) {
   for (int i = 0; i < 1000; ++i) kv6.u32(0);
   Bytes f = header();
   f.chunk("META", meta0());
-  f.chunk("MSHS", Bytes().u32(1).u32(uint32_t(kv6.size())).raw(kv6.b));
+  f.chunk("MSHS", Bytes().u32(1).u32(uint32_t(kv6.size())).raw(kv6.bytes()));
   f.chunk("BONS", count0());
   f.chunk("CLPS", Bytes().u32(1).name("z").u16(0).u32(12).u32(3).u32(0).u32(0));
-  auto c = decode_rkc(f.b, test::strict());
+  auto c = decode_rkc(f.bytes(), test::strict());
   ASSERT_TRUE(c.ok()) << c.error().to_text();
   EXPECT_EQ(c->meshes[0].xlen.size(), 1000u);
   EXPECT_TRUE(c->meshes[0].ylen.empty());
@@ -361,7 +364,7 @@ TEST(RkcHazards, EveryStrictPrefixFailsCleanly) {
   with_clip.bones[0].attachments.push_back(Attachment{AttachmentKind::Clip, 0, {}, 256, 0});
   auto vbytes = encode_rkc(with_clip);
   ASSERT_TRUE(vbytes.ok());
-  const std::vector<uint8_t> files[2] = {test::synthetic_character_bytes().b, vbytes.value()};
+  const std::vector<uint8_t> files[2] = {test::synthetic_character_bytes().bytes(), vbytes.value()};
   for (int which = 0; which < 2; ++which) {
     const std::vector<uint8_t>& full = files[which];
     const size_t mshs = test::find_tag(full, "MSHS"), bons_at = test::find_tag(full, "BONS");

@@ -18,7 +18,7 @@ Bytes count0() { return Bytes().u32(0); }
 Bytes one_bone(const std::vector<uint8_t>& name) {
   Bytes b;
   b.u32(1).u16(static_cast<uint16_t>(name.size())).raw(name).u32(0);
-  b.raw(test::seed_hinge_bytes(-1).b);
+  b.raw(test::seed_hinge_bytes(-1).bytes());
   return b;
 }
 
@@ -99,8 +99,8 @@ TEST(RkcRoundtrip, DuplicateKnownChunkLastWins) {
   out.chunk("META", meta("bb", 1, 2, 3)).chunk("MSHS", count0()).chunk("BONS", count0());
   out.chunk("CLPS", count0()).chunk("VCLP", count0());
   out.chunk("ZZZZ", Bytes().raw({1})).chunk("ZZZZ", Bytes().raw({2}));
-  expect_roundtrip(in.b, out.b, test::strict());
-  const auto w = warnings_of(in.b, test::strict());
+  expect_roundtrip(in.bytes(), out.bytes(), test::strict());
+  const auto w = warnings_of(in.bytes(), test::strict());
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].code, WarningCode::RkcDuplicateChunk);
   EXPECT_EQ(w[0].offset, 6u);
@@ -120,8 +120,8 @@ TEST(RkcRoundtrip, NonCanonicalOrderIsReordered) {
   out.chunk("META", meta("m")).chunk("MSHS", count0()).chunk("BONS", count0());
   out.chunk("CLPS", count0()).chunk("VCLP", count0());
   out.chunk("AAAA", Bytes().raw({7, 7})).chunk("BBBB", Bytes());
-  expect_roundtrip(in.b, out.b, test::strict());
-  const auto w = warnings_of(in.b, test::strict());
+  expect_roundtrip(in.bytes(), out.bytes(), test::strict());
+  const auto w = warnings_of(in.bytes(), test::strict());
   ASSERT_EQ(w.size(), 1u);  // reported once, at the first chunk out of order
   EXPECT_EQ(w[0].code, WarningCode::RkcNonCanonicalOrder);
   EXPECT_EQ(w[0].path, "chunk[2]");
@@ -137,8 +137,8 @@ TEST(RkcRoundtrip, AbsentClpsOrVclpAreAdded) {
   Bytes with_vclp = base;
   with_vclp.chunk("VCLP", count0());
   for (const Bytes& in : {base, with_clps, with_vclp}) {
-    expect_roundtrip(in.b, kMinimal76, test::strict());
-    EXPECT_TRUE(warnings_of(in.b, test::strict()).empty());
+    expect_roundtrip(in.bytes(), kMinimal76, test::strict());
+    EXPECT_TRUE(warnings_of(in.bytes(), test::strict()).empty());
   }
 }
 
@@ -152,19 +152,23 @@ TEST(RkcRoundtrip, TrailingPayloadBytesAreDropped) {
   in.chunk("META", meta("n", 1, 2, 3).raw({9}));
   in.chunk("MSHS", count0().raw({9, 9}));
   in.chunk("BONS", one_bone({'b'}).raw({9, 9, 9}));
-  in.chunk(
-      "CLPS",
-      Bytes().u32(1).name("c").u16(0).u32(uint32_t(body_plus.size())).raw(body_plus.b).raw({9}));
+  in.chunk("CLPS", Bytes()
+                       .u32(1)
+                       .name("c")
+                       .u16(0)
+                       .u32(uint32_t(body_plus.size()))
+                       .raw(body_plus.bytes())
+                       .raw({9}));
   in.chunk("VCLP", count0().raw({9, 9, 9, 9, 9}));
   Bytes out = header();
   out.chunk("META", meta("n", 1, 2, 3));
   out.chunk("MSHS", count0());
   out.chunk("BONS", one_bone({'b'}));
-  out.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.b));
+  out.chunk("CLPS", Bytes().u32(1).name("c").u16(0).u32(uint32_t(body.size())).raw(body.bytes()));
   out.chunk("VCLP", count0());
-  expect_roundtrip(in.b, out.b, test::strict());
+  expect_roundtrip(in.bytes(), out.bytes(), test::strict());
 
-  const auto w = warnings_of(in.b, test::strict());
+  const auto w = warnings_of(in.bytes(), test::strict());
   ASSERT_EQ(w.size(), 6u);
   const char* paths[] = {"META", "MSHS", "BONS", "CLPS/clip[0]", "CLPS", "VCLP"};
   for (size_t i = 0; i < w.size(); ++i) {
@@ -197,7 +201,7 @@ TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
                         .raw(clip_name)
                         .u16(0)
                         .u32(uint32_t(body.size()))
-                        .raw(body.b));
+                        .raw(body.bytes()));
     f.chunk("VCLP", count0());
     return f;
   };
@@ -205,11 +209,11 @@ TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
   const Bytes out = file(rep(2), rep(3), rep(1));
   ASSERT_EQ(rep(2).size(), 6u);
   ASSERT_EQ(rep(3).size(), 9u);
-  expect_roundtrip(in.b, out.b, test::compat());
-  auto c = decode_rkc(in.b, test::compat());
+  expect_roundtrip(in.bytes(), out.bytes(), test::compat());
+  auto c = decode_rkc(in.bytes(), test::compat());
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->name, "\xEF\xBF\xBD\xEF\xBF\xBD");
-  const auto w = warnings_of(in.b, test::compat());
+  const auto w = warnings_of(in.bytes(), test::compat());
   ASSERT_EQ(w.size(), 3u);
   EXPECT_EQ(w[0].code, WarningCode::RkcRepairedUtf8);
   EXPECT_EQ(w[0].path, "META/name");
@@ -226,18 +230,18 @@ TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
                {file(ok, {0xED, 0xA0, 0x80}, ok), "BONS/bone[0]/name"},
                {file(ok, ok, {0x80}), "CLPS/clip[0]/name"}};
   for (const Case& k : cases) {
-    auto r = decode_rkc(k.f.b, test::strict());
+    auto r = decode_rkc(k.f.bytes(), test::strict());
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, ErrorCode::RkcBadUtf8);
     EXPECT_EQ(r.error().path, k.path);
-    EXPECT_TRUE(decode_rkc(k.f.b, test::compat()).ok());
+    EXPECT_TRUE(decode_rkc(k.f.bytes(), test::compat()).ok());
   }
-  auto meta_err = decode_rkc(cases[0].f.b, test::strict());
+  auto meta_err = decode_rkc(cases[0].f.bytes(), test::strict());
   EXPECT_EQ(meta_err.error().offset, 6u + 8 + 2);
   // Valid UTF-8 (U+0000, a noncharacter, 4-byte forms) passes strict unchanged.
   const std::vector<uint8_t> fine = {0x00, 0xEF, 0xBF, 0xBF, 0xF0, 0x9F, 0x98, 0x80};
   const Bytes valid = file(fine, fine, fine);
-  expect_roundtrip(valid.b, valid.b, test::strict());
+  expect_roundtrip(valid.bytes(), valid.bytes(), test::strict());
 }
 
 // §2.7 case 6 / hazard H1: 21846 x FF repairs to 65538 bytes. Parse succeeds in compat; the
@@ -257,7 +261,7 @@ TEST(RkcRoundtrip, NameThatGrowsPastU16IsAWriterErrorNotAPanic) {
                         .raw(cn)
                         .u16(0)
                         .u32(uint32_t(body.size()))
-                        .raw(body.b));
+                        .raw(body.bytes()));
     return f;
   };
   struct Case {
@@ -268,17 +272,17 @@ TEST(RkcRoundtrip, NameThatGrowsPastU16IsAWriterErrorNotAPanic) {
                {file(ok, ok, ff), "CLPS/clip[0]/name"}};
   for (const Case& k : cases) {
     const double t = test::seconds([&] {
-      auto c = decode_rkc(k.f.b, test::compat());
+      auto c = decode_rkc(k.f.bytes(), test::compat());
       ASSERT_TRUE(c.ok()) << c.error().to_text();
       auto w = encode_rkc(c.value());
       ASSERT_FALSE(w.ok());
       EXPECT_EQ(w.error().code, ErrorCode::RkcWriteNameTooLong);
       EXPECT_EQ(w.error().path, k.path);
-      EXPECT_EQ(decode_rkc(k.f.b, test::strict()).error().code, ErrorCode::RkcBadUtf8);
+      EXPECT_EQ(decode_rkc(k.f.bytes(), test::strict()).error().code, ErrorCode::RkcBadUtf8);
     });
     EXPECT_LT(t, 1.0);
   }
-  auto c = decode_rkc(cases[0].f.b, test::compat());
+  auto c = decode_rkc(cases[0].f.bytes(), test::compat());
   EXPECT_EQ(c->name.size(), 65538u);
   // The boundary: 65535 bytes are fine, 65536 are not.
   Character edge;
@@ -294,10 +298,10 @@ TEST(RkcRoundtrip, ZeroFrameClipKeepsNumhinAndReparses) {
   Bytes body = skeletal_body(0, 1, {{0, 0}});
   Bytes f = header();
   f.chunk("META", meta("z")).chunk("MSHS", count0()).chunk("BONS", one_bone({'b'}));
-  f.chunk("CLPS", Bytes().u32(1).name("empty").u16(0).u32(uint32_t(body.size())).raw(body.b));
+  f.chunk("CLPS", Bytes().u32(1).name("empty").u16(0).u32(uint32_t(body.size())).raw(body.bytes()));
   f.chunk("VCLP", count0());
-  expect_roundtrip(f.b, f.b, test::strict());  // already canonical: numhin 1 survives
-  auto c = decode_rkc(f.b, test::strict());
+  expect_roundtrip(f.bytes(), f.bytes(), test::strict());  // already canonical: numhin 1 survives
+  auto c = decode_rkc(f.bytes(), test::strict());
   ASSERT_TRUE(c.ok());
   const auto& s = std::get<SkeletalClip>(c->clips[0].data);
   EXPECT_EQ(s.frame_count, 0u);
@@ -325,19 +329,24 @@ TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   auto file = [&](const Bytes& a, const Bytes& b) {
     Bytes f = header();
     f.chunk("META", meta("k"));
-    f.chunk("MSHS",
-            Bytes().u32(2).u32(uint32_t(a.size())).raw(a.b).u32(uint32_t(b.size())).raw(b.b));
+    f.chunk("MSHS", Bytes()
+                        .u32(2)
+                        .u32(uint32_t(a.size()))
+                        .raw(a.bytes())
+                        .u32(uint32_t(b.size()))
+                        .raw(b.bytes()));
     f.chunk("BONS", count0()).chunk("CLPS", count0()).chunk("VCLP", count0());
     return f;
   };
-  expect_roundtrip(file(kv6_trailing, kv6_pal_trailing).b, file(kv6, kv6_pal).b, test::strict());
-  const auto w = warnings_of(file(kv6_trailing, kv6_pal_trailing).b, test::strict());
+  expect_roundtrip(file(kv6_trailing, kv6_pal_trailing).bytes(), file(kv6, kv6_pal).bytes(),
+                   test::strict());
+  const auto w = warnings_of(file(kv6_trailing, kv6_pal_trailing).bytes(), test::strict());
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].code, WarningCode::Kv6TrailingBytes);
   EXPECT_EQ(w[0].path, "MSHS/mesh[0]");
   EXPECT_EQ(w[0].offset, 6u + 23 + 8 + 4 + 4 + 46);
   EXPECT_EQ(w[1].path, "MSHS/mesh[1]");
-  auto c = decode_rkc(file(kv6, kv6_pal).b, test::strict());
+  auto c = decode_rkc(file(kv6, kv6_pal).bytes(), test::strict());
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c->meshes[0].palette.has_value());
   ASSERT_TRUE(c->meshes[1].palette.has_value());
@@ -355,13 +364,13 @@ TEST(RkcRoundtrip, EmbeddedRvcKeptByteForByte) {
   Bytes f = header();
   f.chunk("META", meta("r")).chunk("MSHS", count0()).chunk("BONS", count0());
   f.chunk("CLPS", count0());
-  f.chunk("VCLP", Bytes().u32(1).u32(uint32_t(rvc.size())).raw(rvc.b));
-  expect_roundtrip(f.b, f.b, test::strict());
-  expect_roundtrip(f.b, f.b, test::compat());
+  f.chunk("VCLP", Bytes().u32(1).u32(uint32_t(rvc.size())).raw(rvc.bytes()));
+  expect_roundtrip(f.bytes(), f.bytes(), test::strict());
+  expect_roundtrip(f.bytes(), f.bytes(), test::compat());
   // A broken RVC blob reports the innermost code under VCLP/clip[i].
   Bytes broken = f;
-  broken.b[test::find_tag(f.b, "VCLP") + 8 + 4 + 4] = 'X';
-  auto r = decode_rkc(broken.b, test::strict());
+  broken.bytes()[test::find_tag(f.bytes(), "VCLP") + 8 + 4 + 4] = 'X';
+  auto r = decode_rkc(broken.bytes(), test::strict());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::RvcBadMagic);
   EXPECT_EQ(r.error().path.rfind("VCLP/clip[0]", 0), 0u) << r.error().path;
@@ -382,24 +391,24 @@ TEST(RkcRoundtrip, OddButValidContentIsPreservedExactly) {
   Bytes body = skeletal_body(2, 1, {{500, 1}, {0, 0}, {-3, -9}});  // unsorted seq, odd jumps
   Bytes f = header();
   f.chunk("META", Bytes().name("odd").f32bits(0x7FA00000).f32bits(0x80000000).f32(1));
-  f.chunk("MSHS", Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x12345678).b));
+  f.chunk("MSHS", Bytes().u32(1).u32(46).raw(test::unit_kv6_bytes(0x12345678).bytes()));
   f.chunk("BONS", bone);
   f.chunk("CLPS", Bytes()
                       .u32(2)
                       .name("s")
                       .u16(0)
                       .u32(uint32_t(body.size()))
-                      .raw(body.b)
+                      .raw(body.bytes())
                       .name("u")
                       .u16(0xFFFF)
                       .u32(3)
                       .raw({1, 2, 3}));
   f.chunk("VCLP", count0());
   for (auto opts : {test::strict(), test::compat()}) {
-    expect_roundtrip(f.b, f.b, opts);
-    EXPECT_TRUE(warnings_of(f.b, opts).empty());
+    expect_roundtrip(f.bytes(), f.bytes(), opts);
+    EXPECT_TRUE(warnings_of(f.bytes(), opts).empty());
   }
-  auto c = decode_rkc(f.b, test::strict());
+  auto c = decode_rkc(f.bytes(), test::strict());
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(test::bits(c->root[0]), 0x7FA00000u);
   EXPECT_EQ(c->bones[0].hinge.htype, 3);
@@ -413,7 +422,7 @@ TEST(RkcRoundtrip, OddButValidContentIsPreservedExactly) {
 // as a duplicate and the last copy wins on re-parse; Unknown{kind 0} re-parses as skeletal.
 TEST(RkcRoundtrip, WriterOnlyPitfallsBehaveAsTheSeed) {
   Character c;
-  c.extra_chunks.push_back(ExtraChunk{{'M', 'E', 'T', 'A'}, meta("late").b});
+  c.extra_chunks.push_back(ExtraChunk{{'M', 'E', 'T', 'A'}, meta("late").bytes()});
   auto bytes = encode_rkc(c);
   ASSERT_TRUE(bytes.ok());
   auto back = decode_rkc(bytes.value(), test::strict());
@@ -422,7 +431,7 @@ TEST(RkcRoundtrip, WriterOnlyPitfallsBehaveAsTheSeed) {
   EXPECT_TRUE(back->extra_chunks.empty());
 
   Character k;
-  k.clips.push_back(Clip{"u0", UnknownClip{0, skeletal_body(0, 0, {}).b}});
+  k.clips.push_back(Clip{"u0", UnknownClip{0, skeletal_body(0, 0, {}).bytes()}});
   auto kb = encode_rkc(k);
   ASSERT_TRUE(kb.ok());
   auto kc = decode_rkc(kb.value(), test::strict());

@@ -32,7 +32,7 @@ TEST(RkcSeed, HingeAngleRotationsHaveTheSeedsBitPatterns) {
 
 TEST(RkcSeed, RoundtripsByteEqual) {
   const Character c = test::synthetic_character();
-  const std::vector<uint8_t> expected = test::synthetic_character_bytes().b;
+  const std::vector<uint8_t> expected = test::synthetic_character_bytes().bytes();
   const std::vector<uint8_t> bytes = encode_ok(c);
   EXPECT_EQ(bytes, expected);
   for (auto opts : {test::strict(), test::compat()}) {
@@ -80,7 +80,7 @@ TEST(RkcSeed, RoundtripsWithClipsAndMultiAttachment) {
   Bytes vclp_chunk;
   vclp_chunk.str("VCLP").u32(static_cast<uint32_t>(8 + blob->size())).u32(1);
   vclp_chunk.u32(static_cast<uint32_t>(blob->size())).raw(blob.value());
-  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + vclp, bytes.end()), vclp_chunk.b);
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + vclp, bytes.end()), vclp_chunk.bytes());
 
   const auto& body = parsed->bones[0].attachments;
   ASSERT_EQ(body.size(), 2u);
@@ -106,13 +106,13 @@ TEST(RkcSeed, ClipsMayBeEmpty) {
 TEST(RkcSeed, UnknownTopLevelChunkIsSkippedAndPreserved) {
   Bytes file = test::synthetic_character_bytes();
   file.str("ZZZZ").u32(3).raw({1, 2, 3});
-  auto parsed = decode_rkc(file.b, test::strict());
+  auto parsed = decode_rkc(file.bytes(), test::strict());
   ASSERT_TRUE(parsed.ok()) << parsed.error().to_text();
   EXPECT_EQ(parsed->bones.size(), 2u) << "known chunks still parse";
   ASSERT_EQ(parsed->extra_chunks.size(), 1u);
   EXPECT_EQ(parsed->extra_chunks[0].tag, (std::array<uint8_t, 4>{'Z', 'Z', 'Z', 'Z'}));
   EXPECT_EQ(parsed->extra_chunks[0].bytes, (std::vector<uint8_t>{1, 2, 3}));
-  EXPECT_EQ(encode_ok(parsed.value()), file.b) << "unknown chunk preserved byte-equal";
+  EXPECT_EQ(encode_ok(parsed.value()), file.bytes()) << "unknown chunk preserved byte-equal";
 }
 
 TEST(RkcSeed, UnknownClipKindPreserved) {
@@ -133,11 +133,12 @@ TEST(RkcSeed, UnknownClipKindPreserved) {
   Bytes rec;
   rec.name("mystery").u16(7).u32(4).raw({9, 8, 7, 6});
   const size_t vclp = test::find_tag(bytes, "VCLP");
-  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + vclp - rec.size(), bytes.begin() + vclp), rec.b);
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + vclp - rec.size(), bytes.begin() + vclp),
+            rec.bytes());
 }
 
 TEST(RkcSeed, BadMagicErrors) {
-  std::vector<uint8_t> bytes = test::synthetic_character_bytes().b;
+  std::vector<uint8_t> bytes = test::synthetic_character_bytes().bytes();
   bytes[0] ^= 0xff;
   auto r = decode_rkc(bytes, test::strict());
   ASSERT_FALSE(r.ok());
@@ -146,7 +147,7 @@ TEST(RkcSeed, BadMagicErrors) {
 }
 
 TEST(RkcSeed, VersionMismatchErrors) {
-  std::vector<uint8_t> bytes = test::synthetic_character_bytes().b;
+  std::vector<uint8_t> bytes = test::synthetic_character_bytes().bytes();
   bytes[4] = 0xff;
   bytes[5] = 0xff;
   auto r = decode_rkc(bytes, test::strict());
@@ -161,7 +162,7 @@ TEST(RkcSeed, VersionMismatchErrors) {
 }
 
 TEST(RkcSeed, TruncatedErrors) {
-  std::vector<uint8_t> bytes = test::synthetic_character_bytes().b;
+  std::vector<uint8_t> bytes = test::synthetic_character_bytes().bytes();
   bytes.resize(bytes.size() - 4);
   auto r = decode_rkc(bytes, test::strict());
   ASSERT_FALSE(r.ok());
@@ -173,13 +174,13 @@ TEST(RkcSeed, TruncatedErrors) {
 TEST(RkcSeed, MissingRequiredChunkErrors) {
   Bytes file;
   file.str("RKCH").u16(3);
-  auto r = decode_rkc(file.b, test::strict());
+  auto r = decode_rkc(file.bytes(), test::strict());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::RkcMissingMeta);
 }
 
 TEST(RkcSeed, UnsupportedMeshKindErrors) {
-  std::vector<uint8_t> bytes = test::synthetic_character_bytes().b;
+  std::vector<uint8_t> bytes = test::synthetic_character_bytes().bytes();
   // BONS payload: count(4) name_len(2) "body"(4) attach_count(4) kind(2)...
   const size_t kind_off = test::find_tag(bytes, "BONS") + 8 + 4 + 2 + 4 + 4;
   bytes[kind_off] = 2;
@@ -202,7 +203,7 @@ TEST(RkcSeed, ClipBoneCountMismatchErrors) {
 }
 
 TEST(RkcSeed, BadEmbeddedMeshErrors) {
-  std::vector<uint8_t> bytes = test::synthetic_character_bytes().b;
+  std::vector<uint8_t> bytes = test::synthetic_character_bytes().bytes();
   // MSHS payload: count(4) blob_len(4) <kv6 magic>
   const size_t magic_off = test::find_tag(bytes, "MSHS") + 8 + 4 + 4;
   bytes[magic_off] ^= 0xff;

@@ -19,51 +19,12 @@
 #include "voxrig/rkc.h"
 #include "voxrig/rkc_model.h"
 #include "voxrig/rvc.h"
+#include "voxrig/testing/le_bytes.h"
 
 namespace voxrig::test {
 
-/// Little-endian byte builder for hand-written files.
-struct Bytes {
-  std::vector<uint8_t> b;
-  Bytes& raw(std::initializer_list<uint8_t> v) {
-    b.insert(b.end(), v);
-    return *this;
-  }
-  Bytes& raw(const std::vector<uint8_t>& v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-  Bytes& str(std::string_view s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  Bytes& u8(uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Bytes& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
-  Bytes& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
-  Bytes& i16(int16_t v) { return u16(static_cast<uint16_t>(v)); }
-  Bytes& i32(int32_t v) { return u32(static_cast<uint32_t>(v)); }
-  Bytes& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  Bytes& f32bits(uint32_t v) { return u32(v); }
-  Bytes& zeros(size_t n) {
-    b.insert(b.end(), n, 0);
-    return *this;
-  }
-  Bytes& fill(size_t n, uint8_t v) {
-    b.insert(b.end(), n, v);
-    return *this;
-  }
-  /// tag | u32 len | payload
-  Bytes& chunk(std::string_view tag, const Bytes& payload) {
-    str(tag).u32(static_cast<uint32_t>(payload.b.size()));
-    return raw(payload.b);
-  }
-  /// u16 len | bytes
-  Bytes& name(std::string_view s) { return u16(static_cast<uint16_t>(s.size())).str(s); }
-  size_t size() const { return b.size(); }
-};
+/// Little-endian byte builder for hand-written files (on voxrig::ByteWriter).
+using Bytes = testing::LeBytes;
 
 inline DecodeOptions strict() {
   DecodeOptions o;
@@ -171,21 +132,24 @@ inline Bytes synthetic_character_bytes() {
   meta.name("anasaur").f32(70.0f).f32(-75.0f).f32(50.0f);
   Bytes mshs;
   mshs.u32(2);
-  mshs.u32(46).raw(unit_kv6_bytes(0x00ff8040).b);
-  mshs.u32(46).raw(unit_kv6_bytes(0x00102030).b);
+  mshs.u32(46).raw(unit_kv6_bytes(0x00ff8040).bytes());
+  mshs.u32(46).raw(unit_kv6_bytes(0x00102030).bytes());
   Bytes bons;
   bons.u32(2);
-  bons.name("body").u32(1).raw(static_attachment_bytes(0).b).raw(seed_hinge_bytes(-1).b);
-  bons.name("arm").u32(1).raw(static_attachment_bytes(1).b).raw(seed_hinge_bytes(0).b);
+  bons.name("body")
+      .u32(1)
+      .raw(static_attachment_bytes(0).bytes())
+      .raw(seed_hinge_bytes(-1).bytes());
+  bons.name("arm").u32(1).raw(static_attachment_bytes(1).bytes()).raw(seed_hinge_bytes(0).bytes());
   Bytes body;
   body.u32(4).u32(2);
   const int16_t angles[4][2] = {{0, 0}, {0, 16000}, {0, 0}, {0, -16000}};
   for (const auto& row : angles)
-    for (int16_t v : row) body.raw(xform_bytes_for_angle(v).b);
+    for (int16_t v : row) body.raw(xform_bytes_for_angle(v).bytes());
   body.u32(5);
   body.i32(0).i32(0).i32(500).i32(1).i32(1000).i32(2).i32(1500).i32(3).i32(2000).i32(-1);
   Bytes clps;
-  clps.u32(1).name("wave").u16(0).u32(static_cast<uint32_t>(body.size())).raw(body.b);
+  clps.u32(1).name("wave").u16(0).u32(static_cast<uint32_t>(body.size())).raw(body.bytes());
   Bytes vclp;
   vclp.u32(0);
   Bytes f;
@@ -209,9 +173,7 @@ inline RvcClip seed_voxel_clip() {
 inline size_t find_tag(const std::vector<uint8_t>& bytes, std::string_view tag) {
   size_t pos = 6;
   while (pos + 8 <= bytes.size()) {
-    const uint8_t* l = bytes.data() + pos + 4;
-    const uint32_t len =
-        uint32_t(l[0]) | uint32_t(l[1]) << 8 | uint32_t(l[2]) << 16 | uint32_t(l[3]) << 24;
+    const uint32_t len = testing::le_u32(bytes, pos + 4);
     if (std::string_view(reinterpret_cast<const char*>(bytes.data() + pos), 4) == tag) return pos;
     pos += 8 + len;
   }

@@ -103,9 +103,7 @@ TEST(RvcParse, ChunkTruncation) {
   EXPECT_EQ(parse(short_len), "rvc.truncated");
   Bytes short_payload = good;
   put_tag(short_payload, "TIME");
-  put_u8(short_payload, 0);
-  put_u32(short_payload, 8);
-  put_u32(short_payload, 10);
+  put_bytes(short_payload, LeBytes().u8(0).u32(8).u32(10).bytes());
   auto r = decode_rvc(short_payload, 0, compat());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(to_string(r.error().code), "rvc.truncated");

@@ -5,60 +5,49 @@
 #include <zlib.h>
 
 #include <array>
-#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "voxrig/rvc.h"
+#include "voxrig/testing/deflate.h"
+#include "voxrig/testing/le_bytes.h"
 
 namespace rvctest {
 
 using Bytes = std::vector<uint8_t>;
 
-inline void put_u8(Bytes& b, uint8_t v) { b.push_back(v); }
-inline void put_u16(Bytes& b, uint16_t v) {
-  b.push_back(uint8_t(v));
-  b.push_back(uint8_t(v >> 8));
-}
-inline void put_u32(Bytes& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-inline void put_f32(Bytes& b, float f) { put_u32(b, std::bit_cast<uint32_t>(f)); }
+using voxrig::testing::LeBytes;
+
 inline void put_bytes(Bytes& b, const Bytes& x) { b.insert(b.end(), x.begin(), x.end()); }
-inline void put_tag(Bytes& b, const char* t) {
-  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(t[i]));
-}
+inline void put_tag(Bytes& b, const char* t) { b.insert(b.end(), t, t + 4); }
 
 /// META payload (37 bytes) + optional trailing bytes.
 inline Bytes meta(std::array<uint32_t, 3> dims, uint32_t frame_count, uint8_t loop_mode = 0,
                   uint32_t default_ms = 33, std::array<float, 3> pivot = {0.5f, 0.5f, 2.0f},
                   float size = 1.0f) {
-  Bytes b;
-  for (uint32_t d : dims) put_u32(b, d);
-  for (float f : pivot) put_f32(b, f);
-  put_f32(b, size);
-  put_u8(b, loop_mode);
-  put_u32(b, default_ms);
-  put_u32(b, frame_count);
-  return b;
+  LeBytes b;
+  for (uint32_t d : dims) b.u32(d);
+  for (float f : pivot) b.f32(f);
+  b.f32(size).u8(loop_mode).u32(default_ms).u32(frame_count);
+  return b.bytes();
 }
 
-inline void put_array(Bytes& b, const std::vector<uint32_t>& v) {
-  put_u32(b, uint32_t(v.size()));
-  for (uint32_t x : v) put_u32(b, x);
+inline void put_array(LeBytes& b, const std::vector<uint32_t>& v) {
+  b.u32(uint32_t(v.size()));
+  for (uint32_t x : v) b.u32(x);
 }
 
 /// A Key frame: kind 0, then occupancy, color_offsets, colors (on-disk order).
 inline Bytes key(const std::vector<uint32_t>& occ, const std::vector<uint32_t>& offs,
                  const std::vector<uint32_t>& colors) {
-  Bytes b{0};
+  LeBytes b;
+  b.u8(0);
   put_array(b, occ);
   put_array(b, offs);
   put_array(b, colors);
-  return b;
+  return b.bytes();
 }
 
 struct Col {
@@ -68,14 +57,14 @@ struct Col {
 };
 /// A Delta frame: kind 1, changed_count, per column col, words (no count), colours (counted).
 inline Bytes delta(const std::vector<Col>& cols) {
-  Bytes b{1};
-  put_u32(b, uint32_t(cols.size()));
+  LeBytes b;
+  b.u8(1).u32(uint32_t(cols.size()));
   for (const Col& c : cols) {
-    put_u32(b, c.col);
-    for (uint32_t w : c.words) put_u32(b, w);
+    b.u32(c.col);
+    for (uint32_t w : c.words) b.u32(w);
     put_array(b, c.colors);
   }
-  return b;
+  return b.bytes();
 }
 
 inline Bytes cat(std::initializer_list<Bytes> parts) {
@@ -85,61 +74,34 @@ inline Bytes cat(std::initializer_list<Bytes> parts) {
 }
 
 inline Bytes u32s(std::initializer_list<uint32_t> v) {
-  Bytes b;
-  for (uint32_t x : v) put_u32(b, x);
-  return b;
+  LeBytes b;
+  for (uint32_t x : v) b.u32(x);
+  return b.bytes();
 }
 
-/// Raw DEFLATE of `raw` with zlib at `level` (0 = stored blocks), no wrapper.
-inline Bytes raw_deflate(const Bytes& raw, int level = 8, int strategy = Z_DEFAULT_STRATEGY) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy);
-  Bytes out(deflateBound(&z, uLong(raw.size())) + 16);
-  uint8_t dummy = 0;
-  z.next_in = raw.empty() ? &dummy : const_cast<uint8_t*>(raw.data());
-  z.avail_in = uInt(raw.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+/// Raw DEFLATE made with zlib directly (voxrig/testing/deflate.h; Z_RLE etc. from <zlib.h>).
+using voxrig::testing::raw_deflate;
 
 /// A deflated chunk payload: raw_len u32 (declared; defaults to raw.size()) + stream + junk.
 inline Bytes deflated(const Bytes& raw, int level = 8, const Bytes& junk = {}) {
-  Bytes b;
-  put_u32(b, uint32_t(raw.size()));
-  put_bytes(b, raw_deflate(raw, level));
-  put_bytes(b, junk);
-  return b;
+  return LeBytes().u32(uint32_t(raw.size())).raw(raw_deflate(raw, level)).raw(junk).bytes();
 }
 
 /// A v2 chunk: tag, flags, len, payload.
 inline Bytes chunk(const char* tag, const Bytes& payload, uint8_t flags = 0) {
-  Bytes b;
-  put_tag(b, tag);
-  put_u8(b, flags);
-  put_u32(b, uint32_t(payload.size()));
-  put_bytes(b, payload);
-  return b;
+  return LeBytes().str({tag, 4}).u8(flags).u32(uint32_t(payload.size())).raw(payload).bytes();
 }
 /// A v1 chunk: tag, len, payload.
 inline Bytes chunk_v1(const char* tag, const Bytes& payload) {
-  Bytes b;
-  put_tag(b, tag);
-  put_u32(b, uint32_t(payload.size()));
-  put_bytes(b, payload);
-  return b;
+  return LeBytes().chunk({tag, 4}, payload).bytes();
 }
 
 /// "RVCL" + version + chunks.
 inline Bytes file(std::initializer_list<Bytes> chunks, uint16_t version = 2) {
-  Bytes b;
-  put_tag(b, "RVCL");
-  put_u16(b, version);
-  for (const Bytes& c : chunks) put_bytes(b, c);
-  return b;
+  LeBytes b;
+  b.str("RVCL").u16(version);
+  for (const Bytes& c : chunks) b.raw(c);
+  return b.bytes();
 }
 
 /// The D24 seed frame: dims [1,1,4], one voxel at z=0.

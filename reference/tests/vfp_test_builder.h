@@ -14,37 +14,15 @@
 #include <vector>
 
 #include "voxrig/sha256.h"
+#include "voxrig/testing/le_bytes.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::vt {
 
 using Bytes = std::vector<uint8_t>;
 
-/// Little-endian appender.
-struct B {
-  Bytes b;
-  B& u8(uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  B& u16(uint16_t v) { return u8(uint8_t(v)).u8(uint8_t(v >> 8)); }
-  B& u32(uint32_t v) { return u16(uint16_t(v)).u16(uint16_t(v >> 16)); }
-  B& i16(int16_t v) { return u16(uint16_t(v)); }
-  B& i32(int32_t v) { return u32(uint32_t(v)); }
-  B& f32(float v) { return u32(std::bit_cast<uint32_t>(v)); }
-  B& raw(const Bytes& v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-  B& raw(const Sha256& v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-  B& str(const std::string& s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-};
+/// Little-endian appender (on voxrig::ByteWriter).
+using B = testing::LeBytes;
 
 inline float f32_bits(uint32_t u) { return std::bit_cast<float>(u); }
 inline const float kNaN = f32_bits(0x7FC00000u);
@@ -63,7 +41,7 @@ struct Vox0Spec {
     w.u8(version).u8(reserved).u16(palette_count.value_or(uint16_t(palette.size())));
     w.u16(sx).u16(sy).u16(sz).u16(reserved2);
     for (const auto& c : palette) w.u8(c[0]).u8(c[1]).u8(c[2]).u8(c[3]);
-    return w.raw(voxels).b;
+    return w.raw(voxels).bytes();
   }
 };
 
@@ -97,7 +75,7 @@ struct SkelSpec {
       w.u8(j.name_len.value_or(uint8_t(j.name.size())));
       w.u8(j.pad[0]).u8(j.pad[1]).u8(j.pad[2]).str(j.name);
     }
-    return w.raw(trailing).b;
+    return w.raw(trailing).bytes();
   }
 };
 
@@ -115,7 +93,7 @@ struct VsknSpec {
     w.u32(count.value_or(uint32_t(records.size())));
     w.raw(base.value_or(Sha256{})).raw(skel.value_or(Sha256{}));
     for (const auto& [offset, joint] : records) w.u32(offset).u16(joint);
-    return w.raw(trailing).b;
+    return w.raw(trailing).bytes();
   }
 };
 
@@ -169,7 +147,7 @@ struct AnimSpec {
         }
       }
     }
-    return w.raw(trailing).b;
+    return w.raw(trailing).bytes();
   }
 };
 
@@ -186,7 +164,7 @@ struct SectionSpec {
     for (int i = 0; i < 4; ++i) w.u8(uint8_t(tag[i]));
     w.i32(chunk_id).u8(codec).u8(flags).u16(reserved);
     w.u32(length.value_or(uint32_t(payload.size())));
-    return w.raw(payload).b;
+    return w.raw(payload).bytes();
   }
 };
 inline SectionSpec vox0_section(Bytes payload) {
@@ -219,7 +197,7 @@ struct FileSpec {
     w.raw(magic).u8(major).u8(minor).u16(flags);
     w.u32(count.value_or(uint32_t(sections.size()))).raw(h);
     for (const SectionSpec& s : sections) w.raw(s.bytes());
-    return w.raw(trailing).b;
+    return w.raw(trailing).bytes();
   }
 };
 

@@ -1,46 +1,74 @@
-// Test-side helpers for meshing: a straightforward per-voxel greedy mesher (Lysenko-style mask
-// sweep, the same tiles and scan order as the library's binary mesher, so outputs must match
-// exactly) and a rasteriser that turns quads back into unit faces.
-#pragma once
+// The meshing oracles (face_oracle.h has the contracts).
+#include "voxrig/testing/face_oracle.h"
 
 #include <algorithm>
-#include <cstdint>
+#include <array>
 #include <ostream>
-#include <tuple>
-#include <vector>
-
-#include "voxrig/mesh.h"
-
-namespace voxrig {
-/// Readable gtest output for quads.
-inline void PrintTo(const Quad& q, std::ostream* os) {
-  *os << "{" << q.x << "," << q.y << "," << q.z << " " << q.w << "x" << q.h << " axis"
-      << int(q.axis) << (q.positive ? "+" : "-") << " j" << q.joint << " m" << q.material << "}";
-}
-}  // namespace voxrig
 
 namespace voxrig::testing {
 
-/// One unit face: (axis, positive, plane, u, v, material, joint).
-using UnitFace = std::tuple<int, int, uint32_t, uint32_t, uint32_t, uint32_t, int>;
-
-/// Every unit face a list of quads covers, sorted (a multiset).
-inline std::vector<UnitFace> rasterise(const std::vector<Quad>& quads) {
-  std::vector<UnitFace> faces;
-  for (const Quad& q : quads) {
-    const uint32_t c[3] = {q.x, q.y, q.z};
-    const int a = q.axis, u = (a + 1) % 3, v = (a + 2) % 3;
-    for (uint32_t j = 0; j < q.h; ++j)
-      for (uint32_t i = 0; i < q.w; ++i)
-        faces.emplace_back(a, q.positive, c[a], c[u] + i, c[v] + j, q.material, q.joint);
-  }
-  std::sort(faces.begin(), faces.end());
-  return faces;
+std::string to_string(const Face& f) {
+  return std::string("axis ") + "xyz"[f.axis] + (f.positive ? "+" : "-") + " at (" +
+         std::to_string(f.x) + "," + std::to_string(f.y) + "," + std::to_string(f.z) +
+         ") material " + std::to_string(f.material) + " joint " + std::to_string(f.joint);
 }
 
-/// Per-voxel greedy: per 64^3 tile, axis, direction and slice, fill a mask of face materials by
-/// testing every cell, then sweep it. joints empty: plain greedy (joint 0).
-inline std::vector<Quad> per_voxel_greedy(const Vox0& g, const std::vector<uint16_t>& joints) {
+std::ostream& operator<<(std::ostream& os, const Face& f) { return os << to_string(f); }
+
+std::vector<Face> unit_faces(std::span<const Quad> quads) {
+  std::vector<Face> out;
+  for (const Quad& q : quads) {
+    const int u = (q.axis + 1) % 3, v = (q.axis + 2) % 3;
+    for (uint32_t i = 0; i < q.w; ++i)
+      for (uint32_t j = 0; j < q.h; ++j) {
+        std::array<uint32_t, 3> c{q.x, q.y, q.z};
+        c[size_t(u)] += i, c[size_t(v)] += j;
+        out.push_back(Face{q.axis, q.positive, c[0], c[1], c[2], q.material, q.joint});
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Face> exposed_faces(const Vox0& g, std::span<const uint16_t> joints) {
+  std::vector<Face> out;
+  const std::array<uint32_t, 3> size{g.size_x, g.size_y, g.size_z};
+  for (uint32_t z = 0; z < size[2]; ++z)
+    for (uint32_t y = 0; y < size[1]; ++y)
+      for (uint32_t x = 0; x < size[0]; ++x) {
+        const size_t at = g.index(x, y, z);
+        if (g.voxels[at] == 0) continue;
+        const uint16_t joint = joints.empty() ? 0 : joints[at];
+        for (uint8_t d = 0; d < 6; ++d) {
+          const uint8_t axis = d / 2, positive = d % 2;
+          std::array<uint32_t, 3> n{x, y, z};
+          bool exposed = positive ? n[axis] + 1 == size[axis] : n[axis] == 0;
+          if (!exposed) {
+            n[axis] = positive ? n[axis] + 1 : n[axis] - 1;
+            const size_t nat = g.index(n[0], n[1], n[2]);
+            exposed = g.voxels[nat] == 0 || (!joints.empty() && joints[nat] != joint);
+          }
+          if (!exposed) continue;
+          std::array<uint32_t, 3> c{x, y, z};
+          c[axis] += positive;
+          out.push_back(Face{axis, positive, c[0], c[1], c[2], g.voxels[at], joint});
+        }
+      }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string face_difference(const std::vector<Face>& got, const std::vector<Face>& want) {
+  if (got == want) return {};
+  size_t i = 0;
+  while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+  const bool extra = i < got.size() && (i >= want.size() || got[i] < want[i]);
+  return std::to_string(got.size()) + " unit faces vs " + std::to_string(want.size()) +
+         " expected; first difference: " +
+         (extra ? "unexpected " + to_string(got[i]) : "missing " + to_string(want[i]));
+}
+
+std::vector<Quad> per_voxel_greedy(const Vox0& g, std::span<const uint16_t> joints) {
   const uint32_t size[3] = {g.size_x, g.size_y, g.size_z};
   const bool bone = !joints.empty();
   auto solid = [&](int64_t x, int64_t y, int64_t z) {

@@ -1,0 +1,41 @@
+// voxrig/testing/alloc_counter.h — counting replacements of the global operator new/delete,
+// shared by the codec unit tests (a job's run() must not allocate), the robustness properties
+// (the heap a decoder reaches on hostile input) and the benchmarks (allocs/iter).
+//
+// The replacement lives in its own CMake object library, voxrig::alloc_counter, not in the
+// voxrig::testing archive: the linker would pull an archived operator new into every binary that
+// links the archive (the CLI included). A binary gets the counter by linking
+// voxrig::alloc_counter directly (an object library is not passed on through another library),
+// and then has exactly one replacement. Every operator new / new[] variant is counted; C
+// allocations (zlib, OpenSSL) go to malloc directly and are not.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace voxrig::testing {
+
+/// operator new / new[] calls (every variant) made by this process so far, all threads.
+uint64_t allocation_count();
+
+/// Counts allocations between construction and count().
+class AllocationProbe {
+ public:
+  AllocationProbe() : start_(allocation_count()) {}
+  uint64_t count() const { return allocation_count() - start_; }
+
+ private:
+  uint64_t start_;
+};
+
+/// Starts a heap window: from the first call on, operator new/delete also keep the bytes in use
+/// (malloc_usable_size), and the peak is reset to the current use. Byte keeping costs a call
+/// per allocation, so binaries that never open a window (benchmarks) do not pay for it.
+void heap_reset_peak();
+
+/// The peak bytes in use since the last heap_reset_peak(), minus the use at that moment (0 when
+/// no window was opened). Blocks freed in the window that were allocated before it count as
+/// freed, so the figure is the window's own growth.
+size_t heap_peak_growth();
+
+}  // namespace voxrig::testing

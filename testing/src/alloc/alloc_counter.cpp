@@ -1,0 +1,99 @@
+// The counting global operator new/delete behind voxrig/testing/alloc_counter.h. Kept out of
+// testing/src/*.cpp (the voxrig::testing archive) on purpose: see the header. It only counts and
+// forwards to malloc / aligned_alloc / free, so it is harmless to every other test in a binary
+// (and to ASan, which intercepts malloc itself). Relaxed atomics: the counts are read by the
+// thread that made the allocations it measures.
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "voxrig/testing/alloc_counter.h"
+
+namespace {
+
+std::atomic<uint64_t> g_calls{0};
+// Bytes are kept only after the first heap_reset_peak(); in_use is relative to that moment and
+// may go below zero when older blocks are freed, which is why it is signed.
+std::atomic<bool> g_keep_bytes{false};
+std::atomic<int64_t> g_in_use{0};
+std::atomic<int64_t> g_peak{0};
+std::atomic<int64_t> g_base{0};
+
+void* counted(void* p) {
+  if (p == nullptr || !g_keep_bytes.load(std::memory_order_relaxed)) return p;
+  const auto n = static_cast<int64_t>(malloc_usable_size(p));
+  const int64_t now = g_in_use.fetch_add(n, std::memory_order_relaxed) + n;
+  int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+  return p;
+}
+
+void uncounted(void* p) {
+  if (p == nullptr) return;
+  if (g_keep_bytes.load(std::memory_order_relaxed))
+    g_in_use.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
+  std::free(p);
+}
+
+void* allocate(size_t n, size_t align) {
+  g_calls.fetch_add(1, std::memory_order_relaxed);
+  if (n == 0) n = 1;
+  void* p = align <= alignof(std::max_align_t)
+                ? std::malloc(n)
+                : std::aligned_alloc(align, (n + align - 1) / align * align);
+  return counted(p);
+}
+
+void* allocate_or_throw(size_t n, size_t align) {
+  if (void* p = allocate(n, align)) return p;
+  throw std::bad_alloc();
+}
+
+}  // namespace
+
+namespace voxrig::testing {
+
+uint64_t allocation_count() { return g_calls.load(std::memory_order_relaxed); }
+
+void heap_reset_peak() {
+  g_keep_bytes.store(true, std::memory_order_relaxed);
+  const int64_t now = g_in_use.load(std::memory_order_relaxed);
+  g_base.store(now, std::memory_order_relaxed);
+  g_peak.store(now, std::memory_order_relaxed);
+}
+
+size_t heap_peak_growth() {
+  const int64_t growth =
+      g_peak.load(std::memory_order_relaxed) - g_base.load(std::memory_order_relaxed);
+  return growth > 0 ? static_cast<size_t>(growth) : 0;
+}
+
+}  // namespace voxrig::testing
+
+void* operator new(size_t n) { return allocate_or_throw(n, 0); }
+void* operator new[](size_t n) { return allocate_or_throw(n, 0); }
+void* operator new(size_t n, const std::nothrow_t&) noexcept { return allocate(n, 0); }
+void* operator new[](size_t n, const std::nothrow_t&) noexcept { return allocate(n, 0); }
+void* operator new(size_t n, std::align_val_t a) { return allocate_or_throw(n, size_t(a)); }
+void* operator new[](size_t n, std::align_val_t a) { return allocate_or_throw(n, size_t(a)); }
+void* operator new(size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return allocate(n, size_t(a));
+}
+void* operator new[](size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return allocate(n, size_t(a));
+}
+void operator delete(void* p) noexcept { uncounted(p); }
+void operator delete[](void* p) noexcept { uncounted(p); }
+void operator delete(void* p, size_t) noexcept { uncounted(p); }
+void operator delete[](void* p, size_t) noexcept { uncounted(p); }
+void operator delete(void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete(void* p, size_t, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, size_t, std::align_val_t) noexcept { uncounted(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
