@@ -1,5 +1,5 @@
-// voxrig gen — writes seeded generated cases (voxrig/gen.h) as a corpus in the golden layout,
-// with expected dumps per profile and a manifest, for `voxrig conform --golden DIR`.
+// voxrig gen — writes seeded generated cases (voxrig/testing/gen.h) as a corpus in the golden
+// layout, with expected dumps per profile and a manifest, for `voxrig conform --golden DIR`.
 #include <filesystem>
 #include <iostream>
 

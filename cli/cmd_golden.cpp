@@ -18,8 +18,8 @@
 #include "commands.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
-#include "voxrig/layout.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
 

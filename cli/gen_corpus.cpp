@@ -1,5 +1,5 @@
-// Writing a generated corpus (voxrig/gen.h cases) in the golden layout, shared by `voxrig gen`
-// and `voxrig conform --generated`.
+// Writing a generated corpus (voxrig/testing/gen.h cases) in the golden layout, shared by `voxrig
+// gen` and `voxrig conform --generated`.
 #include "gen_corpus.h"
 
 #include <unistd.h>

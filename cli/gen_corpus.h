@@ -1,4 +1,4 @@
-// gen_corpus.h — writes a generated corpus (voxrig/gen.h cases) in the golden layout
+// gen_corpus.h — writes a generated corpus (voxrig/testing/gen.h cases) in the golden layout
 // (files/, dumps/, expected/, manifest.json; docs/manifest-schema.md), so `voxrig conform
 // --golden DIR` runs it unchanged. Shared by `voxrig gen` and `voxrig conform --generated`.
 #pragma once
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli_common.h"
-#include "voxrig/gen.h"
+#include "voxrig/testing/gen.h"
 
 namespace voxrig::cli {
 

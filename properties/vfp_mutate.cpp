@@ -10,7 +10,7 @@
 #include "vfp_rules.h"
 #include "voxrig/byte_reader.h"
 #include "voxrig/byte_writer.h"
-#include "voxrig/layout.h"
+#include "voxrig/testing/layout.h"
 
 namespace voxrig::props {
 namespace {

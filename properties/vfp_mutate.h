@@ -1,7 +1,7 @@
 // Byte-level and model-level editing of VFP files for the validation, hash-binding and dump
 // properties. RawVfp is a typed view of a file this suite wrote (trusted): header fields and
 // sections, written back with any field overridden. Framing, lengths and the default sourceHash
-// come from the testing walker (voxrig/layout.h), independently of the codec under test.
+// come from the testing walker (voxrig/testing/layout.h), independently of the codec under test.
 #pragma once
 
 #include <array>

@@ -3,8 +3,8 @@
 // the VFP sourceHash, every baseSourceHash and skeletonHash, RKCH blob lists and clip bodies,
 // RVC deflate — so that mutated inputs get past the framing and hash checks and reach the
 // semantic validators behind them. The framing is split and re-joined by the testing library's
-// lenient walker (voxrig/layout.h: a mutator has to cope with anything); what is valid is decided
-// by the codec only.
+// lenient walker (voxrig/testing/layout.h: a mutator has to cope with anything); what is valid is
+// decided by the codec only.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -13,8 +13,8 @@
 #include <random>
 
 #include "fuzz_common.h"
-#include "voxrig/layout.h"
 #include "voxrig/rvc.h"
+#include "voxrig/testing/layout.h"
 
 namespace voxrig::fuzz {
 

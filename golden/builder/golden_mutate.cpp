@@ -9,8 +9,8 @@
 
 #include "voxrig/byte_reader.h"
 #include "voxrig/byte_writer.h"
-#include "voxrig/layout.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/layout.h"
 
 namespace voxrig::golden {
 namespace {

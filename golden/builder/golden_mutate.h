@@ -1,10 +1,10 @@
 // golden_mutate.h — applies the recorded mutations of a golden case source to base bytes.
 //
-// A source mutation names its target by field path (voxrig/layout.h, the testing walker) or by raw
-// offset; the result records the resolved offset next to the field, so the manifest says exactly
-// which bytes changed. Convenience operators (insert_section, delete_section, duplicate_section,
-// move, copy, insert_chunk) are expanded into the primitive operators of docs/manifest-schema.md
-// before they are recorded.
+// A source mutation names its target by field path (voxrig/testing/layout.h, the testing walker) or
+// by raw offset; the result records the resolved offset next to the field, so the manifest says
+// exactly which bytes changed. Convenience operators (insert_section, delete_section,
+// duplicate_section, move, copy, insert_chunk) are expanded into the primitive operators of
+// docs/manifest-schema.md before they are recorded.
 #pragma once
 
 #include <cstdint>

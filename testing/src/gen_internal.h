@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "voxrig/byte_reader.h"
-#include "voxrig/gen.h"
+#include "voxrig/testing/gen.h"
 
 namespace voxrig::gen::detail {
 

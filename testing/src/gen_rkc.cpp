@@ -24,9 +24,9 @@
 #include "gen_internal.h"
 #include "voxrig/kfa.h"
 #include "voxrig/kv6.h"
-#include "voxrig/layout.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
+#include "voxrig/testing/layout.h"
 
 namespace voxrig::gen {
 
@@ -191,8 +191,9 @@ struct RkcCtx {
   size_t meshes = 0, voxel_clips = 0;
 };
 
-// The chunk list and the offsets the mutations need, from the testing walker (voxrig/layout.h):
-// its framing and its named fields ("BONS/bone[i]/hinge", "CLPS/clip[i]/body", ...).
+// The chunk list and the offsets the mutations need, from the testing walker
+// (voxrig/testing/layout.h): its framing and its named fields ("BONS/bone[i]/hinge",
+// "CLPS/clip[i]/body", ...).
 RkcCtx rkc_layout(const std::vector<uint8_t>& b, const Character& ch) {
   RkcCtx ctx;
   ctx.meshes = ch.meshes.size();

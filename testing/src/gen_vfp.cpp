@@ -1,5 +1,5 @@
 // Seeded VFP generator (static and rigged models) and the VFP negative-mutation table, plus the
-// PRNG and the per-format dispatch of voxrig/gen.h.
+// PRNG and the per-format dispatch of voxrig/testing/gen.h.
 //
 // Byte offsets the mutations use (formats.md "VFP core" / "Voxel Rig v1"):
 // | file header | 0 magic | 4 versionMajor u8 | 5 versionMinor | 6 headerFlags u16 |
@@ -15,7 +15,7 @@
 
 #include "gen_internal.h"
 #include "voxrig/enum_names.h"
-#include "voxrig/layout.h"
+#include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::gen {

@@ -1,6 +1,6 @@
 // Lenient framing of VFP / RKCH / RVC containers (sections and chunks), editable splits that
 // re-join with every length recomputed, and VFP hash repair on bytes that may be broken elsewhere
-// (voxrig/layout.h). Reads with the codec's ByteReader, writes with its ByteWriter.
+// (voxrig/testing/layout.h). Reads with the codec's ByteReader, writes with its ByteWriter.
 #include <algorithm>
 #include <cstring>
 

@@ -1,5 +1,5 @@
-// Records inside payloads (voxrig/layout.h): the complete SKEL / VSKN / ANIM / BONS records a
-// payload holds whatever its count says, and RKCH MSHS / VCLP blob lists and CLPS records as
+// Records inside payloads (voxrig/testing/layout.h): the complete SKEL / VSKN / ANIM / BONS records
+// a payload holds whatever its count says, and RKCH MSHS / VCLP blob lists and CLPS records as
 // editable bytes.
 // Lenient like the rest of the walk; reads with the codec's ByteReader.
 #include <algorithm>

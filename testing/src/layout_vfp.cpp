@@ -1,6 +1,6 @@
-// Named fields of the lenient walk (voxrig/layout.h): every field of a VFP file, the dispatch by
-// magic to the RKCH family (layout_rkc.cpp), and find_field. Never validates; stops a table at
-// the first element that does not fit.
+// Named fields of the lenient walk (voxrig/testing/layout.h): every field of a VFP file, the
+// dispatch by magic to the RKCH family (layout_rkc.cpp), and find_field. Never validates; stops a
+// table at the first element that does not fit.
 //
 // VFP payload field names (formats.md):
 //   VOX0  version reserved paletteCount sizeX sizeY sizeZ reserved2 palette[i] voxels
@@ -12,7 +12,7 @@
 //   ANIM  version reserved clipCount baseSourceHash skeletonHash clip[i]{clipId trackCount
 //         durationMs nameLen pad name track[j]{jointId reserved keyCount key[k]{timeMs
 //         translation rotation scale}}}
-#include "voxrig/layout.h"
+#include "voxrig/testing/layout.h"
 
 #include <algorithm>
 #include <cstring>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "voxrig/byte_reader.h"
-#include "voxrig/layout.h"
+#include "voxrig/testing/layout.h"
 
 namespace voxrig::testing::detail {
 

@@ -1,14 +1,14 @@
-// The seeded generators (voxrig/gen.h): valid files are accepted and round-trip (D1), negative
-// files are rejected with exactly the code their mutation declares, generation is deterministic
-// and seeds matter. The declared codes live in hand-written tables (gen_vfp.cpp, gen_rkc.cpp);
-// this test is where the reference is checked against them.
+// The seeded generators (voxrig/testing/gen.h): valid files are accepted and round-trip (D1),
+// negative files are rejected with exactly the code their mutation declares, generation is
+// deterministic and seeds matter. The declared codes live in hand-written tables (gen_vfp.cpp,
+// gen_rkc.cpp); this test is where the reference is checked against them.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
 #include "voxrig/any_format.h"
-#include "voxrig/gen.h"
+#include "voxrig/testing/gen.h"
 
 namespace voxrig::gen {
 namespace {

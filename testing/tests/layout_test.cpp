@@ -1,13 +1,13 @@
-// The testing walker's framing and hash repair (voxrig/layout.h) against the codec: split / join
-// round-trips every generated file, rebind_bytes agrees with voxrig::rebind on decodable files,
-// and every truncation of a file frames without reading past its end.
+// The testing walker's framing and hash repair (voxrig/testing/layout.h) against the codec: split /
+// join round-trips every generated file, rebind_bytes agrees with voxrig::rebind on decodable
+// files, and every truncation of a file frames without reading past its end.
 #include <gtest/gtest.h>
 
 #include <variant>
 
 #include "voxrig/byte_reader.h"
-#include "voxrig/gen.h"
-#include "voxrig/layout.h"
+#include "voxrig/testing/gen.h"
+#include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::testing {

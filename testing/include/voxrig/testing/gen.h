@@ -1,6 +1,6 @@
-// voxrig/gen.h — deterministic seeded generators of valid files (and of negative files whose
-// expected verdict is known from the mutation itself), for `voxrig gen` and
-// `voxrig conform --generated` (conformance.md "Beyond a fixed corpus").
+// voxrig/testing/gen.h — deterministic seeded generators of valid files (and of negative files
+// whose expected verdict is known from the mutation itself), for `voxrig gen` and `voxrig conform
+// --generated` (conformance.md "Beyond a fixed corpus").
 //
 // Reproducibility: every choice comes from GenRng (xoshiro256** seeded through splitmix64) with
 // explicit integer arithmetic — no <random> distributions, no libm — so one seed gives the same

@@ -1,4 +1,4 @@
-// voxrig/layout.h — the one home of lenient wire layout for the suite's own tools: golden
+// voxrig/testing/layout.h — the one home of lenient wire layout for the suite's own tools: golden
 // mutations (`voxrig golden`), the fuzz structure-aware mutators, the property mutators and the
 // seeded generators.
 //
