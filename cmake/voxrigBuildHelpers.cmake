@@ -1,5 +1,5 @@
-# Per-target build settings of voxrig's own targets (nothing here is exported to consumers of
-# the installed package).
+# Build helpers for voxrig's own targets: per-target settings, unit-test binaries and the two
+# installed libraries. None of these settings is exported to users of the installed package.
 #
 # voxrig_target_defaults(TARGET [FP_EXACT])
 #   Warnings (-Wall -Wextra, -Werror with VOXRIG_WERROR) on TARGET's own sources.
@@ -23,4 +23,23 @@ function(voxrig_unit_test_binary name)
   target_compile_definitions(${name} PRIVATE VOXRIG_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   voxrig_target_defaults(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# voxrig_add_installed_library(NAME SOURCES...)
+#   The static library voxrig_NAME, exported and installed as voxrig::NAME (alias voxrig::NAME in
+#   this build too), with the public headers of ${CMAKE_CURRENT_SOURCE_DIR}/include/voxrig
+#   installed beside it. The codec and the conformance judge are the two installed libraries.
+function(voxrig_add_installed_library name)
+  set(target voxrig_${name})
+  add_library(${target} ${ARGN})
+  add_library(voxrig::${name} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  install(TARGETS ${target} EXPORT voxrigTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/voxrig
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endfunction()
