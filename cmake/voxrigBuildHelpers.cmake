@@ -15,13 +15,20 @@ function(voxrig_target_defaults target)
   endif()
 endfunction()
 
-# voxrig_unit_test_binary(NAME SOURCES...)
-#   A GoogleTest binary whose tests are discovered as CTests with label `unit`.
-function(voxrig_unit_test_binary name)
-  add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE GTest::gtest_main)
+# voxrig_unit_tests(NAME LINK libraries... [FP_EXACT])
+#   The GoogleTest binary NAME from every tests/*.cpp of the calling folder, linked with the
+#   given libraries; its tests are discovered as CTests with label `unit`.
+function(voxrig_unit_tests name)
+  cmake_parse_arguments(arg "FP_EXACT" "" "LINK" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/*.cpp)
+  add_executable(${name} ${sources})
+  target_link_libraries(${name} PRIVATE ${arg_LINK} GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE VOXRIG_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-  voxrig_target_defaults(${name})
+  if(arg_FP_EXACT)
+    voxrig_target_defaults(${name} FP_EXACT)
+  else()
+    voxrig_target_defaults(${name})
+  endif()
   gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 endfunction()
 
