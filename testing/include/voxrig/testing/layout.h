@@ -11,7 +11,7 @@
 // allocates from a declared count beyond the bytes present. It is safe on untrusted input. What is
 // *valid* is decided by the codec only; nothing here is a second opinion on that.
 //
-// Three levels, cheapest first:
+// Four levels, cheapest first:
 //  - framing: the container's header and its sections / chunks (framing_of), as offsets or as
 //    editable bytes (split / join, which recompute every frame length from its payload);
 //  - hash repair: the VFP rebinding a writer would do, on bytes or on a Split (rebind_*);
