@@ -206,8 +206,7 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
 Status check_vox0_writable(const Vox0& v) {
   const Path root("VOX0");
   if (v.palette.size() > 0xFFFF)
-    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                    num(v.palette.size()) + " palette entries do not fit a u16");
+    return detail::write_too_large(v.palette.size(), root, "palette entries do not fit a u16");
   const uint64_t cells = uint64_t{v.size_x} * v.size_y * v.size_z;
   if (v.voxels.size() != cells)
     return error_at(ErrorCode::VfpWriteInconsistent, 0, root,
@@ -312,8 +311,8 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
       if (74 + 6 * uint64_t{vs->bindings.size()} > 0xFFFFFFFFu)
-        return error_at(ErrorCode::VfpWriteTooLarge, 0, Path("VSKN"),
-                        num(vs->bindings.size()) + " bindings do not fit a section");
+        return detail::write_too_large(vs->bindings.size(), Path("VSKN"),
+                                       "bindings do not fit a section");
       encoded = encode_vskn(*vs);
       payload = encoded;
     } else {
