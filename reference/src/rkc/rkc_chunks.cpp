@@ -147,34 +147,38 @@ Status decode_blob_list(const ChunkRef& chunk, const char* tag, const char* elem
   return {};
 }
 
+// Every RKCH list chunk's frame: count u32 | count x record, record i written by
+// record(item, path "<tag>/<elem>[i]").
+template <class T, class Record>
+Status write_list(ByteWriter& w, const char* tag, const char* elem, const std::vector<T>& items,
+                  Record&& record) {
+  const Path p(tag);
+  VOXRIG_TRY(write_count(w, items.size(), p));
+  for (size_t i = 0; i < items.size(); ++i)
+    VOXRIG_TRY(record(items[i], p.child(elem, static_cast<int64_t>(i))));
+  return {};
+}
+
 // The writer's side of decode_blob_list: each item encoded by encode(item).
 template <class T, class Encode>
 Status write_blob_list(ByteWriter& w, const char* tag, const char* elem,
                        const std::vector<T>& items, Encode&& encode) {
-  const Path p(tag);
-  VOXRIG_TRY(write_count(w, items.size(), p));
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Path ep = p.child(elem, static_cast<int64_t>(i));
-    auto blob = encode(items[i]);
+  return write_list(w, tag, elem, items, [&](const T& item, const Path& ep) -> Status {
+    auto blob = encode(item);
     if (!blob.ok()) return blob.error().prefixed(ep.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), ep));
-  }
-  return {};
+    return write_blob(w, blob.value(), ep);
+  });
 }
 
-// BONS and CLPS: count u32 | count x { name (u16 length) | record body }, the body written by
+// BONS and CLPS: each record is { name (u16 length) | body }, the body written by
 // body(item, path of the record) after its name.
 template <class T, class Body>
 Status write_named_list(ByteWriter& w, const char* tag, const char* elem,
                         const std::vector<T>& items, Body&& body) {
-  const Path p(tag);
-  VOXRIG_TRY(write_count(w, items.size(), p));
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Path ep = p.child(elem, static_cast<int64_t>(i));
-    VOXRIG_TRY(write_name(w, items[i].name, ep.child("name")));
-    VOXRIG_TRY(body(items[i], ep));
-  }
-  return {};
+  return write_list(w, tag, elem, items, [&](const T& item, const Path& ep) -> Status {
+    VOXRIG_TRY(write_name(w, item.name, ep.child("name")));
+    return body(item, ep);
+  });
 }
 
 }  // namespace
