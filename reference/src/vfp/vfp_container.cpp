@@ -71,6 +71,18 @@ Error section_error(ErrorCode code, const Frame& f, size_t i, uint64_t field, st
   return error_at(code, f.at + field, section_path(i), std::move(detail));
 }
 
+// The header rule VOX0 and the rig sections share: chunkId -1 (else `bad_chunk_id` at +4) and
+// codec 0 (else `bad_codec` at +8); `label` opens the detail ("VOX0", "rig section").
+Status check_plain_header(const Frame& f, size_t i, const char* label, ErrorCode bad_chunk_id,
+                          ErrorCode bad_codec) {
+  if (f.header.chunk_id != -1)
+    return section_error(bad_chunk_id, f, i, 4,
+                         std::string(label) + " chunkId " + std::to_string(f.header.chunk_id));
+  if (f.header.codec != 0)
+    return section_error(bad_codec, f, i, 8, std::string(label) + " codec " + num(f.header.codec));
+  return {};
+}
+
 // Step 1-3 of fine print 7: header, framing of each section, trailing bytes.
 Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t& version_minor,
                   Sha256& source_hash, std::vector<Frame>& frames) {
@@ -139,12 +151,8 @@ Result<size_t> find_vox0(const std::vector<Frame>& frames) {
   if (found == frames.size())
     return error_at(ErrorCode::VfpVox0Missing, 8, Path("header"), "no VOX0 section");
   const Frame& v = frames[found];
-  if (v.header.chunk_id != -1)
-    return section_error(ErrorCode::VfpVox0BadChunkId, v, found, 4,
-                         "VOX0 chunkId " + std::to_string(v.header.chunk_id));
-  if (v.header.codec != 0)
-    return section_error(ErrorCode::VfpVox0BadCodec, v, found, 8,
-                         "VOX0 codec " + num(v.header.codec));
+  VOXRIG_TRY(check_plain_header(v, found, "VOX0", ErrorCode::VfpVox0BadChunkId,
+                                ErrorCode::VfpVox0BadCodec));
   if (!(v.header.flags & kSectionRequired))
     return section_error(ErrorCode::VfpVox0NotRequired, v, found, 9, "VOX0 without REQUIRED");
   return found;
@@ -186,12 +194,8 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const Frame& f = frames[i];
     if (!is_rig(f.cls)) continue;
-    if (f.header.chunk_id != -1)
-      return section_error(ErrorCode::RigSectionHeader, f, i, 4,
-                           "rig section chunkId " + std::to_string(f.header.chunk_id));
-    if (f.header.codec != 0)
-      return section_error(ErrorCode::RigSectionHeader, f, i, 8,
-                           "rig section codec " + num(f.header.codec));
+    VOXRIG_TRY(check_plain_header(f, i, "rig section", ErrorCode::RigSectionHeader,
+                                  ErrorCode::RigSectionHeader));
     if (f.header.flags != 0)
       return section_error(ErrorCode::RigSectionHeader, f, i, 9,
                            "rig section flags " + num(f.header.flags));
