@@ -11,6 +11,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "voxrig/error.h"
 #include "voxrig/path.h"
@@ -38,28 +39,13 @@ class ByteReader {
   ErrorCode truncated_code() const { return truncated_; }
 
   // ---- raw, non-failing primitives: return false (and move nothing) when short ----
-  bool try_u8(uint8_t& v) { return try_le(v); }
-  bool try_u16(uint16_t& v) { return try_le(v); }
-  bool try_u32(uint32_t& v) { return try_le(v); }
-  bool try_i16(int16_t& v) {
-    uint16_t u;
-    if (!try_le(u)) return false;
-    v = static_cast<int16_t>(u);
-    return true;
-  }
-  bool try_i32(int32_t& v) {
-    uint32_t u;
-    if (!try_le(u)) return false;
-    v = static_cast<int32_t>(u);
-    return true;
-  }
+  bool try_u8(uint8_t& v) { return try_value(v); }
+  bool try_u16(uint16_t& v) { return try_value(v); }
+  bool try_u32(uint32_t& v) { return try_value(v); }
+  bool try_i16(int16_t& v) { return try_value(v); }
+  bool try_i32(int32_t& v) { return try_value(v); }
   /// Reads a binary32 bit-exactly (NaN payloads and -0.0 preserved).
-  bool try_f32(float& v) {
-    uint32_t u;
-    if (!try_le(u)) return false;
-    v = std::bit_cast<float>(u);
-    return true;
-  }
+  bool try_f32(float& v) { return try_value(v); }
   bool try_bytes(size_t n, std::span<const uint8_t>& out) {
     if (n > remaining()) return false;
     out = data_.subspan(pos_, n);
@@ -68,36 +54,12 @@ class ByteReader {
   }
 
   // ---- Result-returning reads: error = {truncated code, offset of this read, path} ----
-  Result<uint8_t> u8(const Path& p) {
-    uint8_t v;
-    if (!try_u8(v)) return short_read(1, p);
-    return v;
-  }
-  Result<uint16_t> u16(const Path& p) {
-    uint16_t v;
-    if (!try_u16(v)) return short_read(2, p);
-    return v;
-  }
-  Result<uint32_t> u32(const Path& p) {
-    uint32_t v;
-    if (!try_u32(v)) return short_read(4, p);
-    return v;
-  }
-  Result<int16_t> i16(const Path& p) {
-    int16_t v;
-    if (!try_i16(v)) return short_read(2, p);
-    return v;
-  }
-  Result<int32_t> i32(const Path& p) {
-    int32_t v;
-    if (!try_i32(v)) return short_read(4, p);
-    return v;
-  }
-  Result<float> f32(const Path& p) {
-    float v;
-    if (!try_f32(v)) return short_read(4, p);
-    return v;
-  }
+  Result<uint8_t> u8(const Path& p) { return read_value<uint8_t>(p); }
+  Result<uint16_t> u16(const Path& p) { return read_value<uint16_t>(p); }
+  Result<uint32_t> u32(const Path& p) { return read_value<uint32_t>(p); }
+  Result<int16_t> i16(const Path& p) { return read_value<int16_t>(p); }
+  Result<int32_t> i32(const Path& p) { return read_value<int32_t>(p); }
+  Result<float> f32(const Path& p) { return read_value<float>(p); }
   Result<std::span<const uint8_t>> bytes(size_t n, const Path& p) {
     std::span<const uint8_t> s;
     if (!try_bytes(n, s)) return short_read(n, p);
@@ -157,6 +119,33 @@ class ByteReader {
     v = x;
     pos_ += sizeof(T);
     return true;
+  }
+  // One value of T from its little-endian bytes: unsigned integers directly, signed integers as
+  // the bits of their unsigned twin, float as the bits of a uint32 (so NaN payloads survive).
+  template <class T>
+  bool try_value(T& v) {
+    if constexpr (std::is_unsigned_v<T>) {
+      return try_le(v);
+    } else {
+      using Bits =
+          typename std::conditional_t<std::is_floating_point_v<T>, std::type_identity<uint32_t>,
+                                      std::make_unsigned<T>>::type;
+      static_assert(sizeof(Bits) == sizeof(T));
+      Bits u;
+      if (!try_le(u)) return false;
+      if constexpr (std::is_floating_point_v<T>)
+        v = std::bit_cast<T>(u);
+      else
+        v = static_cast<T>(u);
+      return true;
+    }
+  }
+  // try_value as a Result: a short read is the truncation error at this read's offset.
+  template <class T>
+  Result<T> read_value(const Path& p) {
+    T v;
+    if (!try_value(v)) return short_read(sizeof(T), p);
+    return v;
   }
   Error short_read(size_t need, const Path& p) const {
     return fail(

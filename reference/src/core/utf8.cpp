@@ -5,38 +5,34 @@ namespace voxrig {
 
 namespace {
 
+// Unicode Table 3-7 for the lead bytes C2..F4: the sequence length each starts and the range its
+// second byte must lie in (later bytes are always 80..BF).
+struct LeadRow {
+  uint8_t first, last;  // lead byte range
+  uint8_t len;          // bytes in the sequence
+  uint8_t lo, hi;       // range of the second byte
+};
+constexpr LeadRow kLeadRows[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF},
+    {0xED, 0xED, 3, 0x80, 0x9F}, {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF},
+    {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},
+};
+
 // Length of the well-formed sequence starting at s[i], or 0 if ill-formed. When ill-formed,
 // `consumed` is the length of the maximal subpart to replace with one U+FFFD (at least 1).
 size_t sequence_at(std::span<const uint8_t> s, size_t i, size_t& consumed) {
   const uint8_t b0 = s[i];
   const size_t n = s.size() - i;
   if (b0 < 0x80) return consumed = 1;
-  uint8_t lo = 0x80, hi = 0xBF;
-  size_t len = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF)
-    len = 2;
-  else if (b0 == 0xE0) {
-    len = 3;
-    lo = 0xA0;
-  } else if (b0 >= 0xE1 && b0 <= 0xEC)
-    len = 3;
-  else if (b0 == 0xED) {
-    len = 3;
-    hi = 0x9F;
-  } else if (b0 >= 0xEE && b0 <= 0xEF)
-    len = 3;
-  else if (b0 == 0xF0) {
-    len = 4;
-    lo = 0x90;
-  } else if (b0 >= 0xF1 && b0 <= 0xF3)
-    len = 4;
-  else if (b0 == 0xF4) {
-    len = 4;
-    hi = 0x8F;
-  } else {
+  const LeadRow* row = nullptr;
+  for (const LeadRow& r : kLeadRows)
+    if (b0 >= r.first && b0 <= r.last) row = &r;
+  if (!row) {  // 80..C1, F5..FF: never a lead byte
     consumed = 1;
     return 0;
-  }  // 80..C1, F5..FF: never a lead byte
+  }
+  const size_t len = row->len;
+  const uint8_t lo = row->lo, hi = row->hi;
   // Second byte has the lead-specific range; later bytes are 80..BF.
   for (size_t k = 1; k < len; ++k) {
     const uint8_t l = (k == 1) ? lo : 0x80, h = (k == 1) ? hi : 0xBF;

@@ -26,6 +26,56 @@ Error unknown_format(std::span<const uint8_t> bytes) {
 
 DecodeOptions options_for(Profile profile, const Limits& limits) { return {profile, limits}; }
 
+// Lambdas joined into one overload set, so a visitor can name one case per model type.
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+// The one "decode whichever format this is" dispatch: detects the format, decodes the whole
+// file (a standalone KV6/RVC starts at file offset 0) and hands the model, as an rvalue, to
+// `visit`, whose Result<R> it returns. A decode error or an unknown magic is returned as is.
+template <class R, class Visit>
+Result<R> visit_decoded(std::span<const uint8_t> bytes, Profile profile, const Limits& limits,
+                        Visit&& visit) {
+  const DecodeOptions o = options_for(profile, limits);
+  switch (detect_format(bytes)) {
+    case Format::Vfp: {
+      VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, o));
+      return visit(std::move(f));
+    }
+    case Format::Rkc: {
+      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, o));
+      return visit(std::move(c));
+    }
+    case Format::Kv6: {
+      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, o));
+      return visit(std::move(k));
+    }
+    case Format::Rvc: {
+      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, o));
+      return visit(std::move(r));
+    }
+    case Format::Kfa: {
+      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, o));
+      return visit(std::move(k));
+    }
+    default:
+      return unknown_format(bytes);
+  }
+}
+
+// Encodes a decoded model with its own format's encoder (the roundtrip half of the dispatch).
+struct EncodeAny {
+  Result<std::vector<uint8_t>> operator()(const VfpFile& f) const { return encode_vfp(f); }
+  Result<std::vector<uint8_t>> operator()(const Character& c) const { return encode_rkc(c); }
+  Result<std::vector<uint8_t>> operator()(const Kv6& k) const { return encode_kv6(k); }
+  Result<std::vector<uint8_t>> operator()(const RvcClip& r) const { return encode_rvc(r); }
+  Result<std::vector<uint8_t>> operator()(const Kfa& k) const { return encode_kfa(k); }
+};
+
 }  // namespace
 
 Format detect_format(std::span<const uint8_t> bytes) {
@@ -46,72 +96,27 @@ std::string_view to_string(Format f) {
 
 Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile,
                              const Limits& limits) {
-  switch (detect_format(bytes)) {
-    case Format::Vfp: {
-      VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
-      return dump_vfp(f);
-    }
-    case Format::Rkc: {
-      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, options_for(profile, limits)));
-      return dump_rkc(c);
-    }
-    case Format::Kv6: {
-      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, options_for(profile, limits)));
-      return dump_kv6(k);
-    }
-    case Format::Rvc: {
-      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, options_for(profile, limits)));
-      return dump_rvc(r);
-    }
-    case Format::Kfa: {
-      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, options_for(profile, limits)));
-      return dump_kfa(k);
-    }
-    default:
-      return unknown_format(bytes);
-  }
+  return visit_decoded<std::string>(bytes, profile, limits,
+                                    Overloaded{[](const VfpFile& f) { return dump_vfp(f); },
+                                               [](const Character& c) { return dump_rkc(c); },
+                                               [](const Kv6& k) { return dump_kv6(k); },
+                                               [](const RvcClip& r) { return dump_rvc(r); },
+                                               [](const Kfa& k) { return dump_kfa(k); }});
 }
 
 Result<std::vector<uint8_t>> roundtrip_any(std::span<const uint8_t> bytes, Profile profile,
                                            const Limits& limits) {
-  switch (detect_format(bytes)) {
-    case Format::Vfp: {
-      VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
-      return encode_vfp(f);
-    }
-    case Format::Rkc: {
-      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, options_for(profile, limits)));
-      return encode_rkc(c);
-    }
-    case Format::Kv6: {
-      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, options_for(profile, limits)));
-      return encode_kv6(k);
-    }
-    case Format::Rvc: {
-      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, options_for(profile, limits)));
-      return encode_rvc(r);
-    }
-    case Format::Kfa: {
-      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, options_for(profile, limits)));
-      return encode_kfa(k);
-    }
-    default:
-      return unknown_format(bytes);
-  }
+  return visit_decoded<std::vector<uint8_t>>(bytes, profile, limits, EncodeAny{});
 }
 
 Result<std::vector<uint8_t>> canonicalize_any(std::span<const uint8_t> bytes, Profile profile,
                                               const Limits& limits) {
-  switch (detect_format(bytes)) {
-    case Format::Vfp: {
-      VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, options_for(profile, limits)));
-      return encode_vfp(canonicalized(std::move(f)));
-    }
-    case Format::Unknown:
-      return unknown_format(bytes);
-    default:
-      return roundtrip_any(bytes, profile, limits);  // D1: other formats canonicalize = roundtrip
-  }
+  // D1: VFP canonicalizes its model before encoding; for every other format canonicalize is
+  // roundtrip.
+  return visit_decoded<std::vector<uint8_t>>(
+      bytes, profile, limits,
+      Overloaded{[](VfpFile&& f) { return encode_vfp(canonicalized(std::move(f))); },
+                 [](auto&& model) { return EncodeAny{}(model); }});
 }
 
 ValidationReport validate_any(std::span<const uint8_t> bytes, Profile profile,

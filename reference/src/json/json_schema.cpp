@@ -100,23 +100,25 @@ Result<float> JsonSchemaReader::f32(const JsonNode& n, const JsonPath& path) con
   return static_cast<float>(d);
 }
 
-Result<Vec3> JsonSchemaReader::vec3(const JsonNode& n, const JsonPath& path) const {
-  VOXRIG_TRY(expect_tuple(n, 3, path));
-  float v[3];
+Status JsonSchemaReader::f32_tuple(const JsonNode& n, const JsonPath& path,
+                                   std::span<float> out) const {
+  VOXRIG_TRY(expect_tuple(n, static_cast<uint32_t>(out.size()), path));
   size_t i = 0;
   for (const JsonNode* e = doc_.first(n); e; e = doc_.next(*e), ++i) {
-    VOXRIG_ASSIGN_OR_RETURN(v[i], f32(*e, path.item(i)));
+    VOXRIG_ASSIGN_OR_RETURN(out[i], f32(*e, path.item(i)));
   }
+  return {};
+}
+
+Result<Vec3> JsonSchemaReader::vec3(const JsonNode& n, const JsonPath& path) const {
+  float v[3];
+  VOXRIG_TRY(f32_tuple(n, path, v));
   return Vec3{v[0], v[1], v[2]};
 }
 
 Result<Quat> JsonSchemaReader::quat(const JsonNode& n, const JsonPath& path) const {
-  VOXRIG_TRY(expect_tuple(n, 4, path));
   float v[4];
-  size_t i = 0;
-  for (const JsonNode* e = doc_.first(n); e; e = doc_.next(*e), ++i) {
-    VOXRIG_ASSIGN_OR_RETURN(v[i], f32(*e, path.item(i)));
-  }
+  VOXRIG_TRY(f32_tuple(n, path, v));
   return Quat{v[0], v[1], v[2], v[3]};
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,7 @@ class JsonSchemaReader {
   /// nearest binary32. json.type for non-numbers, json.float_overflow when the rounding
   /// overflows to infinity.
   Result<float> f32(const JsonNode& n, const JsonPath& path) const;
+  /// [x, y, z] of three such numbers (json.type unless an array of exactly three).
   Result<Vec3> vec3(const JsonNode& n, const JsonPath& path) const;
   /// [x, y, z, w]; finiteness only (the unit check is the caller's, with its own code).
   Result<Quat> quat(const JsonNode& n, const JsonPath& path) const;
@@ -50,6 +52,10 @@ class JsonSchemaReader {
   Result<std::string> name(const JsonNode& n, const JsonPath& path) const;
 
  private:
+  // `n` must be an array of exactly out.size() numbers; each becomes binary32 as f32 reads it
+  // (errors at the element's path item(i)). The shared body of vec3 and quat.
+  Status f32_tuple(const JsonNode& n, const JsonPath& path, std::span<float> out) const;
+
   const JsonDoc& doc_;
 };
 

@@ -257,26 +257,39 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     }
   }
 
+  // F, C, V of one y or z plane (rows k < `rows`, bits over x), the rule both axes share: a face
+  // where the voxel is set and its neighbour in direction `dir` is empty or (with joints) across
+  // a joint change; C is the across mask, V the palette (| joint) change along the rows.
+  // `at(k, d)` is the row index of row k in the slice d away; `jd_axis` the joint-change masks
+  // along the plane's own axis (entry of slice s: s vs s + 1), `pc_rows`/`jd_rows` the change
+  // masks along the rows' axis. Returns the OR of the face masks (0: nothing to merge).
+  auto plane_masks = [&](uint32_t rows, uint8_t dir, const auto& at,
+                         [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
+                         const std::vector<uint64_t>& pc_rows,
+                         [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
+    uint64_t any = 0;
+    for (uint32_t k = 0; k < rows; ++k) {
+      const size_t r = at(k, 0);
+      const uint64_t nb = s.occ[at(k, dir ? 1 : -1)];
+      if constexpr (kJoints) {
+        const uint64_t jd = jd_axis[at(k, dir ? 0 : -1)];
+        F[k] = s.occ[r] & ~(nb & ~jd);
+        V[k] = pc_rows[r] | jd_rows[r];
+      } else {
+        F[k] = s.occ[r] & ~nb;
+        V[k] = pc_rows[r];
+      }
+      C[k] = across(r);
+      any |= F[k];
+    }
+    return any;
+  };
+
   // ---- axis 1 (y faces): slice y, rows z, bits x ----
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
-      const int ny = dir ? int(yy) + 1 : int(yy) - 1;
-      uint64_t any = 0;
-      for (uint32_t zz = 0; zz < t.cz; ++zz) {
-        const size_t r = row_index(int(zz), int(yy));
-        const uint64_t nb = s.occ[row_index(int(zz), ny)];
-        if constexpr (kJoints) {
-          const uint64_t jd = s.jdy[row_index(int(zz), dir ? int(yy) : int(yy) - 1)];
-          F[zz] = s.occ[r] & ~(nb & ~jd);
-          V[zz] = s.pcz[r] | s.jdz[r];
-        } else {
-          F[zz] = s.occ[r] & ~nb;
-          V[zz] = s.pcz[r];
-        }
-        C[zz] = across(r);
-        any |= F[zz];
-      }
-      if (any == 0) continue;
+      const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
+      if (plane_masks(t.cz, dir, at, s.jdy, s.pcz, s.jdz) == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
       merge_plane(F, C, V, t.cz, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
@@ -288,23 +301,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // ---- axis 2 (z faces): slice z, rows y, bits x ----
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
-      const int nz = dir ? int(zz) + 1 : int(zz) - 1;
-      uint64_t any = 0;
-      for (uint32_t yy = 0; yy < t.cy; ++yy) {
-        const size_t r = row_index(int(zz), int(yy));
-        const uint64_t nb = s.occ[row_index(nz, int(yy))];
-        if constexpr (kJoints) {
-          const uint64_t jd = s.jdz[row_index(dir ? int(zz) : int(zz) - 1, int(yy))];
-          F[yy] = s.occ[r] & ~(nb & ~jd);
-          V[yy] = s.pcy[r] | s.jdy[r];
-        } else {
-          F[yy] = s.occ[r] & ~nb;
-          V[yy] = s.pcy[r];
-        }
-        C[yy] = across(r);
-        any |= F[yy];
-      }
-      if (any == 0) continue;
+      const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
+      if (plane_masks(t.cy, dir, at, s.jdz, s.pcy, s.jdy) == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
       merge_plane(F, C, V, t.cy, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {

@@ -169,6 +169,15 @@ inline const uint16_t* readable72(const uint16_t* p, const uint16_t* end, uint16
   return buf;
 }
 
+/// Bit i = (a[i] != b[i]), i < 64: the portable form of diff_mask8/diff_mask16 (their fallback
+/// without SSE2). 64 elements of each must be readable.
+template <class T>
+inline uint64_t diff_mask_scalar(const T* a, const T* b) {
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
+  return m;
+}
+
 /// Bit i = (a[i] != b[i]), i < 64. 64 bytes of each must be readable.
 inline uint64_t diff_mask8(const uint8_t* a, const uint8_t* b) {
 #if defined(__SSE2__)
@@ -181,9 +190,7 @@ inline uint64_t diff_mask8(const uint8_t* a, const uint8_t* b) {
   }
   return m;
 #else
-  uint64_t m = 0;
-  for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
-  return m;
+  return diff_mask_scalar(a, b);
 #endif
 }
 
@@ -209,9 +216,7 @@ inline uint64_t diff_mask16(const uint16_t* a, const uint16_t* b) {
   }
   return m;
 #else
-  uint64_t m = 0;
-  for (int i = 0; i < 64; ++i) m |= uint64_t{a[i] != b[i]} << i;
-  return m;
+  return diff_mask_scalar(a, b);
 #endif
 }
 

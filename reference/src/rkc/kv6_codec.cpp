@@ -31,22 +31,25 @@ constexpr size_t kPaletteTrailer = 4 + 768;
 constexpr uint8_t kMagic[4] = {'K', 'v', 'x', 'l'};
 constexpr uint8_t kPalMagic[4] = {'S', 'P', 'a', 'l'};
 
+// The part of D9 both run tables obey: the entries of `table` (named `name`, at file offset `at`)
+// sum to numvoxs; otherwise Kv6RunTables at the table.
+template <class T>
+std::optional<Error> check_run_sum(const std::vector<T>& table, uint64_t numvoxs, const char* name,
+                                   uint64_t at) {
+  uint64_t sum = 0;
+  for (T v : table) sum += v;
+  if (sum == numvoxs) return std::nullopt;
+  return error_at(ErrorCode::Kv6RunTables, at, Path().child(name),
+                  std::string("sum of ") + name + " " + std::to_string(sum) + " != numvoxs " +
+                      std::to_string(numvoxs));
+}
+
 // D9's run-table rule, first failure only. Offsets point at the table (or voxel) concerned.
 std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t xlen_at,
                                       uint64_t ylen_at) {
   const uint64_t numvoxs = m.voxels.size();
-  uint64_t sum_x = 0;
-  for (uint32_t v : m.xlen) sum_x += v;
-  if (sum_x != numvoxs)
-    return error_at(
-        ErrorCode::Kv6RunTables, xlen_at, Path().child("xlen"),
-        "sum of xlen " + std::to_string(sum_x) + " != numvoxs " + std::to_string(numvoxs));
-  uint64_t sum_y = 0;
-  for (uint16_t v : m.ylen) sum_y += v;
-  if (sum_y != numvoxs)
-    return error_at(
-        ErrorCode::Kv6RunTables, ylen_at, Path().child("ylen"),
-        "sum of ylen " + std::to_string(sum_y) + " != numvoxs " + std::to_string(numvoxs));
+  if (auto e = check_run_sum(m.xlen, numvoxs, "xlen", xlen_at)) return e;
+  if (auto e = check_run_sum(m.ylen, numvoxs, "ylen", ylen_at)) return e;
   for (uint64_t x = 0; x < m.xsiz; ++x) {
     uint64_t row = 0;
     for (uint64_t y = 0; y < m.ysiz; ++y) row += m.ylen[x * m.ysiz + y];

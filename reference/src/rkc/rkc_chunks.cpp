@@ -147,19 +147,38 @@ Status decode_blob_list(const ChunkRef& chunk, const char* tag, const char* elem
   return {};
 }
 
+// Every RKCH list chunk's frame: count u32 | count x record, record i written by
+// record(item, path "<tag>/<elem>[i]").
+template <class T, class Record>
+Status write_list(ByteWriter& w, const char* tag, const char* elem, const std::vector<T>& items,
+                  Record&& record) {
+  const Path p(tag);
+  VOXRIG_TRY(write_count(w, items.size(), p));
+  for (size_t i = 0; i < items.size(); ++i)
+    VOXRIG_TRY(record(items[i], p.child(elem, static_cast<int64_t>(i))));
+  return {};
+}
+
 // The writer's side of decode_blob_list: each item encoded by encode(item).
 template <class T, class Encode>
 Status write_blob_list(ByteWriter& w, const char* tag, const char* elem,
                        const std::vector<T>& items, Encode&& encode) {
-  const Path p(tag);
-  VOXRIG_TRY(write_count(w, items.size(), p));
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Path ep = p.child(elem, static_cast<int64_t>(i));
-    auto blob = encode(items[i]);
+  return write_list(w, tag, elem, items, [&](const T& item, const Path& ep) -> Status {
+    auto blob = encode(item);
     if (!blob.ok()) return blob.error().prefixed(ep.str());
-    VOXRIG_TRY(write_blob(w, blob.value(), ep));
-  }
-  return {};
+    return write_blob(w, blob.value(), ep);
+  });
+}
+
+// BONS and CLPS: each record is { name (u16 length) | body }, the body written by
+// body(item, path of the record) after its name.
+template <class T, class Body>
+Status write_named_list(ByteWriter& w, const char* tag, const char* elem,
+                        const std::vector<T>& items, Body&& body) {
+  return write_list(w, tag, elem, items, [&](const T& item, const Path& ep) -> Status {
+    VOXRIG_TRY(write_name(w, item.name, ep.child("name")));
+    return body(item, ep);
+  });
 }
 
 }  // namespace
@@ -283,12 +302,7 @@ Status write_mshs(ByteWriter& w, const Character& c) {
 }
 
 Status write_bons(ByteWriter& w, const Character& c) {
-  const Path p("BONS");
-  VOXRIG_TRY(write_count(w, c.bones.size(), p));
-  for (size_t i = 0; i < c.bones.size(); ++i) {
-    const Bone& b = c.bones[i];
-    const Path bp = p.child("bone", static_cast<int64_t>(i));
-    VOXRIG_TRY(write_name(w, b.name, bp.child("name")));
+  return write_named_list(w, "BONS", "bone", c.bones, [&](const Bone& b, const Path& bp) -> Status {
     VOXRIG_TRY(write_count(w, b.attachments.size(), bp));
     for (const Attachment& a : b.attachments) {
       w.u16(static_cast<uint16_t>(a.kind));
@@ -298,45 +312,41 @@ Status write_bons(ByteWriter& w, const Character& c) {
       w.u32(a.start_phase_ms);
     }
     write_hinge(w, b.hinge);
-  }
-  return {};
+    return {};
+  });
 }
 
 Status write_clps(ByteWriter& w, const Character& c) {
-  const Path p("CLPS");
-  VOXRIG_TRY(write_count(w, c.clips.size(), p));
-  for (size_t i = 0; i < c.clips.size(); ++i) {
-    const Clip& clip = c.clips[i];
-    const Path cp = p.child("clip", static_cast<int64_t>(i));
-    VOXRIG_TRY(write_name(w, clip.name, cp.child("name")));
-    if (const auto* s = std::get_if<SkeletalClip>(&clip.data)) {
-      // numhin is written as recorded (a zero-frame clip keeps the bone count it was read
-      // with), never derived from the first row as the seed does (hazard H13).
-      if (s->frames.size() != uint64_t{s->frame_count} * s->numhin)
-        return error_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
-                        std::to_string(s->frames.size()) + " xform(s) for " +
-                            std::to_string(s->frame_count) + " frame(s) x " +
-                            std::to_string(s->numhin) + " bone(s)");
-      w.u16(0);
-      const size_t len_at = w.begin_length();
-      w.u32(s->frame_count);
-      w.u32(s->numhin);
-      for (const BoneXform& x : s->frames) write_bone_xform(w, x);
-      VOXRIG_TRY(write_count(w, s->seq.size(), cp));
-      for (const Seq& q : s->seq) {
-        w.i32(q.tim);
-        w.i32(q.frm);
-      }
-      if (w.size() - len_at - 4 > kU32Max)
-        return error_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
-      w.end_length(len_at);
-    } else {
-      const auto& u = std::get<UnknownClip>(clip.data);
-      w.u16(u.kind);
-      VOXRIG_TRY(write_blob(w, u.bytes, cp));
-    }
-  }
-  return {};
+  return write_named_list(
+      w, "CLPS", "clip", c.clips, [&](const Clip& clip, const Path& cp) -> Status {
+        if (const auto* s = std::get_if<SkeletalClip>(&clip.data)) {
+          // numhin is written as recorded (a zero-frame clip keeps the bone count it was read
+          // with), never derived from the first row as the seed does (hazard H13).
+          if (s->frames.size() != uint64_t{s->frame_count} * s->numhin)
+            return error_at(ErrorCode::RkcWriteNotRectangular, 0, cp,
+                            std::to_string(s->frames.size()) + " xform(s) for " +
+                                std::to_string(s->frame_count) + " frame(s) x " +
+                                std::to_string(s->numhin) + " bone(s)");
+          w.u16(0);
+          const size_t len_at = w.begin_length();
+          w.u32(s->frame_count);
+          w.u32(s->numhin);
+          for (const BoneXform& x : s->frames) write_bone_xform(w, x);
+          VOXRIG_TRY(write_count(w, s->seq.size(), cp));
+          for (const Seq& q : s->seq) {
+            w.i32(q.tim);
+            w.i32(q.frm);
+          }
+          if (w.size() - len_at - 4 > kU32Max)
+            return error_at(ErrorCode::RkcWriteTooLarge, 0, cp, "clip body over u32");
+          w.end_length(len_at);
+        } else {
+          const auto& u = std::get<UnknownClip>(clip.data);
+          w.u16(u.kind);
+          VOXRIG_TRY(write_blob(w, u.bytes, cp));
+        }
+        return {};
+      });
 }
 
 Status write_vclp(ByteWriter& w, const Character& c) {

@@ -182,22 +182,19 @@ uint64_t detail::anim_payload_size(const Anim& anim) {
 Result<std::vector<uint8_t>> encode_anim(const Anim& anim) {
   const Path root("ANIM");
   if (anim.clips.size() > 0xFFFF)
-    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                    num(anim.clips.size()) + " clips do not fit clipCount (u16)");
+    return detail::write_too_large(anim.clips.size(), root, "clips do not fit clipCount (u16)");
   for (size_t c = 0; c < anim.clips.size(); ++c) {
     const AnimClip& clip = anim.clips[c];
     const Path cp = root.child("clip", static_cast<int64_t>(c));
     if (clip.name.size() > detail::kMaxNameBytes)
-      return error_at(ErrorCode::VfpWriteNameTooLong, 0, cp,
-                      "name is " + num(clip.name.size()) + " bytes; nameLen holds at most 255");
+      return detail::write_name_too_long(clip.name.size(), cp);
     if (clip.tracks.size() > 0xFFFF)
-      return error_at(ErrorCode::VfpWriteTooLarge, 0, cp,
-                      num(clip.tracks.size()) + " tracks do not fit trackCount (u16)");
+      return detail::write_too_large(clip.tracks.size(), cp, "tracks do not fit trackCount (u16)");
     for (size_t t = 0; t < clip.tracks.size(); ++t) {
       const uint64_t keys = clip.tracks[t].keys.size();
       if (keys > 0xFFFFFFFFu)
-        return error_at(ErrorCode::VfpWriteTooLarge, 0, cp.child("track", static_cast<int64_t>(t)),
-                        num(keys) + " keys do not fit keyCount (u32)");
+        return detail::write_too_large(keys, cp.child("track", static_cast<int64_t>(t)),
+                                       "keys do not fit keyCount (u32)");
     }
   }
   const uint64_t total = detail::anim_payload_size(anim);

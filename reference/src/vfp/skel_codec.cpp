@@ -127,14 +127,11 @@ uint64_t detail::skel_payload_size(const Skel& skel) {
 Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   const Path root("SKEL");
   if (skel.joints.size() > 0xFFFF)
-    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                    num(skel.joints.size()) + " joints do not fit jointCount (u16)");
+    return detail::write_too_large(skel.joints.size(), root, "joints do not fit jointCount (u16)");
   for (size_t i = 0; i < skel.joints.size(); ++i) {
     const size_t len = skel.joints[i].name.size();
     if (len > detail::kMaxNameBytes)
-      return error_at(ErrorCode::VfpWriteNameTooLong, 0,
-                      root.child("joint", static_cast<int64_t>(i)),
-                      "name is " + num(len) + " bytes; nameLen holds at most 255");
+      return detail::write_name_too_long(len, root.child("joint", static_cast<int64_t>(i)));
   }
   ByteWriter w;
   w.reserve(static_cast<size_t>(detail::skel_payload_size(skel)));

@@ -71,6 +71,18 @@ Error section_error(ErrorCode code, const Frame& f, size_t i, uint64_t field, st
   return error_at(code, f.at + field, section_path(i), std::move(detail));
 }
 
+// The header rule VOX0 and the rig sections share: chunkId -1 (else `bad_chunk_id` at +4) and
+// codec 0 (else `bad_codec` at +8); `label` opens the detail ("VOX0", "rig section").
+Status check_plain_header(const Frame& f, size_t i, const char* label, ErrorCode bad_chunk_id,
+                          ErrorCode bad_codec) {
+  if (f.header.chunk_id != -1)
+    return section_error(bad_chunk_id, f, i, 4,
+                         std::string(label) + " chunkId " + std::to_string(f.header.chunk_id));
+  if (f.header.codec != 0)
+    return section_error(bad_codec, f, i, 8, std::string(label) + " codec " + num(f.header.codec));
+  return {};
+}
+
 // Step 1-3 of fine print 7: header, framing of each section, trailing bytes.
 Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t& version_minor,
                   Sha256& source_hash, std::vector<Frame>& frames) {
@@ -139,12 +151,8 @@ Result<size_t> find_vox0(const std::vector<Frame>& frames) {
   if (found == frames.size())
     return error_at(ErrorCode::VfpVox0Missing, 8, Path("header"), "no VOX0 section");
   const Frame& v = frames[found];
-  if (v.header.chunk_id != -1)
-    return section_error(ErrorCode::VfpVox0BadChunkId, v, found, 4,
-                         "VOX0 chunkId " + std::to_string(v.header.chunk_id));
-  if (v.header.codec != 0)
-    return section_error(ErrorCode::VfpVox0BadCodec, v, found, 8,
-                         "VOX0 codec " + num(v.header.codec));
+  VOXRIG_TRY(check_plain_header(v, found, "VOX0", ErrorCode::VfpVox0BadChunkId,
+                                ErrorCode::VfpVox0BadCodec));
   if (!(v.header.flags & kSectionRequired))
     return section_error(ErrorCode::VfpVox0NotRequired, v, found, 9, "VOX0 without REQUIRED");
   return found;
@@ -186,12 +194,8 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const Frame& f = frames[i];
     if (!is_rig(f.cls)) continue;
-    if (f.header.chunk_id != -1)
-      return section_error(ErrorCode::RigSectionHeader, f, i, 4,
-                           "rig section chunkId " + std::to_string(f.header.chunk_id));
-    if (f.header.codec != 0)
-      return section_error(ErrorCode::RigSectionHeader, f, i, 8,
-                           "rig section codec " + num(f.header.codec));
+    VOXRIG_TRY(check_plain_header(f, i, "rig section", ErrorCode::RigSectionHeader,
+                                  ErrorCode::RigSectionHeader));
     if (f.header.flags != 0)
       return section_error(ErrorCode::RigSectionHeader, f, i, 9,
                            "rig section flags " + num(f.header.flags));
@@ -206,8 +210,7 @@ Status check_rig_frames(const std::vector<Frame>& frames, size_t idx[3]) {
 Status check_vox0_writable(const Vox0& v) {
   const Path root("VOX0");
   if (v.palette.size() > 0xFFFF)
-    return error_at(ErrorCode::VfpWriteTooLarge, 0, root,
-                    num(v.palette.size()) + " palette entries do not fit a u16");
+    return detail::write_too_large(v.palette.size(), root, "palette entries do not fit a u16");
   const uint64_t cells = uint64_t{v.size_x} * v.size_y * v.size_z;
   if (v.voxels.size() != cells)
     return error_at(ErrorCode::VfpWriteInconsistent, 0, root,
@@ -312,8 +315,8 @@ Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
       payload = encoded;
     } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
       if (74 + 6 * uint64_t{vs->bindings.size()} > 0xFFFFFFFFu)
-        return error_at(ErrorCode::VfpWriteTooLarge, 0, Path("VSKN"),
-                        num(vs->bindings.size()) + " bindings do not fit a section");
+        return detail::write_too_large(vs->bindings.size(), Path("VSKN"),
+                                       "bindings do not fit a section");
       encoded = encode_vskn(*vs);
       payload = encoded;
     } else {

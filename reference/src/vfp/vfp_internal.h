@@ -115,6 +115,19 @@ inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
 inline std::string num(uint64_t v) { return std::to_string(v); }
 
+/// The encoders' error for a count their field cannot hold: VfpWriteTooLarge at offset 0 (no
+/// file exists yet), detail "<count> <what>", e.g. what = "clips do not fit clipCount (u16)".
+inline Error write_too_large(uint64_t count, const Path& p, const char* what) {
+  return error_at(ErrorCode::VfpWriteTooLarge, 0, p, num(count) + " " + what);
+}
+
+/// The encoders' error for a name longer than a u8 nameLen (kMaxNameBytes): VfpWriteNameTooLong
+/// at offset 0, detail "name is <len> bytes; nameLen holds at most 255".
+inline Error write_name_too_long(uint64_t len, const Path& p) {
+  return error_at(ErrorCode::VfpWriteNameTooLong, 0, p,
+                  "name is " + num(len) + " bytes; nameLen holds at most 255");
+}
+
 /// Reads the u8 version a rig section opens with; `bad_version` at it unless it is 1.
 inline Status read_version_1(ByteReader& r, const Path& p, ErrorCode bad_version) {
   const uint64_t at = r.offset();
