@@ -74,9 +74,8 @@ std::vector<Rule> rig_rules() {
          });
        }},
       {"skel.limit.joints",
-       [](RuleCase& c) -> std::optional<Bytes> {
-         c.limits.skel_joints = c.model.skel()->joints.size() - 1;
-         return c.bytes;
+       [](RuleCase& c) {
+         return limit_below(c, &Limits::skel_joints, c.model.skel()->joints.size());
        }},
       {"skel.base_source_hash",
        [](RuleCase& c) {
@@ -115,14 +114,7 @@ std::vector<Rule> rig_rules() {
            return true;
          });
        }},
-      {"skel.trailing_bytes",
-       [](RuleCase& c) {
-         return payload_edit(c, "SKEL", [](Bytes& p) {
-           const Bytes junk = bytes_of(uniform<size_t>(1, 47));
-           p.insert(p.end(), junk.begin(), junk.end());
-           return true;
-         });
-       }},
+      {"skel.trailing_bytes", [](RuleCase& c) { return trailing_payload(c, "SKEL", 47); }},
       {"skel.parent_missing",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {
