@@ -10,7 +10,7 @@
 namespace voxrig::testing::detail {
 
 static void walk_xform(Walker& w, const std::string& name) {
-  Walker x(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  Walker x = w.child(name);
   if (!w.fits(40)) return;
   w.emit(name, w.pos(), 40);
   x.vec3("t");
@@ -22,7 +22,7 @@ static void walk_xform(Walker& w, const std::string& name) {
 static void walk_hinge(Walker& w, const std::string& name) {
   if (!w.fits(kHingeSize)) return;
   w.emit(name, w.pos(), kHingeSize);
-  Walker h(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  Walker h = w.child(name);
   h.uint("parent", 4);
   h.vec3("p0");
   h.vec3("p1");
@@ -173,64 +173,54 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
   }
   if (tag == "BONS") {
     auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
-      const std::string bone = idx("bone", i);
-      const uint64_t start = w.pos();
-      Walker bw(b, start, w.end(), out, w.sub_prefixes(bone));
-      auto nl = bw.uint("name_len", 2);
-      bw.field("name", std::min(nl.value_or(0), bw.remaining()));
-      auto na = bw.uint("attach_count", 4);
-      for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
-        const std::string at = idx("attachment", a);
-        bw.emit(at, bw.pos(), kAttachmentSize);
-        Walker aw(b, bw.pos(), w.end(), out, bw.sub_prefixes(at));
-        aw.uint("mesh_kind", 2);
-        aw.uint("index", 4);
-        walk_xform(aw, "local_offset");
-        aw.uint("speed_q8", 4);
-        aw.uint("start_phase_ms", 4);
-        bw.set_pos(aw.pos());
-      }
-      walk_hinge(bw, "hinge");
-      w.emit(bone, start, bw.pos() - start);
-      w.set_pos(bw.pos());
-    }
+    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i)
+      w.record(idx("bone", i), [&](Walker& bw) {
+        bw.counted("name_len", 2, "name");
+        auto na = bw.uint("attach_count", 4);
+        for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
+          const std::string at = idx("attachment", a);
+          bw.emit(at, bw.pos(), kAttachmentSize);
+          Walker aw = bw.child(at);
+          aw.uint("mesh_kind", 2);
+          aw.uint("index", 4);
+          walk_xform(aw, "local_offset");
+          aw.uint("speed_q8", 4);
+          aw.uint("start_phase_ms", 4);
+          bw.set_pos(aw.pos());
+        }
+        walk_hinge(bw, "hinge");
+      });
     return;
   }
   if (tag == "CLPS") {
     auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
-      const std::string clip = idx("clip", i);
-      const uint64_t start = w.pos();
-      Walker cw(b, start, w.end(), out, w.sub_prefixes(clip));
-      auto nl = cw.uint("name_len", 2);
-      cw.field("name", std::min(nl.value_or(0), cw.remaining()));
-      auto kind = cw.uint("kind", 2);
-      const uint64_t len_off = cw.pos();
-      auto len = cw.uint("payload_len", 4);
-      if (len) {
-        const uint64_t bstart = cw.pos(), bend = std::min(w.end(), bstart + *len);
-        cw.emit("body", bstart, bend - bstart);
-        Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
-        if (kind && *kind == 0) {
-          auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
-          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
-            for (uint64_t h = 0; h < *nh; ++h)
-              walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
-          auto ns = body.uint("seqcount", 4);
-          for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
-            body.uint(idx("seq", s) + "/tim", 4);
-            body.uint(idx("seq", s) + "/frm", 4);
+    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i)
+      w.record(idx("clip", i), [&](Walker& cw) {
+        cw.counted("name_len", 2, "name");
+        auto kind = cw.uint("kind", 2);
+        const uint64_t len_off = cw.pos();
+        auto len = cw.uint("payload_len", 4);
+        if (len) {
+          const uint64_t bstart = cw.pos(), bend = std::min(cw.end(), bstart + *len);
+          cw.emit("body", bstart, bend - bstart);
+          Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
+          if (kind && *kind == 0) {
+            auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
+            for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
+              for (uint64_t h = 0; h < *nh; ++h)
+                walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
+            auto ns = body.uint("seqcount", 4);
+            for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
+              body.uint(idx("seq", s) + "/tim", 4);
+              body.uint(idx("seq", s) + "/frm", 4);
+            }
           }
+          body.end_marker();
+          add_region(out, cw.sub_prefixes("payload_len")[0], len_off, bstart, bend,
+                     cw.sub_prefixes("body"));
+          cw.set_pos(bend);
         }
-        body.end_marker();
-        add_region(out, cw.sub_prefixes("payload_len")[0], len_off, bstart, bend,
-                   cw.sub_prefixes("body"));
-        cw.set_pos(bend);
-      }
-      w.emit(clip, start, cw.pos() - start);
-      w.set_pos(cw.pos());
-    }
+      });
   }
 }
 
