@@ -138,6 +138,16 @@ void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
   w.end_marker();
 }
 
+// An RKCH table of named records (BONS, CLPS): a u32 count, then records that each start with a
+// u16 name_len and the name; rest(Walker&) walks the remainder of one record.
+template <class Rest>
+static void walk_named_records(Walker& w, const std::string& name, Rest rest) {
+  walk_records(w, name, w.uint("count", 4), 2, [&](Walker& rw) {
+    rw.counted("name_len", 2, "name");
+    rest(rw);
+  });
+}
+
 static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag, Walker& w) {
   Layout& out = w.out();
   if (tag == "META") {
@@ -172,55 +182,49 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
     return;
   }
   if (tag == "BONS") {
-    auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i)
-      w.record(idx("bone", i), [&](Walker& bw) {
-        bw.counted("name_len", 2, "name");
-        auto na = bw.uint("attach_count", 4);
-        for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
-          const std::string at = idx("attachment", a);
-          bw.emit(at, bw.pos(), kAttachmentSize);
-          Walker aw = bw.child(at);
-          aw.uint("mesh_kind", 2);
-          aw.uint("index", 4);
-          walk_xform(aw, "local_offset");
-          aw.uint("speed_q8", 4);
-          aw.uint("start_phase_ms", 4);
-          bw.set_pos(aw.pos());
-        }
-        walk_hinge(bw, "hinge");
-      });
+    walk_named_records(w, "bone", [&](Walker& bw) {
+      auto na = bw.uint("attach_count", 4);
+      for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
+        const std::string at = idx("attachment", a);
+        bw.emit(at, bw.pos(), kAttachmentSize);
+        Walker aw = bw.child(at);
+        aw.uint("mesh_kind", 2);
+        aw.uint("index", 4);
+        walk_xform(aw, "local_offset");
+        aw.uint("speed_q8", 4);
+        aw.uint("start_phase_ms", 4);
+        bw.set_pos(aw.pos());
+      }
+      walk_hinge(bw, "hinge");
+    });
     return;
   }
   if (tag == "CLPS") {
-    auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i)
-      w.record(idx("clip", i), [&](Walker& cw) {
-        cw.counted("name_len", 2, "name");
-        auto kind = cw.uint("kind", 2);
-        const uint64_t len_off = cw.pos();
-        auto len = cw.uint("payload_len", 4);
-        if (len) {
-          const uint64_t bstart = cw.pos(), bend = std::min(cw.end(), bstart + *len);
-          cw.emit("body", bstart, bend - bstart);
-          Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
-          if (kind && *kind == 0) {
-            auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
-            for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
-              for (uint64_t h = 0; h < *nh; ++h)
-                walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
-            auto ns = body.uint("seqcount", 4);
-            for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
-              body.uint(idx("seq", s) + "/tim", 4);
-              body.uint(idx("seq", s) + "/frm", 4);
-            }
+    walk_named_records(w, "clip", [&](Walker& cw) {
+      auto kind = cw.uint("kind", 2);
+      const uint64_t len_off = cw.pos();
+      auto len = cw.uint("payload_len", 4);
+      if (len) {
+        const uint64_t bstart = cw.pos(), bend = std::min(cw.end(), bstart + *len);
+        cw.emit("body", bstart, bend - bstart);
+        Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
+        if (kind && *kind == 0) {
+          auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
+          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
+            for (uint64_t h = 0; h < *nh; ++h)
+              walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
+          auto ns = body.uint("seqcount", 4);
+          for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
+            body.uint(idx("seq", s) + "/tim", 4);
+            body.uint(idx("seq", s) + "/frm", 4);
           }
-          body.end_marker();
-          add_region(out, cw.sub_prefixes("payload_len")[0], len_off, bstart, bend,
-                     cw.sub_prefixes("body"));
-          cw.set_pos(bend);
         }
-      });
+        body.end_marker();
+        add_region(out, cw.sub_prefixes("payload_len")[0], len_off, bstart, bend,
+                   cw.sub_prefixes("body"));
+        cw.set_pos(bend);
+      }
+    });
   }
 }
 

@@ -79,30 +79,28 @@ void walk_anim(Walker& w) {
   auto nc = w.uint("clipCount", 2);
   w.field("baseSourceHash", 32);
   w.field("skeletonHash", 32);
-  for (uint64_t c = 0; nc && c < *nc && w.fits(kClipPrefix); ++c)
-    w.record(idx("clip", c), [&](Walker& cw) {
-      cw.uint("clipId", 2);
-      auto nt = cw.uint("trackCount", 2);
-      cw.uint("durationMs", 4);
-      auto nl = cw.uint("nameLen", 1);
-      cw.field("pad", 3);
-      cw.field("name", std::min(nl.value_or(0), cw.remaining()));
-      for (uint64_t t = 0; nt && t < *nt && cw.fits(kTrackPrefix); ++t)
-        cw.record(idx("track", t), [&](Walker& tw) {
-          tw.uint("jointId", 2);
-          tw.uint("reserved", 2);
-          auto nk = tw.uint("keyCount", 4);
-          for (uint64_t k = 0; nk && k < *nk && tw.fits(kKeySize); ++k) {
-            tw.emit(idx("key", k), tw.pos(), kKeySize);
-            Walker kw = tw.child(idx("key", k));
-            kw.uint("timeMs", 4);
-            kw.vec3("translation");
-            kw.quat("rotation");
-            kw.vec3("scale");
-            tw.set_pos(kw.pos());
-          }
-        });
+  walk_records(w, "clip", nc, kClipPrefix, [&](Walker& cw) {
+    cw.uint("clipId", 2);
+    auto nt = cw.uint("trackCount", 2);
+    cw.uint("durationMs", 4);
+    auto nl = cw.uint("nameLen", 1);
+    cw.field("pad", 3);
+    cw.field("name", std::min(nl.value_or(0), cw.remaining()));
+    walk_records(cw, "track", nt, kTrackPrefix, [&](Walker& tw) {
+      tw.uint("jointId", 2);
+      tw.uint("reserved", 2);
+      auto nk = tw.uint("keyCount", 4);
+      for (uint64_t k = 0; nk && k < *nk && tw.fits(kKeySize); ++k) {
+        tw.emit(idx("key", k), tw.pos(), kKeySize);
+        Walker kw = tw.child(idx("key", k));
+        kw.uint("timeMs", 4);
+        kw.vec3("translation");
+        kw.quat("rotation");
+        kw.vec3("scale");
+        tw.set_pos(kw.pos());
+      }
     });
+  });
 }
 
 void walk_vfp(std::span<const uint8_t> b, Layout& out) {

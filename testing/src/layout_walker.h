@@ -125,6 +125,14 @@ inline std::string idx(const std::string& name, uint64_t i) {
   return name + "[" + std::to_string(i) + "]";
 }
 
+// A table of `count` variable-length records name[0], name[1], ... (none when the count did not
+// fit), each walked by w.record(name[i], body) while at least min_size bytes are left.
+template <class Body>
+void walk_records(Walker& w, const std::string& name, std::optional<uint64_t> count,
+                  uint64_t min_size, Body body) {
+  for (uint64_t i = 0; count && i < *count && w.fits(min_size); ++i) w.record(idx(name, i), body);
+}
+
 // Adds a region whose u32 length sits at `len_off` and counts [start, end).
 inline void add_region(Layout& out, const std::string& len_path, uint64_t len_off, uint64_t start,
                        uint64_t end, const std::vector<std::string>& prefixes) {
