@@ -33,6 +33,17 @@ std::string rig_code(const Bytes& b) {
   return code_of(decode_vfp(b, DecodeOptions{Profile::VfpRig, {}}));
 }
 
+// f with one part changed by mutate, chosen so that shrinking keeps the change; the caller
+// discards the case when the change left the part equal.
+template <class Mutate>
+VfpFile changed(const VfpFile& f, const char* label, Mutate mutate) {
+  return choose(label, [f, mutate] {
+    VfpFile x = f;
+    mutate(x);
+    return x;
+  });
+}
+
 // Decodes each rig section of g on its own, bound to `source` and to the SHA-256 of g's SKEL
 // payload: SKEL must give skel_code ("ok" or a code), VSKN and ANIM (when g has one)
 // vskn.<binding> and anim.<binding>. Then rebind(g) must make the whole file valid again.
@@ -53,11 +64,7 @@ void check_sections_then_rebind(VfpFile& g, const Sha256& source, const std::str
 
 VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 1200, ()) {
   const VfpFile f = *gen_vfp_file(rigged());
-  VfpFile g = choose("VOX0 change", [f] {
-    VfpFile x = f;
-    mutate_vox0(*x.vox0());
-    return x;
-  });
+  VfpFile g = changed(f, "VOX0 change", [](VfpFile& x) { mutate_vox0(*x.vox0()); });
   RC_PRE(!(*g.vox0() == *f.vox0()));
   const Bytes before = encode_ok(f), after = encode_ok(g);
   record("vfp", after);
@@ -73,11 +80,7 @@ VOXRIG_PROP(VfpHashBinding, AnyVox0ChangeBreaksEveryRigBinding, 1200, ()) {
 
 VOXRIG_PROP(VfpHashBinding, AnySkelChangeBreaksSkeletonHashes, 1200, ()) {
   const VfpFile f = *gen_vfp_file(rigged());
-  VfpFile g = choose("SKEL change", [f] {
-    VfpFile x = f;
-    mutate_skel(*x.skel());
-    return x;
-  });
+  VfpFile g = changed(f, "SKEL change", [](VfpFile& x) { mutate_skel(*x.skel()); });
   RC_PRE(!(*g.skel() == *f.skel()));
   const Bytes after = encode_ok(g);
   record("vfp", after);
