@@ -144,6 +144,11 @@ inline std::optional<Bytes> flipped_hash(const RuleCase& c,
       false);
 }
 
+/// The rule `code` that breaks a binding with flipped_hash(c, hash_of, mask).
+inline Rule hash_rule(const char* code, Sha256* (*hash_of)(VfpFile&), uint8_t mask) {
+  return {code, [hash_of, mask](RuleCase& c) { return flipped_hash(c, hash_of, mask); }};
+}
+
 template <class T>
 T& any_of(std::vector<T>& v) {
   return v[uniform<size_t>(0, v.size())];

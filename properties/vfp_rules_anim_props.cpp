@@ -27,16 +27,12 @@ std::vector<Rule> anim_rules() {
          if (c.model.anim() == nullptr || c.model.anim()->clips.empty()) return std::nullopt;
          return limit_below(c, &Limits::anim_clips, c.model.anim()->clips.size());
        }},
-      {"anim.base_source_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return m.anim() ? &m.anim()->base_source_hash : nullptr; }, 4);
-       }},
-      {"anim.skeleton_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return m.anim() ? &m.anim()->skeleton_hash : nullptr; }, 4);
-       }},
+      hash_rule(
+          "anim.base_source_hash",
+          [](VfpFile& m) { return m.anim() ? &m.anim()->base_source_hash : nullptr; }, 4),
+      hash_rule(
+          "anim.skeleton_hash",
+          [](VfpFile& m) { return m.anim() ? &m.anim()->skeleton_hash : nullptr; }, 4),
       {"anim.clip_order",
        [](RuleCase& c) {
          return anim_edit(c, [](Anim& a, const Skel&) {

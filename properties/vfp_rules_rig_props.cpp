@@ -77,11 +77,8 @@ std::vector<Rule> rig_rules() {
        [](RuleCase& c) {
          return limit_below(c, &Limits::skel_joints, c.model.skel()->joints.size());
        }},
-      {"skel.base_source_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return &m.skel()->base_source_hash; }, 0x20);
-       }},
+      hash_rule(
+          "skel.base_source_hash", [](VfpFile& m) { return &m.skel()->base_source_hash; }, 0x20),
       {"skel.joint_order",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {
