@@ -25,12 +25,6 @@ Rig gen_rig() {
   return r;
 }
 
-RigRuntime build_ok(const Rig& r) {
-  auto rt = RigRuntime::build(r.skel, &r.anim);
-  if (!rt.ok()) RC_FAIL("RigRuntime::build failed: " + rt.error().to_text());
-  return std::move(rt).value();
-}
-
 std::vector<Trs> sample(const RigRuntime& rt, size_t clip, double t, SamplePolicy p, TimeMode m) {
   std::vector<Trs> out(rt.joint_count());
   SamplingJob job{&rt, clip, t, p, m, nullptr, out};
@@ -48,12 +42,19 @@ void record_rig(const Rig& r) {
   if (auto b = encode_vfp(f); b.ok()) record("vfp", b.value());
 }
 
+// r recorded (as a VFP file, to replay a failing case) and then its runtime.
+RigRuntime build_recorded(const Rig& r) {
+  record_rig(r);
+  auto rt = RigRuntime::build(r.skel, &r.anim);
+  if (!rt.ok()) RC_FAIL("RigRuntime::build failed: " + rt.error().to_text());
+  return std::move(rt).value();
+}
+
 }  // namespace
 
 VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
   const Rig r = gen_rig();
-  record_rig(r);
-  const RigRuntime rt = build_ok(r);
+  const RigRuntime rt = build_recorded(r);
   for (size_t c = 0; c < r.anim.clips.size(); ++c) {
     const AnimClip& clip = r.anim.clips[c];
     for (const AnimTrack& track : clip.tracks) {
@@ -82,8 +83,7 @@ VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
 
 VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
   const Rig r = gen_rig();
-  record_rig(r);
-  const RigRuntime rt = build_ok(r);
+  const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const double d = r.anim.clips[c].duration_ms;
   const double t =
@@ -101,8 +101,7 @@ VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
 
 VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
   const Rig r = gen_rig();
-  record_rig(r);
-  const RigRuntime rt = build_ok(r);
+  const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const uint32_t d = r.anim.clips[c].duration_ms;
   RC_PRE(d > 0u);
@@ -127,8 +126,7 @@ VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
 
 VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 1000, ()) {
   const Rig r = gen_rig();
-  record_rig(r);
-  const RigRuntime rt = build_ok(r);
+  const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const std::vector<Trs> locals =
       sample(rt, c, uniform<uint32_t>(0, 4000), kPolicies[uniform<size_t>(0, 3)], TimeMode::Loop);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "voxrig/error.h"
+#include "voxrig/profile.h"
 
 namespace voxrig::props {
 
@@ -132,3 +133,23 @@ void run(int budget, void (*fn)(Args...)) {
   static void voxrig_prop_##Suite##_##Name ArgList;                                            \
   TEST(Suite, Name) { ::voxrig::props::detail::run((Budget), &voxrig_prop_##Suite##_##Name); } \
   static void voxrig_prop_##Suite##_##Name ArgList
+
+namespace voxrig::props {
+
+/// Asserts that canonical `bytes` are a fixed point under each of `profiles`: reencode(bytes, p)
+/// (decode, then encode) gives them back, and so does roundtrip(bytes, p) (the D1 roundtrip, a
+/// Result<Bytes>). Logs the profile; fails the case at the first difference.
+template <class Reencode, class RoundTrip>
+void check_fixed_point(const std::vector<uint8_t>& bytes, std::span<const Profile> profiles,
+                       Reencode reencode, RoundTrip roundtrip) {
+  for (Profile p : profiles) {
+    RC_LOG() << "profile " << to_string(p) << "\n";
+    const std::vector<uint8_t> again = reencode(bytes, p);
+    VOXRIG_RC_SAME_BYTES(again, bytes);
+    auto any = roundtrip(bytes, p);
+    VOXRIG_RC_OK(any);
+    VOXRIG_RC_SAME_BYTES(any.value(), bytes);
+  }
+}
+
+}  // namespace voxrig::props

@@ -110,14 +110,9 @@ VOXRIG_PROP(RkcRoundTrip, CanonicalBytesAreFixedPoints, 1000, ()) {
   const Character c = *gen_character();
   const Bytes bytes = encode_ok(c);
   record("rkc", bytes);
-  for (Profile p : kProfiles) {
-    RC_LOG() << "profile " << to_string(p) << "\n";
-    const Bytes again = encode_ok(decode_ok(bytes, p));
-    VOXRIG_RC_SAME_BYTES(again, bytes);
-    auto any = roundtrip(bytes, p);
-    VOXRIG_RC_OK(any);
-    VOXRIG_RC_SAME_BYTES(any.value(), bytes);
-  }
+  check_fixed_point(
+      bytes, kProfiles, [](const Bytes& b, Profile p) { return encode_ok(decode_ok(b, p)); },
+      roundtrip);
 }
 
 VOXRIG_PROP(RkcRoundTrip, DecodeAfterEncodeGivesTheModel, 1000, ()) {

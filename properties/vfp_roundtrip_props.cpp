@@ -64,14 +64,10 @@ VOXRIG_PROP(VfpRoundTrip, ByteExactUnderBothProfiles, 1500, ()) {
   const Bytes bytes =
       choose("respelled", [written] { return one_in(2) ? respell_vfp(written) : written; });
   record("vfp", bytes);
-  for (Profile p : {Profile::VfpRig, Profile::VfpStatic}) {
-    RC_LOG() << "profile " << to_string(p) << "\n";
-    const Bytes again = encode_ok(decode_ok(bytes, p));
-    VOXRIG_RC_SAME_BYTES(again, bytes);
-    auto any = roundtrip_any(bytes, p, Limits{});
-    VOXRIG_RC_OK(any);
-    VOXRIG_RC_SAME_BYTES(any.value(), bytes);
-  }
+  constexpr Profile kProfiles[] = {Profile::VfpRig, Profile::VfpStatic};
+  check_fixed_point(
+      bytes, kProfiles, [](const Bytes& b, Profile p) { return encode_ok(decode_ok(b, p)); },
+      [](const Bytes& b, Profile p) { return roundtrip_any(b, p, Limits{}); });
 }
 
 VOXRIG_PROP(VfpRoundTrip, DecodeAfterEncodeGivesTheModel, 1500, ()) {

@@ -111,6 +111,22 @@ inline std::optional<Bytes> bad_payload_byte(const RuleCase& c, const char* tag,
   });
 }
 
+/// 1..most-1 random bytes appended to section `tag`'s payload (`.trailing_bytes`).
+inline std::optional<Bytes> trailing_payload(const RuleCase& c, const char* tag, size_t most) {
+  return payload_edit(c, tag, [most](Bytes& p) {
+    const Bytes junk = bytes_of(uniform<size_t>(1, most));
+    p.insert(p.end(), junk.begin(), junk.end());
+    return true;
+  });
+}
+
+/// The limit c.limits.*limit set one below `have`, the count the valid file holds, so that the
+/// file is rejected for exceeding it (`.limit.*`). have must be at least 1.
+inline std::optional<Bytes> limit_below(RuleCase& c, uint64_t Limits::*limit, uint64_t have) {
+  c.limits.*limit = have - 1;
+  return c.bytes;
+}
+
 /// One bit (`mask`) of a random byte of the hash `hash_of` picks flipped, written without
 /// rebinding so the hash is the failure (`.base_source_hash`, `.skeleton_hash`); nullopt when
 /// hash_of finds no such section (nullptr).
@@ -126,6 +142,11 @@ inline std::optional<Bytes> flipped_hash(const RuleCase& c,
         return true;
       },
       false);
+}
+
+/// The rule `code` that breaks a binding with flipped_hash(c, hash_of, mask).
+inline Rule hash_rule(const char* code, Sha256* (*hash_of)(VfpFile&), uint8_t mask) {
+  return {code, [hash_of, mask](RuleCase& c) { return flipped_hash(c, hash_of, mask); }};
 }
 
 template <class T>
@@ -174,6 +195,15 @@ inline std::optional<Bytes> anim_edit(const RuleCase& c,
                                       bool bind = true) {
   return model_edit(
       c, [&](VfpFile& m) { return m.anim() != nullptr && edit(*m.anim(), *m.skel()); }, bind);
+}
+
+// An ANIM edit of one random track; nullopt when the ANIM has no track or edit declines.
+inline std::optional<Bytes> track_edit(const RuleCase& c,
+                                       const std::function<bool(AnimTrack&)>& edit) {
+  return anim_edit(c, [&](Anim& a, const Skel&) {
+    AnimTrack* t = any_track(a);
+    return t != nullptr && edit(*t);
+  });
 }
 
 // Byte-level edits of the file the case was written to.

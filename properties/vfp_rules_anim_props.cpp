@@ -25,19 +25,14 @@ std::vector<Rule> anim_rules() {
       {"anim.limit.clips",
        [](RuleCase& c) -> std::optional<Bytes> {
          if (c.model.anim() == nullptr || c.model.anim()->clips.empty()) return std::nullopt;
-         c.limits.anim_clips = c.model.anim()->clips.size() - 1;
-         return c.bytes;
+         return limit_below(c, &Limits::anim_clips, c.model.anim()->clips.size());
        }},
-      {"anim.base_source_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return m.anim() ? &m.anim()->base_source_hash : nullptr; }, 4);
-       }},
-      {"anim.skeleton_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return m.anim() ? &m.anim()->skeleton_hash : nullptr; }, 4);
-       }},
+      hash_rule(
+          "anim.base_source_hash",
+          [](VfpFile& m) { return m.anim() ? &m.anim()->base_source_hash : nullptr; }, 4),
+      hash_rule(
+          "anim.skeleton_hash",
+          [](VfpFile& m) { return m.anim() ? &m.anim()->skeleton_hash : nullptr; }, 4),
       {"anim.clip_order",
        [](RuleCase& c) {
          return anim_edit(c, [](Anim& a, const Skel&) {
@@ -85,10 +80,8 @@ std::vector<Rule> anim_rules() {
        }},
       {"anim.no_keys",
        [](RuleCase& c) {
-         return anim_edit(c, [](Anim& a, const Skel&) {
-           AnimTrack* t = any_track(a);
-           if (t == nullptr) return false;
-           t->keys.clear();
+         return track_edit(c, [](AnimTrack& t) {
+           t.keys.clear();
            return true;
          });
        }},
@@ -99,24 +92,21 @@ std::vector<Rule> anim_rules() {
          for (const AnimClip& clip : a ? a->clips : std::vector<AnimClip>{})
            for (const AnimTrack& t : clip.tracks) most = std::max(most, t.keys.size());
          if (most == 0) return std::nullopt;
-         c.limits.anim_keys_per_track = most - 1;
-         return c.bytes;
+         return limit_below(c, &Limits::anim_keys_per_track, most);
        }},
       {"anim.limit.keys_total",
        [](RuleCase& c) -> std::optional<Bytes> {
          const size_t total = c.model.anim() ? total_keys(*c.model.anim()) : 0;
          if (total == 0) return std::nullopt;
-         c.limits.anim_keys_total = total - 1;
-         return c.bytes;
+         return limit_below(c, &Limits::anim_keys_total, total);
        }},
       {"anim.key_time_order",
        [](RuleCase& c) {
-         return anim_edit(c, [](Anim& a, const Skel&) {
-           AnimTrack* t = any_track(a);
-           if (t == nullptr || t->keys.size() < 2) return false;
-           const size_t i = uniform<size_t>(1, t->keys.size());
-           const uint32_t prev = t->keys[i - 1].time_ms;
-           t->keys[i].time_ms = prev - uint32_t(uniform<uint64_t>(0, uint64_t{prev} + 1));
+         return track_edit(c, [](AnimTrack& t) {
+           if (t.keys.size() < 2) return false;
+           const size_t i = uniform<size_t>(1, t.keys.size());
+           const uint32_t prev = t.keys[i - 1].time_ms;
+           t.keys[i].time_ms = prev - uint32_t(uniform<uint64_t>(0, uint64_t{prev} + 1));
            return true;
          });
        }},
@@ -136,30 +126,19 @@ std::vector<Rule> anim_rules() {
        }},
       {"anim.non_finite",
        [](RuleCase& c) {
-         return anim_edit(c, [](Anim& a, const Skel&) {
-           AnimTrack* t = any_track(a);
-           if (t == nullptr) return false;
-           *any_float_of(any_of(t->keys).trs) = non_finite();
+         return track_edit(c, [](AnimTrack& t) {
+           *any_float_of(any_of(t.keys).trs) = non_finite();
            return true;
          });
        }},
       {"anim.non_unit_rotation",
        [](RuleCase& c) {
-         return anim_edit(c, [](Anim& a, const Skel&) {
-           AnimTrack* t = any_track(a);
-           if (t == nullptr) return false;
-           make_non_unit(any_of(t->keys).trs.r);
+         return track_edit(c, [](AnimTrack& t) {
+           make_non_unit(any_of(t.keys).trs.r);
            return true;
          });
        }},
-      {"anim.trailing_bytes",
-       [](RuleCase& c) {
-         return payload_edit(c, "ANIM", [](Bytes& p) {
-           const Bytes junk = bytes_of(uniform<size_t>(1, 50));
-           p.insert(p.end(), junk.begin(), junk.end());
-           return true;
-         });
-       }},
+      {"anim.trailing_bytes", [](RuleCase& c) { return trailing_payload(c, "ANIM", 50); }},
   };
 }
 

@@ -28,10 +28,7 @@ std::vector<Rule> container_rules() {
          return raw_edit(c, [](RawVfp& r) { r.flags = uint16_t(uniform<int>(1, 65536)); });
        }},
       {"vfp.limit.sections",
-       [](RuleCase& c) -> std::optional<Bytes> {
-         c.limits.vfp_sections = c.model.sections.size() - 1;
-         return c.bytes;
-       }},
+       [](RuleCase& c) { return limit_below(c, &Limits::vfp_sections, c.model.sections.size()); }},
       {"vfp.section.truncated",
        [](RuleCase& c) {
          return raw_edit(

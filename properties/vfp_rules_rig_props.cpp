@@ -74,15 +74,11 @@ std::vector<Rule> rig_rules() {
          });
        }},
       {"skel.limit.joints",
-       [](RuleCase& c) -> std::optional<Bytes> {
-         c.limits.skel_joints = c.model.skel()->joints.size() - 1;
-         return c.bytes;
-       }},
-      {"skel.base_source_hash",
        [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return &m.skel()->base_source_hash; }, 0x20);
+         return limit_below(c, &Limits::skel_joints, c.model.skel()->joints.size());
        }},
+      hash_rule(
+          "skel.base_source_hash", [](VfpFile& m) { return &m.skel()->base_source_hash; }, 0x20),
       {"skel.joint_order",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {
@@ -115,14 +111,7 @@ std::vector<Rule> rig_rules() {
            return true;
          });
        }},
-      {"skel.trailing_bytes",
-       [](RuleCase& c) {
-         return payload_edit(c, "SKEL", [](Bytes& p) {
-           const Bytes junk = bytes_of(uniform<size_t>(1, 47));
-           p.insert(p.end(), junk.begin(), junk.end());
-           return true;
-         });
-       }},
+      {"skel.trailing_bytes", [](RuleCase& c) { return trailing_payload(c, "SKEL", 47); }},
       {"skel.parent_missing",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {

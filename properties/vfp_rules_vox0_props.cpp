@@ -34,9 +34,8 @@ std::vector<Rule> vox0_rules() {
              c, [](RawVfp& r) { put_u16(vox0_of(r).payload, 4 + 2 * uniform<size_t>(0, 3), 0); });
        }},
       {"vox0.limit.voxels",
-       [](RuleCase& c) -> std::optional<Bytes> {
-         c.limits.vox0_voxels = c.model.vox0()->voxels.size() - 1;
-         return c.bytes;
+       [](RuleCase& c) {
+         return limit_below(c, &Limits::vox0_voxels, c.model.vox0()->voxels.size());
        }},
       {"vox0.length",
        [](RuleCase& c) {

@@ -37,16 +37,10 @@ std::vector<Rule> vskn_rules() {
            return true;
          });
        }},
-      {"vskn.base_source_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return &m.vskn()->base_source_hash; }, 1);
-       }},
-      {"vskn.skeleton_hash",
-       [](RuleCase& c) {
-         return flipped_hash(
-             c, [](VfpFile& m) { return &m.vskn()->skeleton_hash; }, 1);
-       }},
+      hash_rule(
+          "vskn.base_source_hash", [](VfpFile& m) { return &m.vskn()->base_source_hash; }, 1),
+      hash_rule(
+          "vskn.skeleton_hash", [](VfpFile& m) { return &m.vskn()->skeleton_hash; }, 1),
       {"vskn.offset_order",
        [](RuleCase& c) {
          return model_edit(c, [](VfpFile& m) {

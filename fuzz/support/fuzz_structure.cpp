@@ -46,6 +46,11 @@ size_t plain(uint8_t* data, size_t size, size_t max_size) {
   return LLVMFuzzerMutate(data, size, max_size);
 }
 
+/// How many bytes a structural edit may add: what max_size leaves, at most 4 KiB per step.
+size_t room_for(size_t size, size_t max_size) {
+  return max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+}
+
 size_t emit(const Bytes& out, uint8_t* data, size_t size, size_t max_size) {
   if (out.empty() || out.size() > max_size) return plain(data, size, max_size);
   std::memcpy(data, out.data(), out.size());
@@ -114,7 +119,7 @@ size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   auto split = split_as({data, size}, Container::Vfp);
   if (!split || split->parts.empty() || pick(rng, 16) == 0) return plain(data, size, max_size);
   Split& s = *split;
-  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  const size_t room = room_for(size, max_size);
   Part& p = s.parts[pick(rng, s.parts.size())];
   switch (pick(rng, 10)) {
     case 0:
@@ -280,7 +285,7 @@ Bytes mutate_rvc_blob(View in, Rng& rng, size_t room) {
 size_t mutate_rvc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   Rng rng(seed);
   if (pick(rng, 8) == 0) return plain(data, size, max_size);
-  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  const size_t room = room_for(size, max_size);
   return emit(mutate_rvc_blob({data, size}, rng, room), data, size, max_size);
 }
 
@@ -357,7 +362,7 @@ size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   auto split = split_as({data, size}, Container::Rkch);
   if (!split || split->parts.empty() || pick(rng, 16) == 0) return plain(data, size, max_size);
   Split& s = *split;
-  const size_t room = max_size > size ? std::min<size_t>(max_size - size, 4096) : 0;
+  const size_t room = room_for(size, max_size);
   uint32_t bones = 0;
   for (const Part& q : s.parts)
     if (q.is("BONS") && q.payload.size() >= 4) bones = get_u32(q.payload, 0);

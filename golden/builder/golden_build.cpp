@@ -207,25 +207,24 @@ std::vector<uint8_t> kv6_bytes(const json& j) {
   return *r;
 }
 
-RvcClip rvc_clip(const json& j) {
-  auto bytes = rvc_bytes(j);
+// An embedded blob given as bytes, decoded by decode (decode_rvc, decode_kv6) under rkc-compat;
+// a source error when it does not parse. `what` names the format in the message.
+template <class Decode>
+auto embedded(const std::vector<uint8_t>& bytes, Decode decode, const char* what) {
   DecodeOptions o;
   o.profile = Profile::RkcCompat;
-  auto c = decode_rvc(bytes, 0, o);
-  if (!c.ok())
-    fail("an embedded RVC must parse (use mutations for broken ones): " + c.error().to_text());
-  return *c;
+  auto m = decode(bytes, 0, o);
+  if (!m.ok())
+    fail(std::string("an embedded ") + what +
+         " must parse (use mutations for broken ones): " + m.error().to_text());
+  return *m;
 }
+
+RvcClip rvc_clip(const json& j) { return embedded(rvc_bytes(j), decode_rvc, "RVC"); }
 
 Kv6 kv6_of(const json& j) {
   if (!j.contains("hex")) return kv6_model(j);
-  auto bytes = hex(j["hex"]);
-  DecodeOptions o;
-  o.profile = Profile::RkcCompat;
-  auto k = decode_kv6(bytes, 0, o);
-  if (!k.ok())
-    fail("an embedded KV6 must parse (use mutations for broken ones): " + k.error().to_text());
-  return *k;
+  return embedded(hex(j["hex"]), decode_kv6, "KV6");
 }
 
 Character character(const json& j) {

@@ -38,7 +38,38 @@ bool valid_id(const std::string& id) {
   });
 }
 
+// The start every case object shares: only `keys` may appear, and "id" must be valid_id. Sets id
+// (even when invalid); false with err set otherwise (`bad_id` is the invalid-id message).
+bool parse_keys_and_id(const json& c, const std::set<std::string>& keys, const char* bad_id,
+                       std::string& id, std::string& err) {
+  for (auto it = c.begin(); it != c.end(); ++it)
+    if (!keys.count(it.key())) {
+      err = "unknown key '" + it.key() + "'";
+      return false;
+    }
+  id = c.value("id", std::string());
+  if (!valid_id(id)) {
+    err = bad_id;
+    return false;
+  }
+  return true;
+}
+
 bool known_code(const std::string& code) { return error_code_from_string(code).has_value(); }
+
+// A verdict is "accept" or a known error code (then accept = false, error = the code); false,
+// leaving both as they were, for anything else.
+bool parse_verdict(const std::string& verdict, bool& accept, std::string& error) {
+  if (verdict == "accept") {
+    accept = true;
+  } else if (known_code(verdict)) {
+    accept = false;
+    error = verdict;
+  } else {
+    return false;
+  }
+  return true;
+}
 
 // Parses a writer expectation: "same" | "differs" | {"case": id} | {"hex": ...} | {"error": code}.
 bool parse_writer(const json& j, WriterExpect& w, std::string& err) {
@@ -93,16 +124,9 @@ bool parse_common(const json& c, std::string& rule, std::string& level,
 
 bool parse_case(const json& c, const std::string& file_format, const std::string& source,
                 CaseDef& d, std::string& err) {
-  for (auto it = c.begin(); it != c.end(); ++it)
-    if (!kCaseKeys.count(it.key())) {
-      err = "unknown key '" + it.key() + "'";
-      return false;
-    }
-  d.id = c.value("id", std::string());
-  if (!valid_id(d.id)) {
-    err = "missing or invalid 'id' (lower-case a-z0-9_-./)";
+  if (!parse_keys_and_id(c, kCaseKeys, "missing or invalid 'id' (lower-case a-z0-9_-./)", d.id,
+                         err))
     return false;
-  }
   d.format = c.value("format", file_format);
   if (!kFormats.count(d.format)) {
     err = "unknown format '" + d.format + "'";
@@ -162,12 +186,7 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
       if (v->contains("canonicalize") && !parse_writer((*v)["canonicalize"], pe.canonicalize, err))
         return false;
     }
-    if (verdict == "accept") {
-      pe.accept = true;
-    } else if (known_code(verdict)) {
-      pe.accept = false;
-      pe.error = verdict;
-    } else {
+    if (!parse_verdict(verdict, pe.accept, pe.error)) {
       err = "profile " + p + ": verdict must be \"accept\" or a known error code, got '" + verdict +
             "'";
       return false;
@@ -184,16 +203,7 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
 
 bool parse_compile_case(const json& c, const std::string& golden, const std::string& source,
                         CompileCase& d, std::string& err) {
-  for (auto it = c.begin(); it != c.end(); ++it)
-    if (!kCompileKeys.count(it.key())) {
-      err = "unknown key '" + it.key() + "'";
-      return false;
-    }
-  d.id = c.value("id", std::string());
-  if (!valid_id(d.id)) {
-    err = "missing or invalid 'id'";
-    return false;
-  }
+  if (!parse_keys_and_id(c, kCompileKeys, "missing or invalid 'id'", d.id, err)) return false;
   d.source = source;
   if (!parse_common(c, d.rule, d.level, d.tags, d.note, err)) return false;
   const int n = int(c.contains("json")) + int(c.contains("json_lines")) + int(c.contains("model"));
@@ -215,12 +225,7 @@ bool parse_compile_case(const json& c, const std::string& golden, const std::str
     d.text.assign(bytes->begin(), bytes->end());
   }
   const std::string verdict = c.value("expect", std::string());
-  if (verdict == "accept") {
-    d.accept = true;
-  } else if (known_code(verdict)) {
-    d.accept = false;
-    d.error = verdict;
-  } else {
+  if (!parse_verdict(verdict, d.accept, d.error)) {
     err = "'expect' must be \"accept\" or a known error code";
     return false;
   }

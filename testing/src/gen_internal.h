@@ -41,6 +41,12 @@ inline void truncate_to(GenCase& c, uint64_t length, std::string field) {
   c.bytes.resize(length);
   c.mutations.push_back({"truncate", length, std::move(field), static_cast<int64_t>(length), {}});
 }
+/// Sets the n-byte version (or encoding) field at `at` to one no reader supports: 0 one time in
+/// four, else a value in [first_bad, last].
+inline void set_unsupported(GenCase& c, GenRng& rng, uint64_t at, int n, int32_t first_bad,
+                            int32_t last, std::string field) {
+  set_le(c, at, n, rng.chance(1, 4) ? 0 : rng.range(first_bad, last), std::move(field));
+}
 inline void append(GenCase& c, std::vector<uint8_t> bytes) {
   const uint64_t at = c.bytes.size();
   c.bytes.insert(c.bytes.end(), bytes.begin(), bytes.end());

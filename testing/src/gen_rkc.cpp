@@ -385,7 +385,7 @@ const std::array<Kind<RvcCtx>, 5> kRvcKinds = {{
     {"rvc.unsupported_version", "rkc-family.md §4.1: version 1 or 2",
      ErrorCode::RvcUnsupportedVersion, ErrorCode::RvcUnsupportedVersion,
      [](GenCase& c, GenRng& rng, const RvcCtx&) {
-       detail::set_le(c, 4, 2, rng.chance(1, 4) ? 0 : rng.range(3, 65535), "header/version");
+       detail::set_unsupported(c, rng, 4, 2, 3, 65535, "header/version");
        return true;
      }},
     {"rvc.chunk_truncated", "rkc-family.md §4.1: a partial chunk header or payload at EOF",

@@ -225,7 +225,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
     {"vfp.version_major", "formats.md VFP core: versionMajor = 1 (any other value: reject)",
      ErrorCode::VfpVersionMajor, ErrorCode::VfpVersionMajor,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
-       detail::set_le(c, 4, 1, rng.chance(1, 4) ? 0 : rng.range(2, 255), "header/versionMajor");
+       detail::set_unsupported(c, rng, 4, 1, 2, 255, "header/versionMajor");
        return true;
      }},
     {"vfp.header_flags", "formats.md VFP core: headerFlags = 0 (non-zero: reject)",
@@ -297,7 +297,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("SKEL");
        if (!s) return false;
-       detail::set_le(c, s->payload(), 1, rng.chance(1, 4) ? 0 : rng.range(2, 255), "SKEL/version");
+       detail::set_unsupported(c, rng, s->payload(), 1, 2, 255, "SKEL/version");
        return true;
      }},
     {"skel.parent_missing",
@@ -322,8 +322,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("VSKN");
        if (!s) return false;
-       detail::set_le(c, s->payload() + 1, 1, rng.chance(1, 4) ? 0 : rng.range(2, 255),
-                      "VSKN/encoding");
+       detail::set_unsupported(c, rng, s->payload() + 1, 1, 2, 255, "VSKN/encoding");
        return true;
      }},
 }};

@@ -10,7 +10,7 @@
 namespace voxrig::testing::detail {
 
 static void walk_xform(Walker& w, const std::string& name) {
-  Walker x(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  Walker x = w.child(name);
   if (!w.fits(40)) return;
   w.emit(name, w.pos(), 40);
   x.vec3("t");
@@ -22,7 +22,7 @@ static void walk_xform(Walker& w, const std::string& name) {
 static void walk_hinge(Walker& w, const std::string& name) {
   if (!w.fits(kHingeSize)) return;
   w.emit(name, w.pos(), kHingeSize);
-  Walker h(w.bytes(), w.pos(), w.end(), w.out(), w.sub_prefixes(name));
+  Walker h = w.child(name);
   h.uint("parent", 4);
   h.vec3("p0");
   h.vec3("p1");
@@ -138,6 +138,16 @@ void walk_rvc_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
   w.end_marker();
 }
 
+// An RKCH table of named records (BONS, CLPS): a u32 count, then records that each start with a
+// u16 name_len and the name; rest(Walker&) walks the remainder of one record.
+template <class Rest>
+static void walk_named_records(Walker& w, const std::string& name, Rest rest) {
+  walk_records(w, name, w.uint("count", 4), 2, [&](Walker& rw) {
+    rw.counted("name_len", 2, "name");
+    rest(rw);
+  });
+}
+
 static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag, Walker& w) {
   Layout& out = w.out();
   if (tag == "META") {
@@ -172,18 +182,12 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
     return;
   }
   if (tag == "BONS") {
-    auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
-      const std::string bone = idx("bone", i);
-      const uint64_t start = w.pos();
-      Walker bw(b, start, w.end(), out, w.sub_prefixes(bone));
-      auto nl = bw.uint("name_len", 2);
-      bw.field("name", std::min(nl.value_or(0), bw.remaining()));
+    walk_named_records(w, "bone", [&](Walker& bw) {
       auto na = bw.uint("attach_count", 4);
       for (uint64_t a = 0; na && a < *na && bw.fits(kAttachmentSize); ++a) {
         const std::string at = idx("attachment", a);
         bw.emit(at, bw.pos(), kAttachmentSize);
-        Walker aw(b, bw.pos(), w.end(), out, bw.sub_prefixes(at));
+        Walker aw = bw.child(at);
         aw.uint("mesh_kind", 2);
         aw.uint("index", 4);
         walk_xform(aw, "local_offset");
@@ -192,24 +196,16 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
         bw.set_pos(aw.pos());
       }
       walk_hinge(bw, "hinge");
-      w.emit(bone, start, bw.pos() - start);
-      w.set_pos(bw.pos());
-    }
+    });
     return;
   }
   if (tag == "CLPS") {
-    auto n = w.uint("count", 4);
-    for (uint64_t i = 0; n && i < *n && w.fits(2); ++i) {
-      const std::string clip = idx("clip", i);
-      const uint64_t start = w.pos();
-      Walker cw(b, start, w.end(), out, w.sub_prefixes(clip));
-      auto nl = cw.uint("name_len", 2);
-      cw.field("name", std::min(nl.value_or(0), cw.remaining()));
+    walk_named_records(w, "clip", [&](Walker& cw) {
       auto kind = cw.uint("kind", 2);
       const uint64_t len_off = cw.pos();
       auto len = cw.uint("payload_len", 4);
       if (len) {
-        const uint64_t bstart = cw.pos(), bend = std::min(w.end(), bstart + *len);
+        const uint64_t bstart = cw.pos(), bend = std::min(cw.end(), bstart + *len);
         cw.emit("body", bstart, bend - bstart);
         Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
         if (kind && *kind == 0) {
@@ -228,9 +224,7 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
                    cw.sub_prefixes("body"));
         cw.set_pos(bend);
       }
-      w.emit(clip, start, cw.pos() - start);
-      w.set_pos(cw.pos());
-    }
+    });
   }
 }
 

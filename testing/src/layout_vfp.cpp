@@ -45,7 +45,7 @@ void walk_skel(Walker& w) {
     const uint64_t start = w.pos();
     const uint64_t name_len = w.bytes()[start + kJointNameLenAt];
     w.emit(idx("joint", i), start, std::min(kJointPrefix + name_len, w.remaining()));
-    Walker j(w.bytes(), start, w.end(), w.out(), w.sub_prefixes(idx("joint", i)));
+    Walker j = w.child(idx("joint", i));
     j.uint("jointId", 2);
     j.uint("parentId", 2);
     j.vec3("translation");
@@ -79,36 +79,28 @@ void walk_anim(Walker& w) {
   auto nc = w.uint("clipCount", 2);
   w.field("baseSourceHash", 32);
   w.field("skeletonHash", 32);
-  for (uint64_t c = 0; nc && c < *nc && w.fits(kClipPrefix); ++c) {
-    const uint64_t cstart = w.pos();
-    Walker cw(w.bytes(), cstart, w.end(), w.out(), w.sub_prefixes(idx("clip", c)));
+  walk_records(w, "clip", nc, kClipPrefix, [&](Walker& cw) {
     cw.uint("clipId", 2);
     auto nt = cw.uint("trackCount", 2);
     cw.uint("durationMs", 4);
     auto nl = cw.uint("nameLen", 1);
     cw.field("pad", 3);
     cw.field("name", std::min(nl.value_or(0), cw.remaining()));
-    for (uint64_t t = 0; nt && t < *nt && cw.fits(kTrackPrefix); ++t) {
-      const uint64_t tstart = cw.pos();
-      Walker tw(w.bytes(), tstart, w.end(), w.out(), cw.sub_prefixes(idx("track", t)));
+    walk_records(cw, "track", nt, kTrackPrefix, [&](Walker& tw) {
       tw.uint("jointId", 2);
       tw.uint("reserved", 2);
       auto nk = tw.uint("keyCount", 4);
       for (uint64_t k = 0; nk && k < *nk && tw.fits(kKeySize); ++k) {
         tw.emit(idx("key", k), tw.pos(), kKeySize);
-        Walker kw(w.bytes(), tw.pos(), w.end(), w.out(), tw.sub_prefixes(idx("key", k)));
+        Walker kw = tw.child(idx("key", k));
         kw.uint("timeMs", 4);
         kw.vec3("translation");
         kw.quat("rotation");
         kw.vec3("scale");
         tw.set_pos(kw.pos());
       }
-      cw.emit(idx("track", t), tstart, tw.pos() - tstart);
-      cw.set_pos(tw.pos());
-    }
-    w.emit(idx("clip", c), cstart, cw.pos() - cstart);
-    w.set_pos(cw.pos());
-  }
+    });
+  });
 }
 
 void walk_vfp(std::span<const uint8_t> b, Layout& out) {

@@ -2,6 +2,7 @@
 // names fields under one or more alias prefixes, tag aliases, and framing as a given container.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -82,7 +83,27 @@ class Walker {
     for (int i = 0; i < 4; ++i) field(name + "." + kAxes[i], 4);
     return true;
   }
+  // A `width`-byte length field `len_name`, then `name` over that many bytes, clamped to what is
+  // left (empty when the length does not fit).
+  void counted(const std::string& len_name, int width, const std::string& name) {
+    auto n = uint(len_name, width);
+    field(name, std::min(n.value_or(0), remaining()));
+  }
   void end_marker() { emit("end", end_, 0); }
+  // A walker for the sub-record `name` that starts here: same bytes, end and output, prefixes
+  // extended by name. This walker does not advance.
+  Walker child(const std::string& name) const {
+    return Walker(b_, pos_, end_, out_, sub_prefixes(name));
+  }
+  // A variable-length sub-record: walks it with body(Walker&) on child(name), then names it over
+  // what body consumed (after its own fields, since only the walk finds its end) and moves past.
+  template <class Body>
+  void record(const std::string& name, Body&& body) {
+    Walker r = child(name);
+    body(r);
+    emit(name, pos_, r.pos() - pos_);
+    pos_ = r.pos();
+  }
   const std::vector<std::string>& prefixes() const { return prefixes_; }
   std::vector<std::string> sub_prefixes(const std::string& name) const {
     std::vector<std::string> r;
@@ -102,6 +123,14 @@ class Walker {
 
 inline std::string idx(const std::string& name, uint64_t i) {
   return name + "[" + std::to_string(i) + "]";
+}
+
+// A table of `count` variable-length records name[0], name[1], ... (none when the count did not
+// fit), each walked by w.record(name[i], body) while at least min_size bytes are left.
+template <class Body>
+void walk_records(Walker& w, const std::string& name, std::optional<uint64_t> count,
+                  uint64_t min_size, Body body) {
+  for (uint64_t i = 0; count && i < *count && w.fits(min_size); ++i) w.record(idx(name, i), body);
 }
 
 // Adds a region whose u32 length sits at `len_off` and counts [start, end).
