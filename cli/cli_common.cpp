@@ -111,7 +111,7 @@ namespace {
 // Why a path that opened is not something to read whole: nullptr for a regular file.
 const char* not_regular(mode_t mode) {
   if (S_ISREG(mode)) return nullptr;
-  if (S_ISDIR(mode)) return "is a directory";
+  if (S_ISDIR(mode)) return std::strerror(EISDIR);
   if (S_ISFIFO(mode)) return "is a FIFO, not a regular file (pipe it to stdin with -)";
   if (S_ISSOCK(mode)) return "is a socket, not a regular file";
   return "is a device, not a regular file";
@@ -185,7 +185,7 @@ bool write_file(const std::string& path, std::span<const uint8_t> bytes) {
     return write_all(1) ? true : fail(std::strerror(errno));
   }
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return fail("is a directory");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
@@ -217,7 +217,7 @@ bool check_writable(const std::string& path) {
   if (path == "-") return true;
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) return fail("is a directory");
+  if (exists && S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))

@@ -347,6 +347,11 @@ int run(const Args& args) {
 
   std::vector<std::string> tried;
   auto dir = locate_golden(o.golden, tried);
+  if (!dir && o.golden) {  // the one place looked at: one line naming it
+    std::cerr << "voxrig: cannot read " << *o.golden
+              << ": no manifest.json there (--golden takes a corpus directory)\n";
+    return kExitIo;
+  }
   if (!dir) {
     std::cerr << "voxrig conform: no golden corpus (manifest.json) found; tried:\n";
     for (const auto& t : tried) std::cerr << "  " << t << "\n";

@@ -405,7 +405,8 @@ int run(const Args& args) {
   }
   const std::string golden_dir = args.get("--golden").value_or("golden");
   if (!fs::is_directory(fs::path(golden_dir) / "sources")) {
-    std::cerr << "voxrig: " << golden_dir << "/sources not found (use --golden DIR)\n";
+    std::cerr << "voxrig: cannot read " << golden_dir
+              << ": no sources/ folder there (--golden takes the golden directory)\n";
     return kExitIo;
   }
   if (args.positional[0] == "regen")
