@@ -14,9 +14,10 @@
 
 /// The --profile paragraph of every usage text that takes --profile (a literal, so the usage
 /// texts stay compile-time constants).
-#define VOXRIG_CLI_PROFILE_HELP                                      \
-  "  --profile P   vfp-static | vfp-rig | rkc-strict | rkc-compat\n" \
-  "                (default: vfp-rig for VFP files, rkc-strict for RKCH/KV6/RVC/KFA)\n"
+#define VOXRIG_CLI_PROFILE_HELP                                                         \
+  "  --profile P   vfp-static | vfp-rig | rkc-strict | rkc-compat\n"                    \
+  "                (default: vfp-rig for VFP files, rkc-strict for RKCH/KV6/RVC/KFA;\n" \
+  "                a profile of the other family is a usage error, exit 2)\n"
 
 namespace voxrig::cli {
 
