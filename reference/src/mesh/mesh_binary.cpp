@@ -23,24 +23,31 @@
 
 #include "mesh/mesh_internal.h"
 
+// The per-quad lambdas must be inlined into the merge loops (a call per quad costs more than
+// the quad's own work on a random grid); GCC and Clang stop inlining them once they grow.
+#if defined(__GNUC__)
+#define VOXRIG_MESH_INLINE __attribute__((always_inline))
+#else
+#define VOXRIG_MESH_INLINE
+#endif
+
 namespace voxrig {
 namespace detail {
 namespace {
 
-// A row's four palette masks over 64 lanes: occ (p[i] != 0), and the changes toward a solid
-// neighbour: dx (p[i+1] != 0 and != p[i]), dy (ry[i] != 0 and != p[i]), dz (the same for rz).
-// Change bits toward an empty neighbour are never read (merge_plane compares two faces, and a
-// face needs a solid voxel), so leaving them out keeps the masks of a one-colour model zero.
-// dy/dz are 0 when ry/rz is null. 80 bytes from p and 64 from ry and rz must be readable. One
-// pass: each 16-byte block is loaded once.
+// A row's three palette-change masks over 64 lanes, toward a solid neighbour: dx (p[i+1] != 0 and
+// != p[i]), dy (ry[i] != 0 and != p[i]), dz (the same for rz). Change bits toward an empty
+// neighbour are never read (merge_plane compares two faces, and a face needs a solid voxel), so
+// leaving them out keeps the masks of a one-colour model zero. dy/dz are 0 when ry/rz is null. 80
+// bytes from p and 64 from ry and rz must be readable. One pass: each 16-byte block is loaded once.
 struct RowMasks8 {
-  uint64_t occ, dx, dy, dz;
+  uint64_t dx, dy, dz;
 };
 inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* rz) {
   const uint8_t* qy = ry != nullptr ? ry : p;  // against itself: no difference
   const uint8_t* qz = rz != nullptr ? rz : p;
 #if defined(__SSE2__)
-  RowMasks8 m{0, 0, 0, 0};
+  RowMasks8 m{0, 0, 0};
   const __m128i zero = _mm_setzero_si128();
   for (int i = 0; i < 4; ++i) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
@@ -51,8 +58,6 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
       return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(same_or_empty)) & 0xFFFFu}
              << (16 * i);
     };
-    m.occ |= uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero))) & 0xFFFFu}
-             << (16 * i);
     m.dx |= change(p + 1);
     m.dy |= change(qy);
     m.dz |= change(qz);
@@ -63,7 +68,7 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
   const auto change = [&](const uint8_t* q) {
     return diff_mask_scalar(p, q) & diff_mask_scalar(q, kZeros);
   };
-  return RowMasks8{diff_mask_scalar(p, kZeros), change(p + 1), change(qy), change(qz)};
+  return RowMasks8{change(p + 1), change(qy), change(qz)};
 #endif
 }
 
@@ -179,17 +184,17 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         continue;
       }
       // The change masks matter only under this row's own faces (see merge_plane): an empty
-      // row needs none of them, and the four masks of a solid one come from one pass.
-      const uint8_t* ry = yy + 1 < int(t.cy) ? readable80(p + g.sx, end, buf2) : nullptr;
-      const uint8_t* rz = zz + 1 < int(t.cz) ? readable80(p + plane, end, buf3) : nullptr;
-      const RowMasks8 m = row_masks8(rp, ry, rz);
-      const uint64_t o = m.occ & live;
+      // row needs none of them (the occupancy test alone is a third of the work).
+      const uint64_t o = nonzero_mask(rp) & live;
       s.occ[r] = o;
       if (o == 0) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
         continue;
       }
+      const uint8_t* ry = yy + 1 < int(t.cy) ? readable80(p + g.sx, end, buf2) : nullptr;
+      const uint8_t* rz = zz + 1 < int(t.cz) ? readable80(p + plane, end, buf3) : nullptr;
+      const RowMasks8 m = row_masks8(rp, ry, rz);
       uint8_t b = 0;
       if (t.x0 > 0 && p[-1] != 0) b |= 1;
       if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
@@ -229,8 +234,8 @@ constexpr uint32_t kTransposeFaces = 384;
 // only in those rows (a quad extends only over rows holding its whole span). Empty rows cost
 // nothing. emit(row, bit, run_length, row_count) receives each quad. Consumes F.
 template <class Emit>
-inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V, uint64_t rows_mask,
-                        uint32_t rows, Emit&& emit) {
+VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V,
+                                           uint64_t rows_mask, uint32_t rows, Emit&& emit) {
   while (rows_mask != 0) {
     const uint32_t r = static_cast<uint32_t>(std::countr_zero(rows_mask));
     rows_mask &= rows_mask - 1;
@@ -259,7 +264,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
-                  uint8_t positive, size_t i) {
+                  uint8_t positive, size_t i) VOXRIG_MESH_INLINE {
     if constexpr (kJoints) {
       s.emit_packed(joints[i], MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis,
                                                        positive, vox[i]));
@@ -385,7 +390,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const uint32_t gx = t.x0 + x;
       const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
       merge_plane(xface + base, xchange + base, xdown + base, rows_mask, t.cz,
-                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
                          origin + r * slab + b * size_t{g.sx});
                   });
@@ -440,9 +445,10 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
-      merge_plane(F, C, V, rows_mask, t.cz, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
-      });
+      merge_plane(F, C, V, rows_mask, t.cz,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
+                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
+                  });
     }
   }
 
@@ -454,9 +460,11 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
-      merge_plane(F, C, V, rows_mask, t.cy, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, origin + r * size_t{g.sx} + b);
-      });
+      merge_plane(F, C, V, rows_mask, t.cy,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
+                    push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir,
+                         origin + r * size_t{g.sx} + b);
+                  });
     }
   }
 }
@@ -474,9 +482,12 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
                      std::min(kTile, g.sx - x0),
                      std::min(kTile, g.sy - y0),
                      std::min(kTile, g.sz - z0)};
+        s.tile_x0 = x0;
+        s.tile_y0 = y0;
+        s.tile_z0 = z0;
+        ++s.tile_seq;  // blocks never mix tiles (wraps only after 2^32 tiles: far past limits)
         build_palette_rows(g, t, s);
         if (g.joints != nullptr) {
-          s.begin_tile(x0, y0, z0);
           build_joint_rows(g, t, s);
           mesh_tile<true>(g, t, joint0, s, out);
         } else {

@@ -2,9 +2,8 @@
 // with the fast path for a grid whose solid voxels all share one joint.
 //
 // A face is exposed when its neighbour is empty or bound to a different joint; runs split where
-// the joint changes; the quads are then grouped by joint id (a counting sort of the staged
-// quads, emission order kept), so a renderer can draw each joint's quads with that joint's skinning
-// matrix.
+// the joint changes; the quads are then grouped by joint id (per-joint block chains, emission
+// order kept), so a renderer can draw each joint's quads with that joint's skinning matrix.
 #include <algorithm>
 
 #include "mesh/mesh_internal.h"

@@ -36,49 +36,57 @@ void MeshScratch::Impl::ensure() {
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);
+  chains.assign(65536, Chain{nullptr, nullptr});
   joints_used.reserve(1024);
   joint_start.assign(65536, 0);
 }
 
+MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
+  if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
+  QuadBlock* b = pool[pool_used++].get();
+  b->next = nullptr;
+  b->count = 0;
+  b->tile = tile_seq;
+  b->x0 = tile_x0;
+  b->y0 = tile_y0;
+  b->z0 = tile_z0;
+  if (c.tail == nullptr) {
+    c.head = b;
+    joints_used.push_back(joint);
+  } else {
+    c.tail->next = b;
+  }
+  c.tail = b;
+  return b;
+}
+
 void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
-  uint32_t* start = joint_start.data();  // counts on entry, all zero again on exit
-  size_t offset = 0;
-  for (uint16_t j : joints_used) {
-    const size_t count = start[j];
-    start[j] = static_cast<uint32_t>(offset);
-    offset += count;
-  }
+  size_t total = 0;
+  for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
   // resize() without clear(): a buffer reused for the same grid keeps its elements and is only
   // overwritten below (no value-initialisation pass).
-  out.resize(packed.size());
+  out.resize(total);
   Quad* dst = out.data();
-  const uint64_t* q = packed.data();
-  for (size_t t = 0; t < tile_marks.size(); ++t) {
-    // Locals, and one whole-Quad store: field-by-field stores through dst could alias start[]
-    // and the mark (all uint32_t) and make the compiler reload them per field.
-    const uint32_t x0 = tile_marks[t].x0, y0 = tile_marks[t].y0, z0 = tile_marks[t].z0;
-    const size_t last = t + 1 < tile_marks.size() ? tile_marks[t + 1].first : packed.size();
-    for (size_t k = tile_marks[t].first; k < last; ++k) {
-      const uint64_t p = q[k];
-      const uint16_t j = static_cast<uint16_t>(p >> 44);
-      Quad v;
-      v.x = x0 + static_cast<uint32_t>(p & 0x7F);
-      v.y = y0 + static_cast<uint32_t>(p >> 7 & 0x7F);
-      v.z = z0 + static_cast<uint32_t>(p >> 14 & 0x7F);
-      v.w = static_cast<uint32_t>(p >> 21 & 0x3F) + 1;
-      v.h = static_cast<uint32_t>(p >> 27 & 0x3F) + 1;
-      v.axis = static_cast<uint8_t>(p >> 33 & 3);
-      v.positive = static_cast<uint8_t>(p >> 35 & 1);
-      v.joint = j;
-      v.material = static_cast<uint32_t>(p >> 36 & 0xFF);
-      dst[start[j]++] = v;
+  for (uint16_t j : joints_used) {
+    for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
+      for (uint32_t k = 0; k < b->count; ++k, ++dst) {
+        const uint64_t p = b->q[k];
+        dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
+        dst->y = b->y0 + static_cast<uint32_t>(p >> 7 & 0x7F);
+        dst->z = b->z0 + static_cast<uint32_t>(p >> 14 & 0x7F);
+        dst->w = static_cast<uint32_t>(p >> 21 & 0x3F) + 1;
+        dst->h = static_cast<uint32_t>(p >> 27 & 0x3F) + 1;
+        dst->axis = static_cast<uint8_t>(p >> 33 & 3);
+        dst->positive = static_cast<uint8_t>(p >> 35 & 1);
+        dst->joint = j;
+        dst->material = static_cast<uint32_t>(p >> 36 & 0xFF);
+      }
     }
+    chains[j] = Chain{nullptr, nullptr};
   }
-  for (uint16_t j : joints_used) start[j] = 0;
   joints_used.clear();
-  packed.clear();
-  tile_marks.clear();
+  pool_used = 0;
 }
 
 namespace detail {

@@ -39,42 +39,50 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> xface;
   std::vector<uint64_t> xchange;
   std::vector<uint64_t> xdown;
-  // Grouping by joint (binary mesher): quads are staged in emission order, packed into 8 bytes
-  // relative to their tile with the joint id on top (see pack), while joint_start counts them
-  // per joint; flush_grouped() then scatters them into `out` by a counting sort (joints
-  // ascending, emission order kept within a joint). tile_marks records where each tile's quads
-  // start, so a staged quad needs no tile field. Packing keeps the hot loop's stores and the
-  // final pass's reads small (a quad is 28 bytes unpacked). The vectors only grow.
-  struct TileMark {
-    size_t first;         // index in `packed` of the tile's first quad
-    uint32_t x0, y0, z0;  // the tile's origin
+  // Grouping by joint (binary mesher): each joint's quads go, packed into 8 bytes relative to
+  // their tile, to a chain of fixed-size blocks (emission order; one tile per block), and the
+  // chains are expanded into `out` in joint order at the end. Packing keeps the hot loop's
+  // stores and the final pass's reads small (a quad is 28 bytes unpacked). Blocks come from a
+  // pool that only grows; chains and the used-joint list are reset by flush_grouped().
+  static constexpr uint32_t kBlockQuads = 512;
+  struct QuadBlock {
+    QuadBlock* next;
+    uint32_t count;
+    uint32_t tile;        // tile sequence number of every quad in the block
+    uint32_t x0, y0, z0;  // that tile's origin
+    uint64_t q[kBlockQuads];
   };
-  std::vector<uint64_t> packed;
-  std::vector<TileMark> tile_marks;
+  struct Chain {
+    QuadBlock* head;
+    QuadBlock* tail;
+  };
+  std::vector<std::unique_ptr<QuadBlock>> pool;
+  size_t pool_used = 0;
+  std::vector<Chain> chains;  // 65536 entries, all empty between calls
   std::vector<uint16_t> joints_used;
+  // The tile being meshed (set by the binary mesher before emitting).
+  uint32_t tile_seq = 0, tile_x0 = 0, tile_y0 = 0, tile_z0 = 0;
 
   // Naive grouping: quads staged in voxel order, then a stable counting sort by joint.
   std::vector<Quad> staged;
   std::vector<uint32_t> joint_start;  // 65536 entries, all zero between calls
 
   /// Packs a quad of the current tile: local x, y, z (0..64, 7 bits each), w-1, h-1 (6 bits
-  /// each), axis (2), positive (1), palette index (8); emit_packed puts the joint in bits 44..59.
+  /// each), axis (2), positive (1), palette index (8).
   static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h, uint32_t axis,
                        uint32_t positive, uint32_t material) {
     return uint64_t{lx} | uint64_t{ly} << 7 | uint64_t{lz} << 14 | uint64_t{w - 1} << 21 |
            uint64_t{h - 1} << 27 | uint64_t{axis} << 33 | uint64_t{positive} << 35 |
            uint64_t{material & 0xFF} << 36;
   }
-  /// Starts the staged quads of the tile at (x0, y0, z0) (before its first emit_packed).
-  void begin_tile(uint32_t x0, uint32_t y0, uint32_t z0) {
-    tile_marks.push_back(TileMark{packed.size(), x0, y0, z0});
+  /// Appends a packed quad of the current tile to `joint`'s chain.
+  void emit_packed(uint16_t joint, uint64_t packed) {
+    Chain& c = chains[joint];
+    QuadBlock* b = c.tail;
+    if (b == nullptr || b->count == kBlockQuads || b->tile != tile_seq) b = append_block(c, joint);
+    b->q[b->count++] = packed;
   }
-  /// Stages a packed quad of the current tile for `joint`.
-  void emit_packed(uint16_t joint, uint64_t quad) {
-    packed.push_back(quad | uint64_t{joint} << 44);
-    if (joint_start[joint]++ == 0) joints_used.push_back(joint);
-  }
-  /// Writes every staged quad into out (resized), joints ascending; resets the staging.
+  /// Writes every chain into out (resized), joints ascending; resets the chains.
   void flush_grouped(std::vector<Quad>& out);
 
   void ensure();  // sizes every buffer once (allocates on the first call only)
@@ -99,6 +107,9 @@ struct MeshScratch::Impl {
   };
   std::vector<Kv6Face> kv6_faces;
   std::vector<Kv6Run> kv6_open, kv6_row;
+
+ private:
+  QuadBlock* append_block(Chain& c, uint16_t joint);
 };
 
 namespace detail {
@@ -137,7 +148,7 @@ Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid)
 
 /// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
-/// joint), staged in the scratch by joint (out untouched; call flush_grouped).
+/// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped).
 void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::vector<Quad>& out);
 
 /// Mask with the low n bits set (n <= 64).
