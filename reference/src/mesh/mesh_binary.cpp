@@ -227,7 +227,7 @@ inline uint32_t popcount64(uint64_t v) {
 }
 
 // Above this many x faces in one z layer, transposing beats scattering face by face.
-constexpr uint32_t kTransposeFaces = 384;
+constexpr uint32_t kTransposeFaces = 768;
 
 // Greedy merge of one plane: F[0..rows) face bits, C across-changes, V down-changes (see the
 // file comment); `rows_mask` has bit r set for every row r with F[r] != 0, and C and V are read
