@@ -50,7 +50,7 @@ def main(argv):
         print("mesh_ratios.py: no MESH/ratio benchmarks in " + argv[1], file=sys.stderr)
         return 2
     ctx = data.get("context", {})
-    print("machine: %s, %s CPUs, %s" % (ctx.get("cpu_model", ctx.get("host_name", "?")),
+    print("machine: %s, %s CPUs, libbenchmark %s build" % (ctx.get("cpu_model", ctx.get("host_name", "?")),
                                          ctx.get("num_cpus", "?"),
                                          ctx.get("library_build_type", "?")))
     print()
