@@ -7,7 +7,7 @@
 // for bone-aware, today's bone-aware, on the same grid, in an order that alternates per
 // iteration (so neither side always runs on a warm cache). The benchmark's own time is all the
 // calls of an iteration together; it is marked an in-run baseline (baseline=1) so compare.sh
-// never gates it. Counters (ratios of the times summed over all iterations):
+// never gates it. Counters (ratios of the thread CPU times summed over all iterations):
 //   vs_base_greedy = today's plain greedy time / library time   (the targets' yardstick)
 //   vs_base_same   = today's same kernel time / library time    (bone-aware: today's bone-aware)
 //   quads, base_quads = output sizes of the library and of today's same kernel (targets: no
@@ -16,7 +16,8 @@
 // docs/performance.md quotes; bench/mesh_ratios.py prints the target table from the JSON.
 // Everything meshes into reused buffers grown by one untimed call; Alloc::None fails the run if
 // either side allocates in the loop.
-#include <chrono>
+#include <time.h>
+
 #include <string>
 #include <vector>
 
@@ -28,14 +29,21 @@
 namespace voxrig::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// Thread CPU time, not wall time: on a loaded machine a preempted call would count the other
+// processes' time (wall time was ~5x CPU time on the 2-core VM), and CPU time is what the other
+// benchmarks report.
+double thread_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
 
 // A template, not std::function: wrapping the lambdas would allocate inside the timed loop.
 template <class F>
 double seconds_of(const F& f) {
-  const auto t0 = Clock::now();
+  const double t0 = thread_seconds();
   f();
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+  return thread_seconds() - t0;
 }
 
 void register_ratio(uint32_t joints, GridKind kind, uint32_t n) {
