@@ -15,6 +15,7 @@
 #include "voxrig/process_pool.h"
 #include "voxrig/testee_loader.h"
 #include "voxrig/testing/gen.h"
+#include "voxrig/testing/layout.h"
 #include "voxrig/testing/mutate.h"
 
 namespace voxrig::cli {
@@ -27,7 +28,7 @@ constexpr std::string_view kUsage =
     "usage: voxrig fuzz-reader (--reader 'COMMAND' | --testee LIB.so) --profile P\n"
     "                          [--seconds N] [--runs N] [--seed S] [--out DIR] [--jobs N]\n"
     "                          [--codes strict|loose] [--expected FILE] [--golden DIR]\n"
-    "                          [--timeout SEC] [--minimize N]\n"
+    "                          [--timeout SEC] [--minimize N] [--filter SUBSTR] [--generated N]\n"
     "Differential fuzzing: mutates golden and generated files (the fuzz targets' structure-aware\n"
     "mutators, which keep lengths and hashes consistent, and plain byte mutations), runs the\n"
     "reference (in process) and the reader on each input, and compares verdict, error code and\n"
@@ -51,6 +52,9 @@ constexpr std::string_view kUsage =
     "  --golden DIR        the golden corpus the seed files come from (default: as conform)\n"
     "  --timeout SEC       per reader run; its process group is killed (default 10)\n"
     "  --minimize N        reader runs spent minimizing each class (default 300)\n"
+    "  --filter SUBSTR     seed only from golden cases whose id contains SUBSTR\n"
+    "  --generated N       generated seed files per format of the profile (`voxrig gen`'s\n"
+    "                      generators, 1 in 4 negative; default 16, 0 = golden files only)\n"
     "Progress (execs/s, classes, time left) goes to stderr, the summary to stdout.\n"
     "Exit: 0 no disagreement, 4 disagreement found, 2 usage, 3 I/O.\n";
 
@@ -58,7 +62,7 @@ constexpr OptionSpec kOptions[] = {{"--reader", true},   {"--testee", true}, {"-
                                    {"--seconds", true},  {"--runs", true},   {"--seed", true},
                                    {"--out", true},      {"--jobs", true},   {"--codes", true},
                                    {"--expected", true}, {"--golden", true}, {"--timeout", true},
-                                   {"--minimize", true}};
+                                   {"--minimize", true}, {"--filter", true}, {"--generated", true}};
 
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop(int) { g_stop = 1; }
@@ -94,11 +98,12 @@ bool seconds_option(const Args& args, std::string_view name, double lo, double& 
 }
 
 /// The golden files of the profile plus generated files of its formats (valid and negative).
-std::vector<FuzzSeed> seed_files(const Corpus& corpus, Profile profile, uint64_t seed) {
+std::vector<FuzzSeed> seed_files(const Corpus& corpus, Profile profile, uint64_t seed,
+                                 const std::string& filter, uint64_t generated) {
   std::vector<FuzzSeed> seeds;
   const std::string pn(to_string(profile));
   for (const auto& c : corpus.manifest.cases) {
-    if (c.find(pn) == nullptr) continue;
+    if (c.find(pn) == nullptr || c.id.find(filter) == std::string::npos) continue;
     if (auto bytes = read_file(corpus.file(c.path), kCorpusRead))
       seeds.push_back({"golden:" + c.id, std::move(*bytes)});
   }
@@ -107,9 +112,8 @@ std::vector<FuzzSeed> seed_files(const Corpus& corpus, Profile profile, uint64_t
       vfp ? std::vector{gen::GenFormat::Vfp}
           : std::vector{gen::GenFormat::Rkc, gen::GenFormat::Kv6, gen::GenFormat::Rvc,
                         gen::GenFormat::Kfa};
-  constexpr uint64_t kGeneratedPerFormat = 16;
   for (gen::GenFormat f : formats)
-    for (uint64_t i = 0; i < kGeneratedPerFormat; ++i) {
+    for (uint64_t i = 0; i < generated; ++i) {
       const uint64_t s = gen::case_seed(seed, i);
       const bool negative = i % 4 == 3;
       gen::GenCase g = gen::generate_case(f, s, gen::GenSize::Small, negative);
@@ -151,6 +155,24 @@ std::vector<FuzzMutator> mutators_for(Profile profile) {
   return m;
 }
 
+/// Minimization's structural step: the input with one section / chunk dropped, lengths and
+/// counts recomputed, once with the hashes rebound and once as they were.
+std::vector<FuzzBytes> drop_one_part(std::span<const uint8_t> in) {
+  std::vector<FuzzBytes> out;
+  const auto split = testing::split(in);
+  if (!split || split->container == testing::Container::Rvc) return out;
+  for (size_t k = 0; k < split->parts.size(); ++k) {
+    testing::Split s = *split;
+    s.parts.erase(s.parts.begin() + ptrdiff_t(k));
+    out.push_back(testing::join(s));
+    if (s.container == testing::Container::Vfp) {
+      testing::rebind_split(s, true);
+      out.push_back(testing::join(s));
+    }
+  }
+  return out;
+}
+
 std::string make_temp_dir() {
   const char* base = std::getenv("TMPDIR");
   std::string templ = std::string(base && *base ? base : "/tmp") + "/voxrig-fuzz-reader-XXXXXX";
@@ -184,14 +206,16 @@ int run(const Args& args) {
   }
   FuzzOptions o;
   o.profile = *profile;
-  uint64_t jobs = available_cpus(), minimize = o.minimize_budget;
+  uint64_t jobs = available_cpus(), minimize = o.minimize_budget, generated = 16;
   double timeout = 10;
   if (!number(args, "--runs", 1, uint64_t{1} << 40, o.runs) ||
       !number(args, "--seed", 0, UINT64_MAX, o.seed) || !number(args, "--jobs", 1, 64, jobs) ||
       !number(args, "--minimize", 0, 1000000, minimize) ||
+      !number(args, "--generated", 0, 100000, generated) ||
       !seconds_option(args, "--timeout", 0.001, timeout))
     return kExitUsage;
   o.minimize_budget = minimize;
+  o.reduce = drop_one_part;
   // --runs alone is a reproducible run: no time limit unless --seconds is given too.
   o.seconds = o.runs != 0 ? 0 : 60;
   if (!seconds_option(args, "--seconds", 0, o.seconds)) return kExitUsage;
@@ -226,7 +250,13 @@ int run(const Args& args) {
   }
   Corpus corpus;
   if (int rc = load_corpus(*golden, corpus); rc != kExitOk) return rc;
-  const std::vector<FuzzSeed> seeds = seed_files(corpus, o.profile, o.seed);
+  const std::vector<FuzzSeed> seeds =
+      seed_files(corpus, o.profile, o.seed, args.last("--filter").value_or(""), generated);
+  if (seeds.empty()) {
+    std::cerr << "voxrig fuzz-reader: no seed files (no golden case of " << to_string(o.profile)
+              << " matches --filter, and --generated is 0)\n";
+    return kExitUsage;
+  }
   const std::vector<FuzzMutator> mutators = mutators_for(o.profile);
 
   std::unique_ptr<Testee> testee;

@@ -145,9 +145,24 @@ class Minimizer {
         f.chained = std::move(in);
       }
     }
+    FuzzBytes cur = f.chained;
+    // Structural reductions first (drop a whole section), while any keeps the class.
+    for (bool shrunk = true; shrunk && o_.reduce && budget_left();) {
+      shrunk = false;
+      std::vector<FuzzBytes> all = o_.reduce(cur);
+      for (size_t at = 0; at < all.size() && budget_left() && !shrunk;) {
+        std::vector<FuzzBytes> cands;
+        for (; at < all.size() && cands.size() < std::max<size_t>(o_.batch, 1); ++at)
+          if (all[at].size() < cur.size()) cands.push_back(std::move(all[at]));
+        const size_t hit = keeps(f.cls, cands);
+        if (hit < cands.size()) {
+          cur = std::move(cands[hit]);
+          shrunk = true;
+        }
+      }
+    }
     // Delete ranges: halves, quarters, ... single bytes; each round tries one batch of candidate
     // deletions and keeps the first (lowest offset) that keeps the class.
-    FuzzBytes cur = f.chained;
     for (size_t chunk = std::max<size_t>(cur.size() / 2, 1); budget_left();) {
       bool shrunk = false;
       for (size_t start = 0; start < cur.size() && budget_left() && !shrunk;) {
@@ -186,6 +201,7 @@ class Minimizer {
 
   /// The index of the first candidate that keeps class `c`, or cands.size().
   size_t keeps(const FuzzClass& c, const std::vector<FuzzBytes>& cands) {
+    if (cands.empty()) return 0;
     std::vector<RunOutcome> runs = runner_(cands);
     execs += cands.size();
     for (size_t i = 0; i < cands.size(); ++i) {

@@ -97,6 +97,10 @@ struct FuzzOptions {
   size_t max_input = size_t{1} << 20;  ///< longer mutated inputs are cut to this size
   size_t minimize_budget = 300;        ///< runner executions spent minimizing one class
   std::set<std::string> known;         ///< class case ids to skip (the expected-failure list)
+  /// Structure-aware reductions of an input, tried before byte-range deletions while
+  /// minimizing (the CLI: every input with one section / chunk dropped, framing repaired).
+  /// Optional; each candidate should be smaller than the input.
+  std::function<std::vector<FuzzBytes>(std::span<const uint8_t> in)> reduce;
   /// Called after every batch (the CLI prints progress about once a second from it).
   std::function<void(uint64_t execs, size_t classes, double elapsed)> progress;
   /// Polled between batches; true stops the run (SIGINT).
@@ -113,7 +117,8 @@ struct FuzzFinding {
   std::string seed_origin;
   std::vector<FuzzStep> chain;  ///< the shortened chain; applied to the seed it keeps the class
   FuzzBytes chained;            ///< the seed with `chain` applied
-  FuzzBytes input;              ///< `chained` minimized by byte-range deletions (same class)
+  FuzzBytes input;              ///< `chained` minimized (options.reduce, then byte-range
+                                ///< deletions), keeping the class
   ReferenceAnswer reference;    ///< on `input`
   std::string reader_out;       ///< the reader's stdout on `input` (bounded snippet)
   uint64_t hits = 1;            ///< executions that hit this class
