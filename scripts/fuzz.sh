@@ -239,7 +239,8 @@ differential() {
   work="$(mktemp -d)"
   mkdir -p "$work/corpus"
   if [[ $# -gt 0 ]]; then
-    cp "$@" "$work/corpus/"
+    local i=0 f
+    for f in "$@"; do i=$((i + 1)); cp "$f" "$work/corpus/$i-$(basename "$f")"; done
   else
     local f
     for f in $family; do find "$ROOT/golden/files/$f" -type f -exec cp {} "$work/corpus/" \; ; done
@@ -249,7 +250,7 @@ differential() {
   VOXRIG_TESTEE="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")" VOXRIG_TESTEE_PROFILE="$profile" \
     "$BUILD/fuzz/fuzz_differential" -max_total_time="$seconds" -artifact_prefix="$out/" \
     -print_final_stats=1 "${EXTRA[@]}" "$work/corpus" > "$work/log" 2>&1 || rc=$?
-  grep -E '==voxrig-differential==' "$work/log" || true
+  grep -E '==voxrig-differential==' "$work/log" >&2 || true
   log "$(summary "$work/log")"
   if [[ $rc -ne 0 ]]; then
     log "disagreement (or crash): input kept in $out/ (see the lines above); log: $work/log"

@@ -53,6 +53,13 @@ ReferenceAnswer reference_answer(std::span<const uint8_t> bytes, Profile profile
   return a;
 }
 
+bool profile_applies(std::span<const uint8_t> bytes, Profile profile) {
+  const Format f = detect_format(bytes);
+  if (f == Format::Unknown) return true;
+  const bool vfp_profile = profile == Profile::VfpStatic || profile == Profile::VfpRig;
+  return (f == Format::Vfp) == vfp_profile;
+}
+
 std::string FuzzClass::key() const {
   std::string k = kind + " " + expected + " / " + got;
   if (!path.empty()) k += " " + path;
@@ -205,6 +212,7 @@ class Minimizer {
     std::vector<RunOutcome> runs = runner_(cands);
     execs += cands.size();
     for (size_t i = 0; i < cands.size(); ++i) {
+      if (!profile_applies(cands[i], o_.profile)) continue;
       const auto got = classify(reference_answer(cands[i], o_.profile), runs[i], o_.codes, nullptr);
       if (got && *got == c) return i;
     }
@@ -248,6 +256,10 @@ FuzzResult fuzz_reader(const std::vector<FuzzSeed>& seeds, const std::vector<Fuz
       break;
     }
     for (size_t i = 0; i < n; ++i) {
+      if (!profile_applies(inputs[i], o.profile)) {
+        ++result.skipped;
+        continue;
+      }
       const ReferenceAnswer ref = reference_answer(inputs[i], o.profile);
       std::string reason;
       auto cls = classify(ref, runs[i], o.codes, &reason);

@@ -197,6 +197,7 @@ std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
          {"executions", result.execs},
          {"minimize_executions", result.minimize_execs},
          {"known_hits", result.known_hits},
+         {"skipped_other_family", result.skipped},
          {"seconds", result.seconds},
          {"execs_per_second", result.seconds > 0 ? double(result.execs) / result.seconds : 0.0},
          {"interrupted", result.interrupted}};

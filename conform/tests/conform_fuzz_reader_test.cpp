@@ -57,6 +57,17 @@ TEST(FuzzReaderClassify, KindsExpectedGotAndPath) {
   EXPECT_EQ(class_case_id(*c, Profile::VfpRig).rfind("fuzz/vfp-rig/timeout_", 0), 0u);
 }
 
+TEST(FuzzReaderClassify, OnlyTheProfilesFamilyIsJudged) {
+  const FuzzBytes rkch{'R', 'K', 'C', 'H', 0x40, 0, 0, 0}, vfp{'V', 'F', 'P', 0, 1, 3, 0, 0},
+      junk{'x', 'y'};
+  EXPECT_FALSE(profile_applies(rkch, Profile::VfpStatic));
+  EXPECT_TRUE(profile_applies(rkch, Profile::RkcCompat));
+  EXPECT_TRUE(profile_applies(vfp, Profile::VfpRig));
+  EXPECT_FALSE(profile_applies(vfp, Profile::RkcStrict));
+  EXPECT_TRUE(profile_applies(junk, Profile::VfpStatic));
+  EXPECT_TRUE(profile_applies(junk, Profile::RkcStrict));
+}
+
 TEST(FuzzReaderPlan, DependsOnlyOnSeedAndExecution) {
   size_t a = 0, b = 0;
   std::vector<FuzzStep> ca, cb;

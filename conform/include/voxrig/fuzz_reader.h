@@ -63,6 +63,13 @@ struct ReferenceAnswer {
 };
 ReferenceAnswer reference_answer(std::span<const uint8_t> bytes, Profile profile);
 
+/// Whether the corpus ever judges a file like `bytes` under `profile`: its magic names a format
+/// of the profile's family (VFP for vfp-*, RKCH / KV6 / RVC / KFA for rkc-*) or no format at
+/// all (file.unknown_format under every profile). What a reader says about an RKCH file under
+/// vfp-rig is unspecified (formats.md D7 passes the family's profile), so such inputs are
+/// skipped, never counted as disagreements.
+bool profile_applies(std::span<const uint8_t> bytes, Profile profile);
+
 /// A disagreement's class (conformance.md): kind, expected, got, first differing dump path.
 /// kind is "verdict" (accept/reject differ), "code" (both reject, codes differ; strict only),
 /// "dump" (both accept, dumps differ), "crash" (signal, bad exit, invalid JSON or protocol
@@ -128,6 +135,7 @@ struct FuzzResult {
   uint64_t execs = 0;           ///< fuzzing executions (reference + reader)
   uint64_t minimize_execs = 0;  ///< reader executions spent on minimization
   uint64_t known_hits = 0;      ///< executions whose class was on the expected-failure list
+  uint64_t skipped = 0;         ///< executions whose mutated input left the profile's family
   double seconds = 0;
   bool interrupted = false;
   std::vector<FuzzFinding> findings;  ///< in order of discovery
