@@ -141,10 +141,23 @@ FuzzMutator structured(std::string name, size_t (*fn)(uint8_t*, size_t, size_t, 
 std::vector<FuzzMutator> mutators_for(Profile profile) {
   std::vector<FuzzMutator> m;
   if (profile == Profile::VfpStatic || profile == Profile::VfpRig) {
-    m.push_back(structured("vfp-structure", testing::mutate_vfp));
+    m.push_back(structured("vfp-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
+                                               const testing::ByteMutator& b) {
+      return testing::mutate_vfp(d, n, max, seed, b, true);
+    }));
+    m.push_back(structured("vfp-stale-hashes", [](uint8_t* d, size_t n, size_t max, unsigned seed,
+                                                  const testing::ByteMutator& b) {
+      return testing::mutate_vfp(d, n, max, seed, b, false);
+    }));
   } else {
-    m.push_back(structured("rkc-structure", testing::mutate_rkc));
-    m.push_back(structured("rvc-structure", testing::mutate_rvc));
+    m.push_back(structured("rkc-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
+                                               const testing::ByteMutator& b) {
+      return testing::mutate_rkc(d, n, max, seed, b);
+    }));
+    m.push_back(structured("rvc-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
+                                               const testing::ByteMutator& b) {
+      return testing::mutate_rvc(d, n, max, seed, b);
+    }));
   }
   m.push_back({"bytes", [](std::span<const uint8_t> in, uint64_t seed) {
                  FuzzBytes b(in.begin(), in.end());

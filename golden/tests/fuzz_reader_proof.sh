@@ -32,12 +32,13 @@ fuzz() {
   fi
 }
 
-# has_class NAME KIND EXPECTED GOT: the report holds a class with that kind/expected/got prefix.
+# has_class NAME KINDS EXPECTED GOT: the report holds a class of one of KINDS ("verdict|code")
+# whose expected and got start with EXPECTED and GOT.
 has_class() {
   python3 - "$tmp/$1/report.json" "$2" "$3" "$4" <<'PY'
 import json, sys
 report, kind, expected, got = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
-hits = [c for c in report["classes"] if c["class"]["kind"] == kind
+hits = [c for c in report["classes"] if c["class"]["kind"] in kind.split("|")
         and c["class"]["expected"].startswith(expected) and c["class"]["got"].startswith(got)]
 if not hits:
     sys.exit("FAIL: no class %s %s / %s in %s" % (kind, expected, got,
@@ -61,17 +62,20 @@ conform_rc() {
 
 case "$what" in
   broken)
-    # ignore_required.py: unknown REQUIRED sections pass as caches (a verdict bug).
+    # Budgets: 32 runs each; measured hit rates are about 10% of executions for both bugs
+    # (seeds 1 and 7), so a miss is a real regression of the fuzzer, not bad luck, unless the
+    # seed list changed a lot (then re-check the rate with --seed 7 --runs 96).
+    # ignore_required.py: unknown REQUIRED sections pass as caches (accepted, or rejected later).
     r="python3 $root/golden/readers/broken/ignore_required.py"
     fuzz ignore_required 4 --reader "$r" --profile vfp-static --filter required --generated 0 \
-      --seed 1 --runs 24 --jobs 2 --minimize 24
-    has_class ignore_required verdict "reject vfp.section.unknown_required" accept
+      --seed 1 --runs 32 --jobs 2 --minimize 24
+    has_class ignore_required "verdict|code" "reject vfp.section.unknown_required" ""
     conform_rc ignore_required "$r" vfp-static 4
     conform_rc ignore_required "$python_reader" vfp-static 0
     # hash_before_payload.py: sourceHash checked before the VOX0 payload (a code bug).
     r="python3 $root/golden/readers/broken/hash_before_payload.py"
     fuzz hash_before_payload 4 --reader "$r" --profile vfp-static --filter vox0/ --generated 0 \
-      --seed 1 --runs 24 --jobs 2 --minimize 24
+      --seed 1 --runs 32 --jobs 2 --minimize 24
     has_class hash_before_payload code "reject vox0." "reject vfp.source_hash"
     conform_rc hash_before_payload "$r" vfp-static 4
     conform_rc hash_before_payload "$python_reader" vfp-static 0

@@ -147,7 +147,7 @@ bool edit_list(std::vector<Part>& parts, Rng& rng) {
 }  // namespace
 
 size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed,
-                  const ByteMutator& bytes) {
+                  const ByteMutator& bytes, bool rebind_hashes) {
   UseBytes use(bytes);
   static constexpr const char* kTags[] = {"VOX0", "SKEL", "VSKN", "ANIM", "MSH0",
                                           "PMSH", "RND0", "PRVW", "ANM0", "XTRA"};
@@ -177,7 +177,8 @@ size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed,
       mutate_bytes(p.payload, room);
       if (pick(rng, 2)) fix_rig_counts(p);
   }
-  return emit(join_vfp(s, pick(rng, 16) != 0), data, size, max_size);
+  const bool rebind = pick(rng, 16) != 0 && rebind_hashes;
+  return emit(join_vfp(s, rebind), data, size, max_size);
 }
 
 // ---- RVC --------------------------------------------------------------------------------------

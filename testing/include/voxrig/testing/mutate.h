@@ -28,8 +28,11 @@ using ByteMutator = std::function<size_t(uint8_t* data, size_t size, size_t max_
 /// runs repaired), TIME or version through the library's writer (rvc_update_*, rvc_make_chunk),
 /// or builds a fresh valid clip. An input they cannot split gets `bytes` on the whole input.
 /// The buffer holds `max_size` bytes; returns the new size. Allocates copies of the input.
+/// mutate_vfp rebinds the hashes 15 times in 16; with `rebind_hashes` false never, so the
+/// edited payload and the stale hashes meet (what a reader that checks a hash too early or too
+/// late gets wrong).
 size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed,
-                  const ByteMutator& bytes);
+                  const ByteMutator& bytes, bool rebind_hashes = true);
 size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed,
                   const ByteMutator& bytes);
 size_t mutate_rvc(uint8_t* data, size_t size, size_t max_size, unsigned seed,
