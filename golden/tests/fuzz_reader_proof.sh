@@ -68,14 +68,14 @@ case "$what" in
     # ignore_required.py: unknown REQUIRED sections pass as caches (accepted, or rejected later).
     r="python3 $root/golden/readers/broken/ignore_required.py"
     fuzz ignore_required 4 --reader "$r" --profile vfp-static --filter required --generated 0 \
-      --seed 1 --runs 32 --jobs 2 --minimize 24
+      --seed 1 --runs 32 --jobs 2 --minimize 6
     has_class ignore_required "verdict|code" "reject vfp.section.unknown_required" ""
     conform_rc ignore_required "$r" vfp-static 4
     conform_rc ignore_required "$python_reader" vfp-static 0
     # hash_before_payload.py: sourceHash checked before the VOX0 payload (a code bug).
     r="python3 $root/golden/readers/broken/hash_before_payload.py"
     fuzz hash_before_payload 4 --reader "$r" --profile vfp-static --filter vox0/ --generated 0 \
-      --seed 1 --runs 32 --jobs 2 --minimize 24
+      --seed 1 --runs 32 --jobs 2 --minimize 6
     has_class hash_before_payload code "reject vox0." "reject vfp.source_hash"
     conform_rc hash_before_payload "$r" vfp-static 4
     conform_rc hash_before_payload "$python_reader" vfp-static 0
