@@ -99,6 +99,8 @@ def edges(tmp):
         (["conform", "--generated", "4", "--size"], "small, medium"),
         (["gen", "--out", out("g"), "--format"], "vfp, rkc, kv6, rvc, kfa, all"),
         (["gen", "--out", out("g"), "--size"], "small, medium"),
+        (["fuzz-reader", "--reader", "x", "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["fuzz-reader", "--reader", "x", "--profile", "vfp-rig", "--codes"], "strict, loose"),
     ]
     for argv, allowed in enums:
         opt = argv[-1]
