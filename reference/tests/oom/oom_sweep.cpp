@@ -301,7 +301,7 @@ int usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string golden, filter;
+  std::string golden, filter, skip;
   bool full = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -309,6 +309,8 @@ int main(int argc, char** argv) {
       golden = argv[++i];
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
+    } else if (a == "--skip" && i + 1 < argc) {
+      skip = argv[++i];
     } else if (a == "--full") {
       full = true;
     } else if (a == "--help") {
@@ -332,6 +334,7 @@ int main(int argc, char** argv) {
   for (const auto& c : manifest["cases"]) {
     const std::string id = c["id"];
     if (!filter.empty() && id.find(filter) == std::string::npos) continue;
+    if (!skip.empty() && id.find(skip) != std::string::npos) continue;
     const auto bytes = read_bytes(golden + "/" + c["path"].get<std::string>());
     if (!bytes) {
       std::cerr << "voxrig_oom_sweep: cannot read " << c["path"] << "\n";
@@ -347,6 +350,7 @@ int main(int argc, char** argv) {
   for (const auto& c : manifest["compile_cases"]) {
     const std::string id = c["id"];
     if (!filter.empty() && id.find(filter) == std::string::npos) continue;
+    if (!skip.empty() && id.find(skip) != std::string::npos) continue;
     const auto bytes = read_bytes(golden + "/" + c["path"].get<std::string>());
     if (!bytes) return 3;
     ++cases;
