@@ -20,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       VOXRIG_FUZZ_CHECK(dump.error().code == rep.error->code, "dump_any reports another code");
       continue;
     }
+    fuzz::check_dump_bound(dump.value(), size);
     auto rt = roundtrip_any(in, p, limits);
     if (!fuzz::ok_or_checked(rt, 0, size)) continue;
     if (rep.format == Format::Vfp) VOXRIG_FUZZ_CHECK(fuzz::same_bytes(rt.value(), in), "D1");

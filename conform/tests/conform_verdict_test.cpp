@@ -20,17 +20,17 @@ RunOutcome exited(int code, std::string out, std::string err = "") {
   return r;
 }
 
-const DumpExpectation kAccept{true, "", R"({"schema": "voxrig-dump/1", "scale": 1.0})"};
+const DumpExpectation kAccept{true, "", R"({"schema": "voxrig-dump/2", "scale": 1.0})"};
 const DumpExpectation kReject{false, "skel.parent_missing", ""};
 
 TEST(ConformVerdict, DumpPassesOnTheSameValue) {
-  auto j = judge_dump(kAccept, exited(0, R"({"scale": 1.0, "schema": "voxrig-dump/1"})"),
+  auto j = judge_dump(kAccept, exited(0, R"({"scale": 1.0, "schema": "voxrig-dump/2"})"),
                       CodeMode::Strict);
   EXPECT_EQ(j.verdict, Verdict::Pass) << j.reason;
 }
 
 TEST(ConformVerdict, DumpMismatchNamesThePath) {
-  auto j = judge_dump(kAccept, exited(0, R"({"scale": -1.0, "schema": "voxrig-dump/1"})"),
+  auto j = judge_dump(kAccept, exited(0, R"({"scale": -1.0, "schema": "voxrig-dump/2"})"),
                       CodeMode::Strict);
   EXPECT_EQ(j.verdict, Verdict::Fail);
   EXPECT_NE(j.reason.find("$.scale"), std::string::npos) << j.reason;
@@ -41,7 +41,7 @@ TEST(ConformVerdict, AcceptRejectMismatchFailsInBothModes) {
     auto j = judge_dump(kAccept, exited(1, R"({"error": "skel.cycle"})"), m);
     EXPECT_EQ(j.verdict, Verdict::Fail);
     EXPECT_EQ(j.reason, "rejected with skel.cycle, expected accept");
-    j = judge_dump(kReject, exited(0, R"({"schema": "voxrig-dump/1"})"), m);
+    j = judge_dump(kReject, exited(0, R"({"schema": "voxrig-dump/2"})"), m);
     EXPECT_EQ(j.verdict, Verdict::Fail);
     EXPECT_EQ(j.reason, "accepted, expected reject with skel.parent_missing");
   }

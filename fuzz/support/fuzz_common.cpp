@@ -22,6 +22,7 @@ void check_vfp_profile(View bytes, Profile profile, const VfpFile& model, bool d
   VOXRIG_FUZZ_CHECK(same_bytes(enc, bytes), "D1: VFP parse -> serialize must be byte-exact");
   const std::string dump = dump_vfp(model);
   VOXRIG_FUZZ_CHECK(dump == dump_vfp(model), "dump_vfp not deterministic");
+  check_dump_bound(dump, bytes.size());
   if (profile == Profile::VfpRig) {
     VfpFile rebound = model;  // hashes were checked, so binding again changes nothing
     rebind(rebound);
@@ -102,7 +103,9 @@ void check_rkc_file(View bytes) {
     VOXRIG_FUZZ_CHECK(again.value() == model, "RKCH parse -> serialize -> parse changed the model");
     VOXRIG_FUZZ_CHECK(must(encode_rkc(again.value()), "re-encode") == enc.value(),
                       "canonical RKCH output is not stable");
-    VOXRIG_FUZZ_CHECK(dump_rkc(again.value()) == dump_rkc(model), "dump differs after round trip");
+    const std::string dump = dump_rkc(model);
+    check_dump_bound(dump, bytes.size());
+    VOXRIG_FUZZ_CHECK(dump_rkc(again.value()) == dump, "dump differs after round trip");
     check_kfa_export(model);
   }
 }
@@ -154,7 +157,7 @@ void check_rvc_file(View bytes) {
                         back.value().frames == clip.frames &&
                         back.value().durations == clip.durations,
                     "re-encoded views read back different");
-  (void)dump_rvc(clip);
+  check_dump_bound(dump_rvc(clip), size);
 }
 
 const Vox0& fixed_vox0() {

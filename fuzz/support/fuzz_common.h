@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "voxrig/decode_options.h"
+#include "voxrig/dump.h"
 #include "voxrig/error.h"
 #include "voxrig/limits.h"
 #include "voxrig/mesh.h"
@@ -71,6 +72,15 @@ inline Limits fuzz_limits() {
 }
 
 inline DecodeOptions options(Profile p) { return DecodeOptions{p, fuzz_limits()}; }
+
+/// The per-exec output bound (docs/dump-schema.md "Bounded", issue 16): a dump of an input of
+/// `input_size` bytes is at most dump_bound(input_size) = 1 MiB + 64 x input_size bytes. A dump
+/// over it is a finding, even for a valid file: it is work the input's size does not justify.
+inline void check_dump_bound(std::string_view dump, size_t input_size) {
+  VOXRIG_FUZZ_CHECK(dump.size() <= dump_bound(input_size),
+                    "dump of " + std::to_string(dump.size()) + " bytes for an input of " +
+                        std::to_string(input_size) + " bytes (bound 1 MiB + 64 x input)");
+}
 
 /// Checks an error returned for input bytes that start at absolute offset `base` and are `size`
 /// long: never category internal; the offset (D12: the field or read that failed) inside them.

@@ -61,7 +61,7 @@ VfpFile tiny_file() {
 
 // Written by hand from docs/dump-schema.md and the JsonOut layout (one key per line).
 const char* const kTinyDump = R"({
-  "schema": "voxrig-dump/1",
+  "schema": "voxrig-dump/2",
   "format": "vfp",
   "version_minor": 5,
   "source_hash": "57bd85c73a7031389672a2f17ac1c39121e8fc8f4433968b75cc47757de12b56",
@@ -217,7 +217,7 @@ TEST(DumpVfp, SeedRigDigests) {
   auto f = compile_vfp_json(ss.str(), Limits{});
   ASSERT_TRUE(f.ok()) << f.error().to_text();
   const auto j = nlohmann::json::parse(dump_vfp(*f));
-  EXPECT_EQ(j["schema"], "voxrig-dump/1");
+  EXPECT_EQ(j["schema"], "voxrig-dump/2");
   EXPECT_EQ(j["format"], "vfp");
   EXPECT_EQ(j["source_hash"], "49054c00518177f8a949fd8255b778df4bbb98d3021ea504605710f9931fe29b");
   const auto& vox0 = j["sections"][0]["vox0"];

@@ -27,7 +27,7 @@ TEST(RkcDump, MinimalFileExactText) {
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(dump_rkc(c.value()),
             "{\n"
-            "  \"schema\": \"voxrig-dump/1\",\n"
+            "  \"schema\": \"voxrig-dump/2\",\n"
             "  \"format\": \"rkc\",\n"
             "  \"name\": \"\",\n"
             "  \"root\": [0.0, 0.0, 0.0],\n"
@@ -45,7 +45,7 @@ TEST(Kv6Dump, MinimalExampleExactText) {
   const std::vector<uint8_t> voxels = {0x40, 0x80, 0xFF, 0x80, 0x00, 0x00, 0x3F, 0x00};
   EXPECT_EQ(dump_kv6(m.value()),
             "{\n"
-            "  \"schema\": \"voxrig-dump/1\",\n"
+            "  \"schema\": \"voxrig-dump/2\",\n"
             "  \"format\": \"kv6\",\n"
             "  \"xsiz\": 1,\n"
             "  \"ysiz\": 1,\n"
@@ -75,7 +75,7 @@ TEST(KfaDump, ExactText) {
   k.seq = {{5, -1}};
   EXPECT_EQ(dump_kfa(k),
             "{\n"
-            "  \"schema\": \"voxrig-dump/1\",\n"
+            "  \"schema\": \"voxrig-dump/2\",\n"
             "  \"format\": \"kfa\",\n"
             "  \"kv6_name\": \"61ff\",\n"
             "  \"hinges\": [\n"
@@ -105,7 +105,7 @@ TEST(RkcDump, DeterministicAndShowsTheRepairedNameUnderCompat) {
   Character c = test::synthetic_character();
   c.voxel_clips = {test::seed_voxel_clip()};
   EXPECT_EQ(dump_rkc(c), dump_rkc(c));
-  const std::string head = "{\n  \"schema\": \"voxrig-dump/1\",\n  \"format\": \"rkc\",";
+  const std::string head = "{\n  \"schema\": \"voxrig-dump/2\",\n  \"format\": \"rkc\",";
   EXPECT_EQ(dump_rkc(c).rfind(head, 0), 0u);
   Bytes f = Bytes().str("RKCH").u16(3);
   f.chunk("META", Bytes().u16(2).raw({0xC0, 0x80}).zeros(12));

@@ -29,7 +29,7 @@ TEST(RvcDump, Fields) {
   const Bytes f = file({chunk("META", meta_stored, 0x81), chunk("FRMS", frms),
                         chunk("TIME", u32s({3, 0})), chunk("\xC3x\x01y", Bytes{})});
   const json j = dump_of(f);
-  EXPECT_EQ(j["schema"], "voxrig-dump/1");
+  EXPECT_EQ(j["schema"], "voxrig-dump/2");
   EXPECT_EQ(j["format"], "rvc");
   EXPECT_EQ(j["version"], 2);
   ASSERT_EQ(j["chunks"].size(), 4u);
@@ -79,6 +79,31 @@ TEST(RvcDump, NoTimeIsNullAndTimeWithZeroFramesIsEmpty) {
       dump_of(file({chunk("META", meta({1, 1, 4}, 0)), chunk("FRMS", {}), chunk("TIME", {})}));
   EXPECT_TRUE(j["durations"].is_array());
   EXPECT_TRUE(j["durations"].empty());
+}
+
+// voxrig-dump/2: frames and TIME values past the first two fold into one digest of their stored
+// bytes (frames: from frame 2's kind byte to the end of the last frame, trailing bytes excluded).
+TEST(RvcDump, FramesAndDurationsPastTwoFoldIntoDigests) {
+  const Bytes k = key({1}, {0, 1}, {0xA});
+  const Bytes d1 = delta({{0, {0}, {}}});
+  const Bytes d2 = delta({{0, {1}, {0xB}}});
+  const Bytes d3 = delta({});
+  const Bytes f = file({chunk("META", meta({1, 1, 4}, 4)),
+                        chunk("FRMS", cat({k, d1, d2, d3, Bytes{0xEE, 0xEE}})),
+                        chunk("TIME", u32s({5, 6, 7, 8, 9}))});
+  const json j = dump_of(f);
+  ASSERT_EQ(j["frames"].size(), 2u);
+  EXPECT_EQ(j["frames"][1]["kind"], "delta");
+  EXPECT_EQ(j["frames_rest"]["count"], 2);
+  EXPECT_EQ(j["frames_rest"]["sha256"], hex_sha(cat({d2, d3})));
+  EXPECT_EQ(j["durations"], json::parse("[5, 6]"));
+  EXPECT_EQ(j["durations_rest"]["count"], 2);
+  EXPECT_EQ(j["durations_rest"]["sha256"], hex_sha(u32s({7, 8})));
+  const json two = dump_of(file({chunk("META", meta({1, 1, 4}, 2)), chunk("FRMS", cat({k, d1}))}));
+  EXPECT_EQ(two["frames"].size(), 2u);
+  EXPECT_EQ(two["frames_rest"]["count"], 0);
+  EXPECT_EQ(two["frames_rest"]["sha256"], hex_sha(Bytes{}));
+  EXPECT_TRUE(two["durations_rest"].is_null());
 }
 
 TEST(RvcDump, DeterministicAndComplete) {

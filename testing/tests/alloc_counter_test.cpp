@@ -1,8 +1,11 @@
-// The counting operator new of voxrig::alloc_counter (alloc_counter.h): calls and heap windows.
+// The counting operator new of voxrig::alloc_counter (alloc_counter.h): calls, heap windows and
+// failure injection.
 #include "voxrig/testing/alloc_counter.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace {
@@ -23,6 +26,25 @@ TEST(AllocationCounter, HeapWindowSeesThePeakNotTheEnd) {
   EXPECT_GE(voxrig::testing::heap_peak_growth(), size_t{1} << 20);
   voxrig::testing::heap_reset_peak();
   EXPECT_LT(voxrig::testing::heap_peak_growth(), size_t{1} << 20);
+}
+
+TEST(AllocationCounter, FailsExactlyTheNthAllocationOnce) {
+  using voxrig::testing::fail_nth_allocation;
+  using voxrig::testing::injected_failure_happened;
+  std::vector<std::unique_ptr<int>> kept;
+  kept.reserve(8);
+  fail_nth_allocation(3);
+  kept.push_back(std::make_unique<int>(1));
+  kept.push_back(std::make_unique<int>(2));
+  EXPECT_FALSE(injected_failure_happened());
+  EXPECT_THROW(kept.push_back(std::make_unique<int>(3)), std::bad_alloc);
+  EXPECT_TRUE(injected_failure_happened());
+  kept.push_back(std::make_unique<int>(4));  // one failure per arming: the heap "recovers"
+  EXPECT_EQ(kept.size(), 3u);
+  fail_nth_allocation(1);
+  EXPECT_EQ(new (std::nothrow) int(5), nullptr);  // the nothrow form returns nullptr instead
+  fail_nth_allocation(0);
+  EXPECT_FALSE(injected_failure_happened());
 }
 
 }  // namespace

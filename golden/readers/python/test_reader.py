@@ -571,7 +571,7 @@ class SeedDump(unittest.TestCase):
         self.assertEqual(set(doc), {"schema", "format", "version_minor", "source_hash",
                                     "sections"})
         self.assertEqual((doc["schema"], doc["format"], doc["version_minor"], doc["source_hash"]),
-                         ("voxrig-dump/1", "vfp", 3, sh))
+                         ("voxrig-dump/2", "vfp", 3, sh))
         secs = doc["sections"]
         self.assertEqual([(x["tag"], x["length"], x["flags"]) for x in secs],
                          [("VOX0", 540, 1), ("SKEL", 139, 0), ("VSKN", 80, 0), ("ANIM", 180, 0)])
@@ -662,7 +662,7 @@ class WriterAndCli(unittest.TestCase):
             rc, out = self.run_cli("dump", "--profile", "vfp-rig", good)
             self.assertEqual(rc, 0)
             doc = json.loads(out)
-            self.assertEqual(doc["schema"], "voxrig-dump/1")
+            self.assertEqual(doc["schema"], "voxrig-dump/2")
             rc, out = self.run_cli("dump", "--profile", "vfp-static", bad)
             self.assertEqual((rc, json.loads(out)["error"]), (1, "vfp.section.unknown_required"))
             rc, out = self.run_cli("dump", "--profile", "vfp-rig", short)

@@ -881,7 +881,7 @@ def _vec(bits):
 
 
 def dump_model(model):
-    """The dump object of a decoded file: docs/dump-schema.md, schema voxrig-dump/1, VFP.
+    """The dump object of a decoded file: docs/dump-schema.md, schema voxrig-dump/2, VFP.
     Sections in file order; each has exactly one payload key (opaque / vox0 / skel / vskn /
     anim)."""
     sections = []
@@ -925,7 +925,7 @@ def dump_model(model):
             d["opaque"] = digest(len(s.payload), s.payload)
         sections.append(d)
     return {
-        "schema": "voxrig-dump/1",
+        "schema": "voxrig-dump/2",
         "format": "vfp",
         "version_minor": model.version_minor,
         "source_hash": model.source_hash.hex(),

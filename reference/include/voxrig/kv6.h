@@ -79,7 +79,7 @@ Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
 /// object the caller has open. Never fails; allocates digest buffers.
 void dump_kv6_into(JsonOut& out, const Kv6& kv6);
 
-/// The canonical dump of a standalone KV6: {"schema": "voxrig-dump/1", "format": "kv6", ...}.
+/// The canonical dump of a standalone KV6: {"schema": "voxrig-dump/2", "format": "kv6", ...}.
 std::string dump_kv6(const Kv6& kv6);
 
 }  // namespace voxrig

@@ -111,6 +111,8 @@ class RigRuntime {
   size_t max_track_count() const { return max_tracks_; }
 
  private:
+  // build() without the out-of-memory guard (result.h guard_out_of_memory).
+  static Result<RigRuntime> build_unguarded(const Skel& skel, const Anim* anim);
   friend struct SamplingJob;
   struct Track {
     uint32_t joint;      // joint index

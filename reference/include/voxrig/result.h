@@ -1,6 +1,7 @@
 // voxrig/result.h — Result<T>: a value or an Error. No exceptions cross the library boundary.
 #pragma once
 
+#include <new>
 #include <utility>
 #include <variant>
 
@@ -55,6 +56,21 @@ using Status = Result<void>;
 
 /// The success value of Status.
 inline Status ok_status() { return {}; }
+
+/// The library's one conversion of allocation failure: runs `fn` (returning a Result or Status)
+/// and returns its result, or internal.out_of_memory (offset 0, empty path) when an allocation
+/// inside it threw std::bad_alloc. Every public entry point that can allocate (the any_format.h
+/// dispatch, compile_vfp_json, the meshers, RigRuntime::build, export_posed_obj, export_gltf)
+/// runs its body through this; decoders and writers themselves never catch. The error holds no
+/// strings, so building it allocates nothing and cannot fail in turn.
+template <class F>
+auto guard_out_of_memory(F&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return Error{ErrorCode::InternalOutOfMemory, 0, {}, {}};
+  }
+}
 
 }  // namespace voxrig
 

@@ -54,7 +54,7 @@ Result<std::vector<uint8_t>> encode_rkc(const Character& character);
 Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options);
 
-/// The canonical dump {"schema": "voxrig-dump/1", "format": "rkc", ...}
+/// The canonical dump {"schema": "voxrig-dump/2", "format": "rkc", ...}
 /// (docs/dump-schema.md, "RKCH family"). Deterministic and complete. Never fails.
 std::string dump_rkc(const Character& character);
 

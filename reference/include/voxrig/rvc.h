@@ -191,7 +191,7 @@ std::vector<uint32_t> rvc_effective_durations(const RvcClip& clip);
 /// (used standalone and embedded by RKCH).
 void dump_rvc_into(JsonOut& out, const RvcClip& clip);
 
-/// The whole dump document {"schema": "voxrig-dump/1", "format": "rvc", ...}.
+/// The whole dump document {"schema": "voxrig-dump/2", "format": "rvc", ...}.
 std::string dump_rvc(const RvcClip& clip);
 
 }  // namespace voxrig

@@ -40,32 +40,37 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 template <class R, class Visit>
 Result<R> visit_decoded(std::span<const uint8_t> bytes, Profile profile, const Limits& limits,
                         Visit&& visit) {
-  const DecodeOptions o = options_for(profile, limits);
-  switch (detect_format(bytes)) {
-    case Format::Vfp: {
-      VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, o));
-      return visit(std::move(f));
+  return guard_out_of_memory([&]() -> Result<R> {
+    const DecodeOptions o = options_for(profile, limits);
+    switch (detect_format(bytes)) {
+      case Format::Vfp: {
+        VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, o));
+        return visit(std::move(f));
+      }
+      case Format::Rkc: {
+        VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, o));
+        return visit(std::move(c));
+      }
+      case Format::Kv6: {
+        VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, o));
+        return visit(std::move(k));
+      }
+      case Format::Rvc: {
+        VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, o));
+        return visit(std::move(r));
+      }
+      case Format::Kfa: {
+        VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, o));
+        return visit(std::move(k));
+      }
+      default:
+        return unknown_format(bytes);
     }
-    case Format::Rkc: {
-      VOXRIG_ASSIGN_OR_RETURN(Character c, decode_rkc(bytes, o));
-      return visit(std::move(c));
-    }
-    case Format::Kv6: {
-      VOXRIG_ASSIGN_OR_RETURN(Kv6 k, decode_kv6(bytes, 0, o));
-      return visit(std::move(k));
-    }
-    case Format::Rvc: {
-      VOXRIG_ASSIGN_OR_RETURN(RvcClip r, decode_rvc(bytes, 0, o));
-      return visit(std::move(r));
-    }
-    case Format::Kfa: {
-      VOXRIG_ASSIGN_OR_RETURN(Kfa k, decode_kfa(bytes, o));
-      return visit(std::move(k));
-    }
-    default:
-      return unknown_format(bytes);
-  }
+  });
 }
+
+ValidationReport validate_unguarded(std::span<const uint8_t> bytes, Profile profile,
+                                    const Limits& limits);
 
 // Encodes a decoded model with its own format's encoder (the roundtrip half of the dispatch).
 struct EncodeAny {
@@ -122,6 +127,22 @@ Result<std::vector<uint8_t>> canonicalize_any(std::span<const uint8_t> bytes, Pr
 ValidationReport validate_any(std::span<const uint8_t> bytes, Profile profile,
                               const Limits& limits) {
   ValidationReport r;
+  const Status s = guard_out_of_memory([&]() -> Status {
+    r = validate_unguarded(bytes, profile, limits);
+    return ok_status();
+  });
+  if (!s.ok()) {
+    r.warnings.clear();
+    r.error = s.error();
+  }
+  return r;
+}
+
+namespace {
+
+ValidationReport validate_unguarded(std::span<const uint8_t> bytes, Profile profile,
+                                    const Limits& limits) {
+  ValidationReport r;
   r.format = detect_format(bytes);
   switch (r.format) {
     case Format::Vfp: {
@@ -152,5 +173,7 @@ ValidationReport validate_any(std::span<const uint8_t> bytes, Profile profile,
   }
   return r;
 }
+
+}  // namespace
 
 }  // namespace voxrig

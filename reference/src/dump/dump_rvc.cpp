@@ -7,10 +7,16 @@
 // | chunks       | [{tag, flags, deflated, stored {count, sha256}, inflated {count, sha256}}] |
 // | meta         | {dims [3], pivot [3 f32], voxel_world_size, loop_mode, default_frame_ms,   |
 // |              |  frame_count} of the last META                                             |
-// | frames       | [{kind "key", occupancy, color_offsets, colors} |                          |
-// |              |  {kind "delta", columns, cols, occupancy, color_counts, colors}] (digests) |
-// | durations    | TIME values inline, or null when there is no TIME chunk                    |
+// | frames       | the first kDumpInlineFrames frames: [{kind "key", occupancy,               |
+// |              |  color_offsets, colors} | {kind "delta", columns, cols, occupancy,         |
+// |              |  color_counts, colors}] (digests)                                          |
+// | frames_rest  | digest of the remaining frames' FRMS bytes (count = frames folded)         |
+// | durations    | the first kDumpInlineFrames TIME values inline, or null without TIME       |
+// | durations_rest | digest of the remaining TIME values, or null without TIME                |
 // Digests are {"count": n, "sha256": hex} over the array as little-endian u32 bytes (D17).
+// Why the fold: a deflated FRMS of 2^20 empty deltas is ~7 KB, and one inline entry per frame
+// printed ~600 MB (issue 16); folding keeps every dump within 1 MiB + 64 x the input size.
+#include <algorithm>
 #include <string>
 
 #include "dump/dump_internal.h"
@@ -41,6 +47,72 @@ void digest_u32s(JsonOut& out, std::string_view key, const std::vector<uint32_t>
   out.field_u64("count", v.size());
   out.field_string("sha256", to_hex(d));
   out.end_object();
+}
+
+/// Hashes little-endian u32s (and single bytes) through a 4 KiB buffer.
+class LeHasher {
+ public:
+  void u8(uint8_t b) {
+    buf_[n_++] = b;
+    if (n_ == sizeof buf_) flush();
+  }
+  void u32(uint32_t x) {
+    for (int b = 0; b < 4; ++b) u8(static_cast<uint8_t>(x >> (8 * b)));
+  }
+  void u32s(const std::vector<uint32_t>& v, size_t from, size_t n) {
+    for (size_t i = from; i < from + n && i < v.size(); ++i) u32(v[i]);
+  }
+  Sha256 finish() {
+    flush();
+    return h_.finish();
+  }
+
+ private:
+  void flush() {
+    h_.update(std::span<const uint8_t>(buf_, n_));
+    n_ = 0;
+  }
+  Sha256Stream h_;
+  uint8_t buf_[4096];
+  size_t n_ = 0;
+};
+
+void field_digest(JsonOut& out, std::string_view key, uint64_t count, const Sha256& d) {
+  out.key(key);
+  out.begin_object();
+  out.field_u64("count", count);
+  out.field_string("sha256", to_hex(d));
+  out.end_object();
+}
+
+/// frames[from..] in their FRMS byte form (rkc-family.md 4.3; the bytes a parsed clip stored).
+void digest_frames_rest(JsonOut& out, const RvcClip& clip, size_t from) {
+  LeHasher h;
+  const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
+  for (size_t i = from; i < clip.frames.size(); ++i) {
+    if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
+      h.u8(0);
+      for (const auto* v : {&key->occupancy, &key->color_offsets, &key->colors}) {
+        h.u32(static_cast<uint32_t>(v->size()));
+        h.u32s(*v, 0, v->size());
+      }
+    } else {
+      const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
+      h.u8(1);
+      h.u32(static_cast<uint32_t>(d.cols.size()));
+      size_t ci = 0;
+      for (size_t c = 0; c < d.cols.size(); ++c) {
+        const uint32_t n = c < d.color_counts.size() ? d.color_counts[c] : 0;
+        h.u32(d.cols[c]);
+        h.u32s(d.occupancy, c * owpc, owpc);
+        h.u32(n);
+        h.u32s(d.colors, ci, n);
+        ci += n;
+      }
+    }
+  }
+  const size_t folded = clip.frames.size() > from ? clip.frames.size() - from : 0;
+  field_digest(out, "frames_rest", folded, h.finish());
 }
 
 void digest_bytes(JsonOut& out, std::string_view key, const std::vector<uint8_t>& v) {
@@ -78,9 +150,11 @@ void dump_fields(JsonOut& out, const RvcClip& clip) {
   out.field_u64("frame_count", m.frame_count);
   out.end_object();
 
+  const size_t inline_frames = std::min<size_t>(clip.frames.size(), detail::kDumpInlineFrames);
   out.key("frames");
   out.begin_array();
-  for (const RvcEncodedFrame& f : clip.frames) {
+  for (size_t i = 0; i < inline_frames; ++i) {
+    const RvcEncodedFrame& f = clip.frames[i];
     out.begin_object();
     if (const auto* key = std::get_if<RvcVoxelFrame>(&f)) {
       out.field_string("kind", "key");
@@ -99,15 +173,23 @@ void dump_fields(JsonOut& out, const RvcClip& clip) {
     out.end_object();
   }
   out.end_array();
+  digest_frames_rest(out, clip, inline_frames);
 
   out.key("durations");
   if (!clip.has_time) {
     out.value_null();
-  } else {
-    out.begin_array(true);
-    for (uint32_t d : clip.durations) out.value_u64(d);
-    out.end_array();
+    out.key("durations_rest");
+    out.value_null();
+    return;
   }
+  const size_t inline_durations =
+      std::min<size_t>(clip.durations.size(), detail::kDumpInlineFrames);
+  out.begin_array(true);
+  for (size_t i = 0; i < inline_durations; ++i) out.value_u64(clip.durations[i]);
+  out.end_array();
+  LeHasher h;
+  h.u32s(clip.durations, inline_durations, clip.durations.size() - inline_durations);
+  field_digest(out, "durations_rest", clip.durations.size() - inline_durations, h.finish());
 }
 
 }  // namespace

@@ -26,6 +26,11 @@ std::optional<size_t> RigRuntime::find_clip(uint16_t clip_id) const {
 }
 
 Result<RigRuntime> RigRuntime::build(const Skel& skel, const Anim* anim) {
+  // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+  return guard_out_of_memory([&] { return build_unguarded(skel, anim); });
+}
+
+Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* anim) {
   RigRuntime rt;
   const size_t n = skel.joints.size();
   const Path skel_path("SKEL");

@@ -289,13 +289,27 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
 
 }  // namespace
 
+static Result<std::vector<uint8_t>> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
+                                                          const Vskn* vskn, const Anim* anim,
+                                                          const GltfOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
                                          const Anim* anim, const GltfOptions& options) {
+  return guard_out_of_memory(
+      [&] { return export_gltf_unguarded(vox0, skel, vskn, anim, options); });
+}
+
+static Result<std::vector<uint8_t>> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
+                                                          const Vskn* vskn, const Anim* anim,
+                                                          const GltfOptions& options) {
   if ((skel == nullptr) != (vskn == nullptr) || (anim != nullptr && skel == nullptr)) {
     return model_error(ErrorCode::RigIncomplete, "", "a rig needs SKEL and VSKN (ANIM optional)");
   }
   try {
     return build(vox0, skel, vskn, anim, options);
+  } catch (const std::bad_alloc&) {
+    throw;  // the entry-point guard above turns it into internal.out_of_memory
   } catch (const std::exception& e) {  // nlohmann::json errors: a bug here, not bad input
     return model_error(ErrorCode::InternalBug, "", e.what());
   }

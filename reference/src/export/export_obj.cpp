@@ -101,8 +101,22 @@ std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palett
   return write_obj(quads, palette, [](const Quad&, const Vec3& p) { return p; });
 }
 
+static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
+                                                      std::span<const uint16_t> joints,
+                                                      const RigRuntime& runtime,
+                                                      const PoseRequest& pose);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
                                      const RigRuntime& runtime, const PoseRequest& pose) {
+  return guard_out_of_memory(
+      [&] { return export_posed_obj_unguarded(vox0, joints, runtime, pose); });
+}
+
+static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
+                                                      std::span<const uint16_t> joints,
+                                                      const RigRuntime& runtime,
+                                                      const PoseRequest& pose) {
   MeshScratch scratch;
   std::vector<Quad> quads;
   VOXRIG_TRY(mesh_bone_aware(vox0, joints, quads, scratch));

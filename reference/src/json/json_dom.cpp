@@ -312,7 +312,7 @@ Result<JsonDoc> JsonDoc::parse(std::string_view text, const JsonParseOptions& op
     if (doc.nodes_.empty()) return error_at(ErrorCode::JsonSyntax, 0, "$", "empty document");
     return doc;
   } catch (const std::bad_alloc&) {
-    return error_at(ErrorCode::JsonLimit, 0, "$", "out of memory while parsing the JSON text");
+    return Error{ErrorCode::InternalOutOfMemory, 0, {}, {}};  // no strings: cannot fail again
   } catch (const std::exception& e) {
     return error_at(ErrorCode::JsonSyntax, 0, "$", e.what());
   }

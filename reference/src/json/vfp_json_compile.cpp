@@ -249,7 +249,7 @@ Result<VfpFile> compile_vfp_json(std::string_view json_text, const Limits& limit
     Compiler c(doc, limits);
     return c.run();
   } catch (const std::bad_alloc&) {
-    return error_at(ErrorCode::JsonLimit, 0, "$", "out of memory");
+    return Error{ErrorCode::InternalOutOfMemory, 0, {}, {}};  // no strings: cannot fail again
   } catch (const std::exception& e) {
     return error_at(ErrorCode::InternalBug, 0, "$", e.what());
   }

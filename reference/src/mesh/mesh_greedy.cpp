@@ -3,7 +3,15 @@
 
 namespace voxrig {
 
+static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratch);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_greedy_unguarded(vox0, out, scratch); });
+}
+
+static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out,
+                                    MeshScratch& scratch) {
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, {}, g));
   out.clear();

@@ -63,7 +63,14 @@ Quad face_quad(uint8_t axis, uint8_t positive, uint32_t slice, uint32_t row, uin
 
 }  // namespace
 
+static Status mesh_kv6_naive_unguarded(const Kv6& kv6, std::vector<Quad>& out);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Status mesh_kv6_naive(const Kv6& kv6, std::vector<Quad>& out) {
+  return guard_out_of_memory([&] { return mesh_kv6_naive_unguarded(kv6, out); });
+}
+
+static Status mesh_kv6_naive_unguarded(const Kv6& kv6, std::vector<Quad>& out) {
   out.clear();
   return for_each_voxel(kv6, [&](uint32_t x, uint32_t y, const Kv6Voxel& v) {
     const uint32_t c[3] = {x, y, v.z};
@@ -84,7 +91,16 @@ Status mesh_kv6_naive(const Kv6& kv6, std::vector<Quad>& out) {
   });
 }
 
+static Status mesh_kv6_greedy_unguarded(const Kv6& kv6, std::vector<Quad>& out,
+                                        MeshScratch& scratch);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Status mesh_kv6_greedy(const Kv6& kv6, std::vector<Quad>& out, MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_kv6_greedy_unguarded(kv6, out, scratch); });
+}
+
+static Status mesh_kv6_greedy_unguarded(const Kv6& kv6, std::vector<Quad>& out,
+                                        MeshScratch& scratch) {
   MeshScratch::Impl& s = scratch.impl();
   std::vector<MeshScratch::Impl::Kv6Face>& faces = s.kv6_faces;
   faces.clear();

@@ -4,8 +4,17 @@
 
 namespace voxrig {
 
+static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
+                                   std::vector<Quad>& out, MeshScratch& scratch);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
                   MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_naive_unguarded(vox0, joints, out, scratch); });
+}
+
+static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
+                                   std::vector<Quad>& out, MeshScratch& scratch) {
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
   MeshScratch::Impl& s = scratch.impl();

@@ -106,7 +106,16 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
 
 }  // namespace
 
+static Result<Kfa> decode_kfa_unguarded(std::span<const uint8_t> bytes,
+                                        const DecodeOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_kfa_unguarded(bytes, options); });
+}
+
+static Result<Kfa> decode_kfa_unguarded(std::span<const uint8_t> bytes,
+                                        const DecodeOptions& options) {
   detail::WarningSink none;
   return decode_kfa_impl(bytes, options, none);
 }
@@ -117,7 +126,14 @@ Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
       [&](detail::WarningSink& sink) { return decode_kfa_impl(bytes, options, sink); });
 }
 
+static Result<std::vector<uint8_t>> encode_kfa_unguarded(const Kfa& k);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
+  return guard_out_of_memory([&] { return encode_kfa_unguarded(k); });
+}
+
+static Result<std::vector<uint8_t>> encode_kfa_unguarded(const Kfa& k) {
   constexpr uint64_t kMax = 0xFFFFFFFFu;
   if (k.kv6_name.size() > kMax || k.hinges.size() > kMax || k.seq.size() > kMax)
     return error_at(ErrorCode::KfaWriteTooLarge, 0, Path(),

@@ -154,8 +154,17 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
 
 }  // namespace detail
 
+static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
+                                        const DecodeOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
                        const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_kv6_unguarded(bytes, base_offset, options); });
+}
+
+static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
+                                        const DecodeOptions& options) {
   detail::WarningSink none;
   return detail::decode_kv6_impl(bytes, base_offset, options, none);
 }
@@ -166,7 +175,14 @@ Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
       [&](detail::WarningSink& sink) { return detail::decode_kv6_impl(bytes, 0, options, sink); });
 }
 
+static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
+  return guard_out_of_memory([&] { return encode_kv6_unguarded(m); });
+}
+
+static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
   const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;
   if (m.xlen.size() != m.xsiz || m.ylen.size() != columns || m.voxels.size() > 0xFFFFFFFFu)
     return error_at(ErrorCode::Kv6WriteTableSize, 0, Path(),

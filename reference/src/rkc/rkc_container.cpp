@@ -133,7 +133,16 @@ Status write_chunk(ByteWriter& w, const char* tag, Body&& body) {
 
 }  // namespace
 
+static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
+                                              const DecodeOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_rkc_unguarded(bytes, options); });
+}
+
+static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
+                                              const DecodeOptions& options) {
   detail::WarningSink none;
   return decode_rkc_impl(bytes, options, none);
 }
@@ -144,7 +153,14 @@ Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
       [&](detail::WarningSink& sink) { return decode_rkc_impl(bytes, options, sink); });
 }
 
+static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> encode_rkc(const Character& c) {
+  return guard_out_of_memory([&] { return encode_rkc_unguarded(c); });
+}
+
+static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c) {
   ByteWriter w;
   w.bytes(std::span<const uint8_t>(kMagic));
   w.u16(kVersion);

@@ -263,8 +263,17 @@ bool RvcClip::operator==(const RvcClip& o) const {
   return version == o.version && chunks == o.chunks;
 }
 
+static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
+                                            const DecodeOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
                            const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_rvc_unguarded(bytes, base_offset, options); });
+}
+
+static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
+                                            const DecodeOptions& options) {
   const Limits& limits = options.limits;
   ByteReader r(bytes, base_offset, ErrorCode::RvcTruncated);
   const Path hp("header");
@@ -353,7 +362,14 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
   return clip;
 }
 
+static Result<std::vector<uint8_t>> encode_rvc_unguarded(const RvcClip& clip);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
+  return guard_out_of_memory([&] { return encode_rvc_unguarded(clip); });
+}
+
+static Result<std::vector<uint8_t>> encode_rvc_unguarded(const RvcClip& clip) {
   if (clip.version != 1 && clip.version != 2)
     return error_at(ErrorCode::RvcUnsupportedVersion, 4, Path("header").child("version"),
                     "cannot write version " + std::to_string(clip.version));

@@ -223,7 +223,16 @@ Status check_vox0_writable(const Vox0& v) {
 
 }  // namespace
 
+static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
+                                            const DecodeOptions& options);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_vfp_unguarded(bytes, options); });
+}
+
+static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
+                                            const DecodeOptions& options) {
   const bool rig = options.profile != Profile::VfpStatic;
   VfpFile out;
   Sha256 source_hash{};
@@ -277,7 +286,14 @@ Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& 
   return out;
 }
 
+static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file);
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
+  return guard_out_of_memory([&] { return encode_vfp_unguarded(file); });
+}
+
+static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file) {
   const Vox0* vox0 = file.vox0();
   if (vox0 == nullptr)
     return error_at(ErrorCode::VfpVox0Missing, 0, Path("header"),

@@ -20,6 +20,9 @@ std::atomic<bool> g_keep_bytes{false};
 std::atomic<int64_t> g_in_use{0};
 std::atomic<int64_t> g_peak{0};
 std::atomic<int64_t> g_base{0};
+// Failure injection: the call number (g_calls after the increment) that fails; 0 = none.
+std::atomic<uint64_t> g_fail_at{0};
+std::atomic<bool> g_failed{false};
 
 void* counted(void* p) {
   if (p == nullptr || !g_keep_bytes.load(std::memory_order_relaxed)) return p;
@@ -39,7 +42,12 @@ void uncounted(void* p) {
 }
 
 void* allocate(size_t n, size_t align) {
-  g_calls.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t call = g_calls.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (call == g_fail_at.load(std::memory_order_relaxed)) {
+    g_fail_at.store(0, std::memory_order_relaxed);
+    g_failed.store(true, std::memory_order_relaxed);
+    return nullptr;
+  }
   if (n == 0) n = 1;
   void* p = align <= alignof(std::max_align_t)
                 ? std::malloc(n)
@@ -70,6 +78,14 @@ size_t heap_peak_growth() {
       g_peak.load(std::memory_order_relaxed) - g_base.load(std::memory_order_relaxed);
   return growth > 0 ? static_cast<size_t>(growth) : 0;
 }
+
+void fail_nth_allocation(uint64_t n) {
+  g_failed.store(false, std::memory_order_relaxed);
+  g_fail_at.store(n == 0 ? 0 : g_calls.load(std::memory_order_relaxed) + n,
+                  std::memory_order_relaxed);
+}
+
+bool injected_failure_happened() { return g_failed.load(std::memory_order_relaxed); }
 
 }  // namespace voxrig::testing
 

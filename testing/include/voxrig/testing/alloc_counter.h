@@ -38,4 +38,14 @@ void heap_reset_peak();
 /// freed, so the figure is the window's own growth.
 size_t heap_peak_growth();
 
+/// Failure injection for out-of-memory tests (scripts/oom-sweep.sh): from this call on, the n-th
+/// operator new / new[] call (n >= 1, any thread) fails as if the heap were exhausted — the
+/// throwing forms throw std::bad_alloc, the nothrow forms return nullptr — and every other call
+/// succeeds. n == 0 disarms. Only one failure per arming (the allocator "recovers"), so the
+/// error path itself can allocate; malloc calls of C libraries (zlib, OpenSSL) are not injected.
+void fail_nth_allocation(uint64_t n);
+
+/// True when the failure armed by the last fail_nth_allocation() has happened.
+bool injected_failure_happened();
+
 }  // namespace voxrig::testing

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The full out-of-memory sweep (issue 16 item 3; docs/robustness.md "Out-of-memory testing"):
+# builds voxrig_oom_sweep under the asan preset (ASan + UBSan + LeakSanitizer, build/asan) and
+# fails the N-th allocation of every entry point (decode, encode, dump, validate, mesh, pose,
+# compile) over every golden case, for N = 1, 2, ... until the operation completes without
+# reaching the failure. Every run must end in success or internal.out_of_memory; a crash, an
+# escaped exception, another error code, a changed output or a leak fails the sweep.
+# The default `ctest` runs the same binary with sampled N (CTest oom_sweep_sampled).
+# Usage: scripts/oom-sweep.sh [--filter SUBSTR]   (extra arguments go to voxrig_oom_sweep)
+# Exit: 0 clean, 1 findings (FINDING lines on stdout), 2 usage, 3 I/O or build failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cmake --preset asan >/dev/null || exit 3
+cmake --build --preset asan --target voxrig_oom_sweep || exit 3
+# detect_leaks: LeakSanitizer reports blocks still allocated at exit (a leak on an error path).
+ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}" \
+  exec build/asan/reference/voxrig_oom_sweep --golden golden --full "$@"
