@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "voxrig/rules.h"
+
 namespace voxrig::conform {
 
 // ---- JSON dumps compared as values ------------------------------------------------------------
@@ -259,8 +261,9 @@ struct WriterSpec {
 struct ManifestExpect {
   std::string profile;
   bool accept = true;
-  std::string error;  ///< reject
-  std::string dump;   ///< accept: path relative to the golden dir
+  std::string error;    ///< reject
+  int64_t offset = -1;  ///< reject: where the reference reports the error (context only), or -1
+  std::string dump;     ///< accept: path relative to the golden dir
   WriterSpec roundtrip;
   WriterSpec canonicalize;
 };
@@ -271,6 +274,8 @@ struct ManifestCase {
   std::string sha256;  ///< lower-case hex
   std::string format;
   std::string rule;
+  std::vector<RuleRef> rules;    ///< resolved at regen (voxrig/rules.h); empty in old manifests
+  int64_t mutation_offset = -1;  ///< the first recorded mutation's offset, or -1
   Level level = Level::Required;
   std::vector<std::string> tags;
   std::vector<ManifestExpect>
