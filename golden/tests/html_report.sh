@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The HTML report in a real browser: runs `voxrig conform --html` on a deliberately broken reader
-# (golden/readers/broken/reference_two_bugs.sh: the reference with two bugs) over the whole
-# corpus, then loads the page in headless Chromium through puppeteer-core
+# (golden/readers/broken/reference_two_bugs.sh: the reference with two bugs) over the VFP cases
+# (both VFP profiles), then loads the page in headless Chromium through puppeteer-core
 # (golden/tests/html_report_check.cjs) and checks it against the run's JSON report.
 # usage: golden/tests/html_report.sh VOXRIG_EXE OUT_DIR
 # Writes OUT_DIR/conform-broken.{html,json} and OUT_DIR/conform-report.png (the screenshot).
@@ -21,7 +21,7 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 mkdir -p "$out"
 set +e
-"$voxrig" conform --golden "$root/golden" --jobs 2 \
+"$voxrig" conform --golden "$root/golden" --jobs 2 --profile vfp-static --profile vfp-rig \
   --reader "sh $root/golden/readers/broken/reference_two_bugs.sh $voxrig" \
   --report "$out/conform-broken.json" --html "$out/conform-broken.html" > "$out/conform-broken.txt"
 rc=$?
