@@ -125,7 +125,7 @@ int run(const Args& args) {
     std::cout << (args.has("--json") ? coverage_json(rep)
                                      : coverage_text(rep, args.has("--all") ? SIZE_MAX : 8));
   else
-    std::cout << "rules: " << rep.rules.size() << ", with an obeying case: " << rep.with_obeying
+    std::cout << "rules: " << rep.rule_count << ", with an obeying case: " << rep.with_obeying
               << ", with a breaking case: " << rep.with_breaking
               << ", justified unbreakable: " << rep.unbreakable << "\n";
   if (check) {

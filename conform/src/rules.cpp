@@ -154,6 +154,7 @@ CoverageReport rule_coverage(const RuleCatalogue& catalogue, const std::vector<C
     }
   }
   std::set<std::string> listed;
+  rep.rule_count = rep.rules.size();
   for (const RuleCoverage& rc : rep.rules) {
     rep.with_obeying += !rc.obeying.empty();
     rep.with_breaking += !rc.breaking.empty();
@@ -220,7 +221,7 @@ std::string coverage_text(const CoverageReport& report, size_t max_list) {
       out += "  (cannot be broken: " + rc.rule->unbreakable + ")";
     out += "\n";
   }
-  out += "rules: " + std::to_string(report.rules.size()) +
+  out += "rules: " + std::to_string(report.rule_count) +
          ", with an obeying case: " + std::to_string(report.with_obeying) +
          ", with a breaking case: " + std::to_string(report.with_breaking) +
          ", justified unbreakable: " + std::to_string(report.unbreakable) + "\n";
@@ -247,7 +248,7 @@ std::string coverage_json(const CoverageReport& report) {
       out += ", \"unbreakable\": " + json_quote(rc.rule->unbreakable);
     out += "}";
   }
-  out += "\n  ],\n  \"totals\": {\"rules\": " + std::to_string(report.rules.size()) +
+  out += "\n  ],\n  \"totals\": {\"rules\": " + std::to_string(report.rule_count) +
          ", \"with_obeying\": " + std::to_string(report.with_obeying) +
          ", \"with_breaking\": " + std::to_string(report.with_breaking) +
          ", \"unbreakable\": " + std::to_string(report.unbreakable) +

@@ -79,6 +79,7 @@ struct RuleCoverage {
 struct CoverageReport {
   std::vector<RuleCoverage> rules;  ///< catalogue order
   std::vector<std::string> problems;
+  size_t rule_count = 0;  ///< rules in the catalogue (totals stay whole when `rules` is cut)
   size_t with_obeying = 0, with_breaking = 0;
   size_t unbreakable = 0;  ///< rules without a breaking case whose catalogue entry says why
 };
