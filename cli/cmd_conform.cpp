@@ -25,7 +25,7 @@ constexpr std::string_view kUsage =
     "usage: voxrig conform [--reader 'COMMAND'] [--profile P ...] [--golden DIR] [--jobs N]\n"
     "                      [--timeout SEC] [--codes strict|loose] [--expected-failures FILE]\n"
     "                      [--update-expected] [--writer] [--junit FILE] [--report FILE.json]\n"
-    "                      [--filter SUBSTR] [--level required|all]\n"
+    "                      [--filter SUBSTR] [--level required|all] [--html FILE]\n"
     "Runs a reader over the golden corpus and compares its verdicts and dumps with the\n"
     "manifest (golden/README.md). The manifest's SHA-256 hashes are checked first.\n"
     "  --reader CMD        shell command; run as `CMD dump --profile P FILE` (and, with --writer,\n"
@@ -44,6 +44,8 @@ constexpr std::string_view kUsage =
     "  --junit FILE        JUnit XML (one testsuite per profile)\n"
     "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, "
     "timing\n"
+    "  --html FILE         one self-contained HTML page: summary, spec section x profile matrix,\n"
+    "                      filters, per case rules, expectation, outcome, dump diff, hex context\n"
     "  --filter SUBSTR     only cases whose id contains SUBSTR\n"
     "  --level all         recommended cases count too (default: reported, not counted)\n"
     "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
@@ -72,7 +74,7 @@ struct Options {
   std::optional<std::string> expected_failures;
   bool update_expected = false;
   bool writer = false;
-  std::optional<std::string> junit, report;
+  std::optional<std::string> junit, report, html;
   std::string filter;
   bool level_all = false;
   std::optional<uint64_t> generated;  // --generated N
@@ -91,6 +93,7 @@ constexpr OptionSpec kOptions[] = {{"--reader", true},
                                    {"--expected-failures", true},
                                    {"--junit", true},
                                    {"--report", true},
+                                   {"--html", true},
                                    {"--filter", true},
                                    {"--level", true, kLevelChoices},
                                    {"--generated", true},
@@ -179,6 +182,7 @@ int parse_options(const Args& args, Options& o) {
   o.writer = args.has("--writer");
   o.junit = args.last("--junit");
   o.report = args.last("--report");
+  o.html = args.last("--html");
   o.filter = args.last("--filter").value_or("");
   if (auto g = args.last("--generated")) {
     char* end = nullptr;
@@ -470,6 +474,12 @@ int run(const Args& args) {
     r.exit_code = run.exit_code;
     r.signal = run.signal;
     r.seconds = run.seconds;
+    describe_case(r, *p.c, p.e, corpus.rules ? &*corpus.rules : nullptr);
+    if (p.check != Check::Dump) r.capability = "writer";
+    if (r.verdict != Verdict::Pass && r.verdict != Verdict::Loose) {
+      const auto bytes = read_file(corpus.file(p.c->path), kCorpusRead);
+      add_failure_context(r, *p.c, *p.e, run, bytes ? *bytes : std::vector<uint8_t>{});
+    }
     progress.step(p);
   });
   progress.finish();
@@ -532,6 +542,7 @@ int run(const Args& args) {
   };
   if (o.junit) write_text(*o.junit, junit_xml(info, results));
   if (o.report) write_text(*o.report, report_json(info, results, summary));
+  if (o.html) write_text(*o.html, report_html(info, results, summary));
   if (o.update_expected) {
     const std::string text = render_expected_failures(results, kept);
     write_text(*o.expected_failures, text);

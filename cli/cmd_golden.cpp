@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
+#include "voxrig/rules.h"
 #include "voxrig/sha256.h"
 #include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
@@ -48,8 +49,26 @@ struct Generated {
   std::vector<std::string> errors;                         // a source could not be loaded or built
   std::map<std::string, std::string> expected_by_content;  // case id + sha -> expected/ path
   std::map<std::string, std::map<std::string, std::pair<int, int>>>
-      counts;  // format -> profile -> (accept, reject)
+      counts;                    // format -> profile -> (accept, reject)
+  conform::RuleCatalogue rules;  // golden/rules.json: resolves each case's rules
 };
+
+// The manifest's "rules" of a case: {"breaks": [...], "obeys": [...]} from its expected error
+// codes (reader and writer) and its source's explicit lists (voxrig/rules.h). An explicit ID the
+// catalogue lacks is a source error.
+ordered_json resolve_rules(Generated& g, const std::string& id,
+                           const std::vector<std::string>& codes, const golden::RuleLists& lists) {
+  std::vector<std::string> unknown;
+  const auto refs =
+      conform::resolve_case_rules(g.rules, codes, lists.obeys, lists.breaks, &unknown);
+  for (const auto& u : unknown)
+    g.errors.push_back(id + ": unknown rule ID '" + u + "' (golden/rules.json)");
+  ordered_json out = ordered_json::object();
+  out["breaks"] = ordered_json::array();
+  out["obeys"] = ordered_json::array();
+  for (const auto& r : refs) out[std::string(conform::to_string(r.relation))].push_back(r.id);
+  return out;
+}
 
 std::string describe(const Result<std::string>& r) {
   return r.ok() ? "accept"
@@ -129,6 +148,8 @@ ordered_json run_case(CaseDef& d, Sources& s, Generated& g) {
       if (dump.ok() || std::string(to_string(dump.error().code)) != pe.error)
         g.mismatches.push_back(d.id + " [" + pe.profile + "]: declared reject " + pe.error +
                                ", reference " + describe(dump));
+      else  // where the reference reports it: context for reports only (never compared, D12)
+        x["offset"] = dump.error().offset;
       expect[pe.profile] = x;
       continue;
     }
@@ -153,6 +174,13 @@ ordered_json run_case(CaseDef& d, Sources& s, Generated& g) {
   e["format"] = d.format;
   e["tags"] = d.tags;
   e["rule"] = d.rule;
+  std::vector<std::string> codes;
+  for (const ProfileExpect& pe : d.expect) {
+    if (!pe.accept) codes.push_back(pe.error);
+    for (const WriterExpect* w : {&pe.roundtrip, &pe.canonicalize})
+      if (w->kind == WriterExpect::Kind::Error) codes.push_back(w->error);
+  }
+  e["rules"] = resolve_rules(g, d.id, codes, d.rules);
   e["level"] = d.level;
   e["source"] = d.source;
   if (!d.derived_from.empty()) {
@@ -175,6 +203,8 @@ ordered_json run_compile_case(const CompileCase& c, Sources& s, Generated& g) {
   e["format"] = "vfp-json";
   e["tags"] = c.tags;
   e["rule"] = c.rule;
+  e["rules"] =
+      resolve_rules(g, c.id, c.accept ? std::vector<std::string>{} : std::vector{c.error}, c.rules);
   e["level"] = c.level;
   e["source"] = c.source;
   if (!c.from_model.empty()) e["compile_input"] = c.from_model;
@@ -213,6 +243,31 @@ ordered_json run_compile_case(const CompileCase& c, Sources& s, Generated& g) {
   return e;
 }
 
+// A negative case is its valid base with one rule broken (conformance.md "Golden corpus"), so
+// the base obeys every rule its derived cases break (unless it breaks that rule itself).
+// Rewrites each case's "obeys" in catalogue order.
+void add_base_obeys(const Generated& g, ordered_json& cases) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < cases.size(); ++i) index[cases[i]["id"].get<std::string>()] = i;
+  std::map<size_t, std::set<std::string>> extra;
+  for (const auto& c : cases) {
+    if (!c.contains("derived_from")) continue;
+    auto it = index.find(c["derived_from"].get<std::string>());
+    if (it == index.end()) continue;
+    for (const auto& id : c["rules"]["breaks"]) extra[it->second].insert(id.get<std::string>());
+  }
+  for (auto& [i, ids] : extra) {
+    ordered_json& rules = cases[i]["rules"];
+    std::set<std::string> breaks, obeys;
+    for (const auto& id : rules["breaks"]) breaks.insert(id.get<std::string>());
+    for (const auto& id : rules["obeys"]) obeys.insert(id.get<std::string>());
+    obeys.insert(ids.begin(), ids.end());
+    rules["obeys"] = ordered_json::array();
+    for (const auto& r : g.rules.rules)
+      if (obeys.count(r.id) && !breaks.count(r.id)) rules["obeys"].push_back(r.id);
+  }
+}
+
 // Readable and compact: a value whose one-line form fits in 100 columns stays on one line,
 // everything else is broken into one member per line with two-space indentation.
 void pretty(const ordered_json& v, int indent, std::string& out) {
@@ -236,6 +291,17 @@ void pretty(const ordered_json& v, int indent, std::string& out) {
 
 Generated generate(const std::string& golden_dir) {
   Generated g;
+  const std::string rules_path = golden_dir + "/rules.json";
+  if (auto text = read_file(rules_path, kQuiet); !text) {
+    g.errors.push_back("cannot read " + rules_path + " (the rule catalogue)");
+  } else {
+    std::string problem;
+    auto cat = conform::parse_rules(as_text(*text), &problem);
+    if (!cat)
+      g.errors.push_back(rules_path + ": " + problem);
+    else
+      g.rules = std::move(*cat);
+  }
   Sources s = golden::load_sources(golden_dir, g.errors);
   for (auto& [id, d] : s.cases) golden::build_case(s, id, g.errors);
   ordered_json cases = ordered_json::array(), compile = ordered_json::array();
@@ -244,6 +310,7 @@ Generated generate(const std::string& golden_dir) {
     cases.push_back(run_case(d, s, g));
   }
   for (const auto& [id, c] : s.compile_cases) compile.push_back(run_compile_case(c, s, g));
+  add_base_obeys(g, cases);
   ordered_json m;
   m["schema"] = "voxrig-manifest/1";
   m["suite"] = "voxrig";

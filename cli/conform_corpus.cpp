@@ -71,6 +71,16 @@ int load_corpus(const std::string& dir, Corpus& out) {
     return kExitIo;
   }
   out.manifest = std::move(*manifest);
+  // The rule catalogue gives reports their rule summaries; a corpus without one (an older or a
+  // generated corpus) still runs, with rule IDs only.
+  if (const auto rules = read_file(out.file("rules.json"), kCorpusRead)) {
+    auto catalogue = conform::parse_rules(as_text(*rules), &problem);
+    if (!catalogue) {
+      std::cerr << "voxrig conform: " << out.file("rules.json") << ": " << problem << "\n";
+      return kExitIo;
+    }
+    out.rules = std::move(*catalogue);
+  }
 
   size_t missing = 0, differ = 0;
   for (const auto& c : out.manifest.cases) {

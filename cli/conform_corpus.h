@@ -15,6 +15,7 @@ struct Corpus {
   std::string dir;              ///< absolute path of the golden directory
   std::string manifest_sha256;  ///< SHA-256 of manifest.json, lower-case hex
   conform::Manifest manifest;
+  std::optional<conform::RuleCatalogue> rules;  ///< rules.json, when the corpus has one
 
   /// Absolute path of a manifest-relative path.
   std::string file(const std::string& relative) const { return dir + "/" + relative; }

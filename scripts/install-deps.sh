@@ -12,6 +12,7 @@ packages=(
   libssl-dev zlib1g-dev
   libbenchmark-dev libbenchmark-tools python3 python3-scipy
   valgrind zip
+  chromium python3-yaml
 )
 # Node.js (with npm) runs the Khronos glTF validator; nodesource builds bundle npm, Debian's split it.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
@@ -38,5 +39,13 @@ if command -v npm >/dev/null 2>&1 && [ ! -d "$here/tools/node_modules/gltf-valid
   mkdir -p "$here/tools"
   (cd "$here/tools" && npm install --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1) \
     || echo "install-deps: warning: npm could not install gltf-validator; the glTF validator test will be skipped"
+fi
+# tools/package.json: puppeteer-core drives headless Chromium in the HTML report test (CTest
+# golden_html_report_chromium; it downloads no browser of its own), action-validator lints the
+# composite action (CTest ci_integration).
+if command -v npm >/dev/null 2>&1 && { [ ! -d "$here/tools/node_modules/puppeteer-core" ] ||
+    [ ! -d "$here/tools/node_modules/@action-validator/cli" ]; }; then
+  (cd "$here/tools" && npm install --no-audit --no-fund --silent >/dev/null 2>&1) \
+    || echo "install-deps: warning: npm could not install tools/package.json (puppeteer-core, action-validator)"
 fi
 echo "install-deps: done"

@@ -89,6 +89,21 @@ ManifestCase parse_case(const json& c, size_t index) {
     throw Problem{where + ": \"sha256\" must be 64 lower-case hex digits"};
   mc.format = string_field(c, "format", where);
   mc.rule = string_field(c, "rule", where, false);
+  if (auto r = c.find("rules"); r != c.end()) {
+    if (!r->is_object()) throw Problem{where + ": \"rules\" must be an object"};
+    for (auto relation : {RuleRelation::Breaks, RuleRelation::Obeys}) {
+      auto list = r->find(std::string(to_string(relation)));
+      if (list == r->end()) continue;
+      if (!list->is_array()) throw Problem{where + ": \"rules\" lists must be arrays"};
+      for (const auto& id : *list)
+        if (id.is_string()) mc.rules.push_back({id.get<std::string>(), relation});
+    }
+  }
+  if (auto m = c.find("mutations"); m != c.end() && m->is_array() && !m->empty()) {
+    const json& first = m->front();
+    if (first.is_object() && first.contains("offset") && first["offset"].is_number_unsigned())
+      mc.mutation_offset = first["offset"].get<int64_t>();
+  }
   const std::string level = string_field(c, "level", where);
   if (level == "required")
     mc.level = Level::Required;
@@ -126,6 +141,8 @@ ManifestCase parse_case(const json& c, size_t index) {
       me.accept = false;
       me.error = string_field(*it, "error", w);
       if (me.error.empty()) throw Problem{w + ": \"error\" must not be empty"};
+      if (auto off = it->find("offset"); off != it->end() && off->is_number_unsigned())
+        me.offset = off->get<int64_t>();
     } else {
       throw Problem{w + ": \"verdict\" must be \"accept\" or \"reject\""};
     }

@@ -86,11 +86,41 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::string result_line(const CaseResult& r) {
+// "breaks SKEL-3 (the SKEL reserved byte ...); obeys PROF-1 (...)": the rules of a result.
+std::string rules_text(const CaseResult& r) {
+  std::string out;
+  for (const RuleNote& n : r.rules) {
+    if (!out.empty()) out += "; ";
+    out += std::string(to_string(n.relation)) + " " + n.id;
+    if (!n.summary.empty()) out += " (" + n.summary + ")";
+  }
+  return out;
+}
+
+std::string rule_ids(const CaseResult& r) {
+  std::string out;
+  for (const RuleNote& n : r.rules) out += (out.empty() ? "" : " ") + n.id;
+  return out;
+}
+
+std::string section_of(const CaseResult& r) {
+  return r.section.empty() ? "(no rule in the manifest)" : r.section;
+}
+
+// The FAIL line, then what the failure is about: rules, spec section, file, hex context.
+std::string result_line(const CaseResult& r, const std::string& golden_dir,
+                        const std::string& indent = "") {
   std::string tag = upper(to_string(r.verdict));
   tag.resize(8, ' ');
-  return tag + r.id + "  " + r.profile + "  " + std::string(to_string(r.check)) + ": " +
-         utf8(r.reason) + "\n";
+  std::string out = indent + tag + r.id + "  " + r.profile + "  " +
+                    std::string(to_string(r.check)) + ": " + utf8(r.reason) + "\n";
+  const std::string pad = indent + "        ";
+  if (!r.rules.empty()) out += pad + "rules: " + utf8(rules_text(r)) + "\n";
+  if (!r.section.empty()) out += pad + "spec:  " + r.section + "\n";
+  if (!r.path.empty())
+    out += pad + "file:  " + utf8(golden_dir.empty() ? r.path : golden_dir + "/" + r.path) + "\n";
+  if (!r.hex_context.empty()) out += pad + "at:    " + r.hex_context + "\n";
+  return out;
 }
 
 }  // namespace
@@ -116,13 +146,25 @@ std::string header_text(const RunInfo& info) {
 std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& results,
                          const Summary& summary) {
   std::string out;
-  size_t listed = 0, unlisted = 0;
+  // Failures grouped by spec section (sections in order of their first failure).
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const CaseResult*>> by_section;
   for (const CaseResult& r : results) {
     if (!r.counted || !is_bad(r.verdict)) continue;
-    if (listed++ < kMaxListedLines)
-      out += result_line(r);
-    else
-      ++unlisted;
+    auto& list = by_section[section_of(r)];
+    if (list.empty()) order.push_back(section_of(r));
+    list.push_back(&r);
+  }
+  size_t listed = 0, unlisted = 0;
+  for (const auto& section : order) {
+    const auto& list = by_section[section];
+    out += "-- " + section + ": " + std::to_string(list.size()) + " failed\n";
+    for (const CaseResult* r : list) {
+      if (listed++ < kMaxListedLines)
+        out += result_line(*r, info.golden_dir);
+      else
+        ++unlisted;
+    }
   }
   if (unlisted) out += "... and " + std::to_string(unlisted) + " more (see --junit / --report)\n";
   const Tally& c = summary.counted;
@@ -131,7 +173,8 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
     out += "recommended cases (reported, not counted; --level all counts them):\n";
     size_t n = 0;
     for (const CaseResult& r : results)
-      if (!r.counted && is_bad(r.verdict) && n++ < kMaxListedLines) out += "  " + result_line(r);
+      if (!r.counted && is_bad(r.verdict) && n++ < kMaxListedLines)
+        out += result_line(r, info.golden_dir, "  ");
     out += "  recommended: " + std::to_string(rec.passed()) + " passed, " +
            std::to_string(rec.failed()) + " failed, " + std::to_string(rec.xfail) + " xfail\n";
   }
@@ -163,14 +206,31 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     g.seconds += r.seconds;
     g.body += "    <testcase classname=\"voxrig.conform." + xml(r.profile) + "\" name=\"" +
               xml(item_name(r)) + "\" time=\"" + fixed(r.seconds, 3) + "\"";
-    std::string detail = r.reason;
-    if (!r.stderr_tail.empty()) detail += "\n--- reader stderr (tail) ---\n" + r.stderr_tail;
     const bool bad = is_bad(r.verdict);
     if (!bad && r.verdict != Verdict::Xfail) {
       g.body += "/>\n";
       continue;
     }
-    g.body += ">\n";
+    // The message says what broke and where; the text adds the rule summaries and the context.
+    std::string message = r.reason;
+    if (!r.rules.empty() || !r.section.empty())
+      message += " [rules: " + rule_ids(r) + "; spec: " + section_of(r) + "; file: " + r.path + "]";
+    std::string detail = result_line(r, info.golden_dir);
+    if (!r.output_head.empty()) detail += "--- reader stdout (head) ---\n" + r.output_head + "\n";
+    if (!r.stderr_tail.empty()) detail += "--- reader stderr (tail) ---\n" + r.stderr_tail;
+    g.body += ">\n      <properties>\n";
+    auto prop = [&](std::string_view name, std::string_view value) {
+      g.body +=
+          "        <property name=\"" + std::string(name) + "\" value=\"" + xml(value) + "\"/>\n";
+    };
+    prop("capability", r.capability);
+    prop("rules", rule_ids(r));
+    prop("rule_summary", rules_text(r));
+    prop("spec_section", section_of(r));
+    prop("file", r.path);
+    if (r.offset >= 0) prop("offset", std::to_string(r.offset));
+    if (!r.hex_context.empty()) prop("hex_context", r.hex_context);
+    g.body += "      </properties>\n";
     if (!r.counted || r.verdict == Verdict::Xfail) {
       ++g.skipped;
       const std::string why =
@@ -182,11 +242,11 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     } else if (r.verdict == Verdict::Fail || r.verdict == Verdict::Xpass) {
       ++g.failures;
       g.body += "      <failure type=\"" + std::string(to_string(r.verdict)) + "\" message=\"" +
-                xml(r.reason) + "\">" + xml(detail) + "</failure>\n";
+                xml(message) + "\">" + xml(detail) + "</failure>\n";
     } else {
       ++g.errors;
       g.body += "      <error type=\"" + std::string(to_string(r.verdict)) + "\" message=\"" +
-                xml(r.reason) + "\">" + xml(detail) + "</error>\n";
+                xml(message) + "\">" + xml(detail) + "</error>\n";
     }
     g.body += "    </testcase>\n";
   }
@@ -251,9 +311,16 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   out += "  \"jobs\": " + std::to_string(info.jobs) + ",\n";
   out += "  \"timeout_s\": " + fixed(info.timeout_seconds, 3) + ",\n";
   out += "  \"time_s\": " + fixed(info.seconds, 3) + ",\n";
+  std::map<std::string, size_t> failed_by_section;  // counted failures per spec section
+  for (const CaseResult& r : results)
+    if (r.counted && is_bad(r.verdict)) ++failed_by_section[section_of(r)];
+  std::string by_section = "{";
+  for (const auto& [section, n] : failed_by_section)
+    by_section += (by_section.size() > 1 ? ", " : "") + quote(section) + ": " + std::to_string(n);
   out += "  \"summary\": {\"counted\": " + tally(summary.counted) +
          ",\n              \"recommended\": " + tally(summary.recommended) +
-         ",\n              \"skipped\": " + std::to_string(summary.skipped) + "},\n";
+         ",\n              \"skipped\": " + std::to_string(summary.skipped) +
+         ",\n              \"failed_by_section\": " + by_section + "}},\n";
   out += "  \"results\": [";
   for (size_t i = 0; i < results.size(); ++i) {
     const CaseResult& r = results[i];
@@ -270,6 +337,17 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
       out += ", \"observed\": \"" + std::string(to_string(r.observed)) +
              "\", \"listed_reason\": " + quote(r.listed_reason);
     if (!r.stderr_tail.empty()) out += ", \"stderr_tail\": " + quote(r.stderr_tail);
+    out += ",\n     \"capability\": " + quote(r.capability) + ", \"path\": " + quote(r.path) +
+           ", \"section\": " + quote(r.section) + ", \"rules\": [";
+    for (size_t k = 0; k < r.rules.size(); ++k)
+      out += (k ? ", " : "") + std::string("{\"id\": ") + quote(r.rules[k].id) +
+             ", \"relation\": \"" + std::string(to_string(r.rules[k].relation)) +
+             "\", \"summary\": " + quote(r.rules[k].summary) +
+             ", \"section\": " + quote(r.rules[k].section) + "}";
+    out += "]";
+    if (r.offset >= 0) out += ", \"offset\": " + std::to_string(r.offset);
+    if (!r.hex_context.empty()) out += ", \"hex_context\": " + quote(r.hex_context);
+    if (!r.output_head.empty()) out += ", \"output_head\": " + quote(r.output_head);
     out += "}";
   }
   out += results.empty() ? "]\n}\n" : "\n  ]\n}\n";

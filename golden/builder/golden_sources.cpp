@@ -22,11 +22,12 @@ namespace {
 const std::set<std::string> kCaseKeys = {"id",   "rule",      "level",     "tags",         "expect",
                                          "note", "format",    "roundtrip", "canonicalize", "model",
                                          "base", "mutations", "hex",       "character",    "kv6",
-                                         "kfa",  "rvc"};
+                                         "kfa",  "rvc",       "rules"};
 const std::vector<std::string> kBuilders = {"model", "base", "hex", "character",
                                             "kv6",   "kfa",  "rvc"};
-const std::set<std::string> kCompileKeys = {"id",   "rule", "level",      "tags",  "expect",
-                                            "note", "json", "json_lines", "model", "output_case"};
+const std::set<std::string> kCompileKeys = {"id",     "rule",        "level", "tags",
+                                            "expect", "note",        "json",  "json_lines",
+                                            "model",  "output_case", "rules"};
 const std::set<std::string> kFormats = {"vfp", "rkc", "kv6", "rvc", "kfa", "unknown"};
 
 bool valid_id(const std::string& id) {
@@ -99,6 +100,36 @@ bool parse_writer(const json& j, WriterExpect& w, std::string& err) {
   return true;
 }
 
+// "rules": {"obeys": [ID...], "breaks": [ID...]} (both optional): the rule IDs of
+// golden/rules.json the case exercises beyond those its error codes give. The IDs are checked
+// against the catalogue when the manifest is written (voxrig golden regen).
+bool parse_rule_lists(const json& c, RuleLists& out, std::string& err) {
+  auto it = c.find("rules");
+  if (it == c.end()) return true;
+  if (!it->is_object()) {
+    err = "'rules' must be {\"obeys\": [...], \"breaks\": [...]}";
+    return false;
+  }
+  for (auto kv = it->begin(); kv != it->end(); ++kv) {
+    if (kv.key() != "obeys" && kv.key() != "breaks") {
+      err = "'rules' takes only \"obeys\" and \"breaks\", not '" + kv.key() + "'";
+      return false;
+    }
+    if (!kv->is_array()) {
+      err = "'rules." + kv.key() + "' must be an array of rule IDs";
+      return false;
+    }
+    for (const auto& id : *kv) {
+      if (!id.is_string() || id.get<std::string>().empty()) {
+        err = "'rules." + kv.key() + "' holds rule ID strings only";
+        return false;
+      }
+      (kv.key() == "obeys" ? out.obeys : out.breaks).push_back(id.get<std::string>());
+    }
+  }
+  return true;
+}
+
 bool parse_common(const json& c, std::string& rule, std::string& level,
                   std::vector<std::string>& tags, std::string& note, std::string& err) {
   if (!c.contains("rule") || !c["rule"].is_string() || c["rule"].get<std::string>().empty()) {
@@ -133,7 +164,8 @@ bool parse_case(const json& c, const std::string& file_format, const std::string
     return false;
   }
   d.source = source;
-  if (!parse_common(c, d.rule, d.level, d.tags, d.note, err)) return false;
+  if (!parse_common(c, d.rule, d.level, d.tags, d.note, err) || !parse_rule_lists(c, d.rules, err))
+    return false;
   int builders = 0;
   for (const auto& b : kBuilders) builders += c.contains(b);
   if (builders != 1) {
@@ -205,7 +237,8 @@ bool parse_compile_case(const json& c, const std::string& golden, const std::str
                         CompileCase& d, std::string& err) {
   if (!parse_keys_and_id(c, kCompileKeys, "missing or invalid 'id'", d.id, err)) return false;
   d.source = source;
-  if (!parse_common(c, d.rule, d.level, d.tags, d.note, err)) return false;
+  if (!parse_common(c, d.rule, d.level, d.tags, d.note, err) || !parse_rule_lists(c, d.rules, err))
+    return false;
   const int n = int(c.contains("json")) + int(c.contains("json_lines")) + int(c.contains("model"));
   if (n != 1) {
     err = "needs exactly one of json (text), json_lines (array of text lines), model";

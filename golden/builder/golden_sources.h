@@ -33,11 +33,18 @@ struct ProfileExpect {
   WriterExpect roundtrip, canonicalize;
 };
 
+/// The rule IDs (golden/rules.json) a case source names explicitly, beyond those its expected
+/// error codes give.
+struct RuleLists {
+  std::vector<std::string> obeys, breaks;
+};
+
 /// One reader case.
 struct CaseDef {
   std::string id, format, rule, level, source, note;
   std::vector<std::string> tags;
   std::vector<ProfileExpect> expect;  ///< in the format's profile order
+  RuleLists rules;                    ///< the source's "rules"
   nlohmann::json spec;                ///< the whole source object (builder keys)
   // filled by build_case
   bool built = false, building = false;
@@ -55,6 +62,7 @@ struct CompileCase {
   bool accept = true;
   std::string error;
   std::string output_case;  ///< accept: the output must equal this reader case's file
+  RuleLists rules;          ///< the source's "rules"
 };
 
 /// Everything under golden/sources.

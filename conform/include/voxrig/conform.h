@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "voxrig/rules.h"
+
 namespace voxrig::conform {
 
 // ---- JSON dumps compared as values ------------------------------------------------------------
@@ -138,6 +140,17 @@ Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,
 
 // ---- results, expected failures, tallies --------------------------------------------------------
 
+struct ManifestCase;  // below: the golden manifest
+struct ManifestExpect;
+
+/// A rule a result exercises, as reports show it (voxrig/rules.h).
+struct RuleNote {
+  std::string id;
+  RuleRelation relation = RuleRelation::Obeys;
+  std::string summary;  ///< "" when the corpus has no catalogue
+  std::string section;  ///< "formats.md Voxel Rig v1: SKEL" (spec file + section), or ""
+};
+
 /// One judged (case, profile, check).
 struct CaseResult {
   std::string id;
@@ -154,7 +167,37 @@ struct CaseResult {
   double seconds = 0;
   bool counted = true;        ///< false: a recommended case under --level required
   std::string listed_reason;  ///< the expected-failure entry's comment, when listed
+  // What the case is about (describe_case) and, for failures, where (add_failure_context):
+  std::string capability = "reader";  ///< "reader", "writer"; other capabilities add their own
+  std::string path;                   ///< the case file, relative to the golden directory
+  std::vector<RuleNote> rules;        ///< resolved rules, breaking ones first
+  std::string section;                ///< the spec section failures are grouped by ("" = no rule)
+  int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
+  std::string hex_context;            ///< a short hex dump around `offset` (failures only)
+  std::string output_head;            ///< the start of the reader's stdout (failures only, bounded)
 };
+
+/// Fills `path`, `rules` (with summaries and sections from `catalogue`, when given) and
+/// `section` from the manifest case: the rules that enforce `e`'s expected error code come first
+/// and name the section, then the other broken rules, then the obeyed ones. `e` may be null.
+void describe_case(CaseResult& r, const ManifestCase& c, const ManifestExpect* e,
+                   const RuleCatalogue* catalogue);
+
+/// The offset a failure's hex context is centred on: for an expected reject, where the reference
+/// reports the error (manifest); for a reader that rejected, the `offset` it printed, if any;
+/// otherwise the case's first recorded mutation. -1 when there is none. `reader_stdout` is
+/// untrusted (parsed with the bounded rejection parser only).
+int64_t context_offset(const ManifestCase& c, const ManifestExpect& e,
+                       std::string_view reader_stdout);
+
+/// Up to 16 bytes around `offset` as `0x00000079  00 00 [01] 00 ...  |..?.|`, the byte at
+/// `offset` in brackets ("[EOF]" past the end). Safe on any input; allocates the line only.
+std::string hex_context(std::span<const uint8_t> bytes, uint64_t offset);
+
+/// Sets `offset`, `hex_context` (from the case file `bytes`) and `output_head` of a failed
+/// result. Does nothing for passes.
+void add_failure_context(CaseResult& r, const ManifestCase& c, const ManifestExpect& e,
+                         const RunOutcome& run, std::span<const uint8_t> bytes);
 
 /// One line of an expected-failure file: `CASE_ID PROFILE [CHECK]  # reason`.
 struct ExpectedFailure {
@@ -246,6 +289,14 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
 std::string report_json(const RunInfo& info, const std::vector<CaseResult>& results,
                         const Summary& summary);
 
+/// `conform --html`: one self-contained HTML page (inline CSS and JS, nothing loaded from the
+/// network) embedding report_json(): counts, a spec-section x profile matrix, filters (failed,
+/// capability, section, profile, id) and per result its rules, expectation, outcome, dump diff
+/// and hex context. Reader text is escaped so it cannot end the embedding script block.
+/// Rows render in pages, so the page stays usable with tens of thousands of results.
+std::string report_html(const RunInfo& info, const std::vector<CaseResult>& results,
+                        const Summary& summary);
+
 // ---- the golden manifest (docs/manifest-schema.md) ---------------------------------------------
 
 /// A writer expectation as the manifest spells it.
@@ -259,8 +310,9 @@ struct WriterSpec {
 struct ManifestExpect {
   std::string profile;
   bool accept = true;
-  std::string error;  ///< reject
-  std::string dump;   ///< accept: path relative to the golden dir
+  std::string error;    ///< reject
+  int64_t offset = -1;  ///< reject: where the reference reports the error (context only), or -1
+  std::string dump;     ///< accept: path relative to the golden dir
   WriterSpec roundtrip;
   WriterSpec canonicalize;
 };
@@ -271,6 +323,8 @@ struct ManifestCase {
   std::string sha256;  ///< lower-case hex
   std::string format;
   std::string rule;
+  std::vector<RuleRef> rules;    ///< resolved at regen (voxrig/rules.h); empty in old manifests
+  int64_t mutation_offset = -1;  ///< the first recorded mutation's offset, or -1
   Level level = Level::Required;
   std::vector<std::string> tags;
   std::vector<ManifestExpect>

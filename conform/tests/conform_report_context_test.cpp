@@ -1,0 +1,175 @@
+// Failures that explain themselves: rules, spec section, file and hex context in the summary,
+// JUnit XML, JSON report and HTML page.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "voxrig/conform.h"
+
+namespace voxrig::conform {
+namespace {
+
+RuleCatalogue catalogue() {
+  std::string problem;
+  auto c = parse_rules(R"({"schema": "voxrig-rules/1", "rules": [
+    {"id": "VFP-HDR-7", "spec": "formats.md", "section": "VFP core: File header",
+     "summary": "sourceHash = SHA-256 of VOX0", "codes": ["vfp.source_hash"]},
+    {"id": "VFP-SEC-7", "spec": "formats.md", "section": "VFP core: Section",
+     "summary": "unknown REQUIRED is rejected", "codes": ["vfp.section.unknown_required"]},
+    {"id": "FP-7", "spec": "formats.md", "section": "Fine print", "summary": "check order",
+     "codes": [], "unbreakable": "order"}]})",
+                       &problem);
+  EXPECT_TRUE(c) << problem;
+  return *c;
+}
+
+ManifestCase two_profile_case() {
+  ManifestCase c;
+  c.id = "vfp/rig/required_and_hash";
+  c.path = "files/vfp/rig/required_and_hash.vfp";
+  c.rules = {{"VFP-HDR-7", RuleRelation::Breaks},
+             {"VFP-SEC-7", RuleRelation::Breaks},
+             {"FP-7", RuleRelation::Obeys}};
+  c.mutation_offset = 3;
+  ManifestExpect st{"vfp-static", false, "vfp.section.unknown_required", 5, "", {}, {}};
+  ManifestExpect rig{"vfp-rig", false, "vfp.source_hash", -1, "", {}, {}};
+  c.expect = {st, rig};
+  return c;
+}
+
+TEST(ConformContext, TheProfilesCodeNamesTheSection) {
+  const RuleCatalogue cat = catalogue();
+  const ManifestCase c = two_profile_case();
+  CaseResult r;
+  describe_case(r, c, c.find("vfp-static"), &cat);
+  EXPECT_EQ(r.path, c.path);
+  ASSERT_EQ(r.rules.size(), 3u);
+  EXPECT_EQ(r.rules[0].id, "VFP-SEC-7");  // enforces vfp-static's code
+  EXPECT_EQ(r.rules[1].id, "VFP-HDR-7");
+  EXPECT_EQ(r.rules[2].id, "FP-7");
+  EXPECT_EQ(r.rules[2].relation, RuleRelation::Obeys);
+  EXPECT_EQ(r.section, "formats.md VFP core: Section");
+  describe_case(r, c, c.find("vfp-rig"), &cat);
+  EXPECT_EQ(r.rules[0].id, "VFP-HDR-7");
+  EXPECT_EQ(r.section, "formats.md VFP core: File header");
+  describe_case(r, c, c.find("vfp-rig"), nullptr);  // no catalogue: ids, no section
+  EXPECT_EQ(r.rules.size(), 3u);
+  EXPECT_EQ(r.section, "");
+}
+
+TEST(ConformContext, OffsetComesFromTheManifestThenTheReaderThenTheMutation) {
+  const ManifestCase c = two_profile_case();
+  EXPECT_EQ(context_offset(c, *c.find("vfp-static"), ""), 5);  // the reference's offset
+  EXPECT_EQ(context_offset(c, *c.find("vfp-rig"), R"({"error": "x", "offset": 9})"), 9);
+  EXPECT_EQ(context_offset(c, *c.find("vfp-rig"), "garbage"), 3);  // first mutation
+  EXPECT_EQ(context_offset(c, *c.find("vfp-rig"), R"({"error": "x", "offset": -4})"), 3);
+}
+
+TEST(ConformContext, HexContextMarksTheByte) {
+  std::vector<uint8_t> b(40);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = uint8_t(i + 0x41);
+  EXPECT_EQ(hex_context(b, 10),
+            "0x00000002  43 44 45 46 47 48 49 4a [4b] 4c 4d 4e 4f 50 51 52  "
+            "|CDEFGHIJKLMNOPQR|  (offset 10 of 40)");
+  EXPECT_EQ(hex_context(b, 0).substr(0, 20), "0x00000000  [41] 42 ");
+  const std::string eof = hex_context(b, 40);
+  EXPECT_NE(eof.find("67 68 [EOF]"), std::string::npos) << eof;
+  EXPECT_NE(hex_context({}, 7).find("[EOF]"), std::string::npos);  // empty file, no crash
+}
+
+std::vector<CaseResult> failed_run() {
+  const RuleCatalogue cat = catalogue();
+  const ManifestCase c = two_profile_case();
+  CaseResult fail;
+  fail.id = c.id;
+  fail.profile = "vfp-static";
+  fail.verdict = fail.observed = Verdict::Fail;
+  fail.reason = "accepted, expected reject with vfp.section.unknown_required";
+  fail.expected = "reject vfp.section.unknown_required";
+  describe_case(fail, c, c.find("vfp-static"), &cat);
+  RunOutcome run;
+  run.exit_code = 0;
+  run.out = "{\"schema\": \"</script><!--\"}";
+  add_failure_context(fail, c, *c.find("vfp-static"), run, std::vector<uint8_t>(12, 0xAB));
+  CaseResult pass = fail;
+  pass.profile = "vfp-rig";
+  pass.verdict = pass.observed = Verdict::Pass;
+  pass.hex_context.clear();
+  pass.output_head.clear();
+  pass.offset = -1;
+  return {fail, pass};
+}
+
+RunInfo info() {
+  RunInfo i;
+  i.suite = "voxrig";
+  i.suite_version = "0.1.0";
+  i.manifest_sha256 = std::string(64, 'a');
+  i.golden_dir = "/g";
+  i.reader = "./r";
+  i.profiles = {"vfp-static", "vfp-rig"};
+  return i;
+}
+
+TEST(ConformContext, SummaryGroupsBySectionWithRuleFileAndHex) {
+  const auto rs = failed_run();
+  EXPECT_EQ(rs[0].offset, 5);
+  const std::string text = summary_text(info(), rs, summarize(rs, 0));
+  EXPECT_NE(text.find("-- formats.md VFP core: Section: 1 failed\n"
+                      "FAIL    vfp/rig/required_and_hash  vfp-static  dump: accepted, expected "
+                      "reject with vfp.section.unknown_required\n"
+                      "        rules: breaks VFP-SEC-7 (unknown REQUIRED is rejected); breaks "
+                      "VFP-HDR-7 (sourceHash = SHA-256 of VOX0); obeys FP-7 (check order)\n"
+                      "        spec:  formats.md VFP core: Section\n"
+                      "        file:  /g/files/vfp/rig/required_and_hash.vfp\n"
+                      "        at:    0x00000000  ab ab ab ab ab [ab] ab"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ConformContext, JUnitAndJsonCarryTheContext) {
+  const auto rs = failed_run();
+  const std::string x = junit_xml(info(), rs);
+  EXPECT_NE(x.find("<property name=\"rules\" value=\"VFP-SEC-7 VFP-HDR-7 FP-7\"/>"),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("<property name=\"spec_section\" value=\"formats.md VFP core: Section\"/>"),
+            std::string::npos);
+  EXPECT_NE(x.find("<property name=\"offset\" value=\"5\"/>"), std::string::npos);
+  EXPECT_NE(x.find("message=\"accepted, expected reject with vfp.section.unknown_required "
+                   "[rules: VFP-SEC-7 VFP-HDR-7 FP-7; spec: formats.md VFP core: Section; "
+                   "file: files/vfp/rig/required_and_hash.vfp]\""),
+            std::string::npos);
+  const auto j = nlohmann::json::parse(report_json(info(), rs, summarize(rs, 0)));
+  const auto& r0 = j["results"][0];
+  EXPECT_EQ(r0["section"], "formats.md VFP core: Section");
+  EXPECT_EQ(r0["path"], "files/vfp/rig/required_and_hash.vfp");
+  EXPECT_EQ(r0["capability"], "reader");
+  EXPECT_EQ(r0["offset"], 5);
+  EXPECT_EQ(r0["rules"][0]["id"], "VFP-SEC-7");
+  EXPECT_EQ(r0["rules"][0]["relation"], "breaks");
+  EXPECT_TRUE(r0.contains("hex_context"));
+  EXPECT_EQ(j["summary"]["failed_by_section"]["formats.md VFP core: Section"], 1);
+  EXPECT_FALSE(j["results"][1].contains("hex_context"));  // passes carry no context
+}
+
+TEST(ConformContext, HtmlIsSelfContainedAndReaderTextCannotEscape) {
+  const auto rs = failed_run();
+  const std::string h = report_html(info(), rs, summarize(rs, 0));
+  EXPECT_EQ(h.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(h.find("</script><!--"), std::string::npos);  // the reader's text, escaped
+  EXPECT_NE(h.find("\\u003c/script>\\u003c!--"), std::string::npos);
+  EXPECT_EQ(h.find("http://"), std::string::npos);
+  EXPECT_EQ(h.find("https://"), std::string::npos);
+  EXPECT_EQ(h.find(" src="), std::string::npos);
+  // The embedded block is the JSON report, parseable as is.
+  const size_t a = h.find("id=\"report-data\">") + 17, b = h.find("</script>", a);
+  ASSERT_NE(b, std::string::npos);
+  const auto j = nlohmann::json::parse(h.substr(a, b - a));
+  EXPECT_EQ(j["summary"]["counted"]["failed"], 1);
+}
+
+}  // namespace
+}  // namespace voxrig::conform

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The HTML report in a real browser: runs `voxrig conform --html` on a deliberately broken reader
+# (golden/readers/broken/reference_two_bugs.sh: the reference with two bugs) over the VFP cases
+# (both VFP profiles), then loads the page in headless Chromium through puppeteer-core
+# (golden/tests/html_report_check.cjs) and checks it against the run's JSON report.
+# usage: golden/tests/html_report.sh VOXRIG_EXE OUT_DIR
+# Writes OUT_DIR/conform-broken.{html,json} and OUT_DIR/conform-report.png (the screenshot).
+# Exit 77 (CTest SKIP_RETURN_CODE) when Chromium, node or puppeteer-core is missing.
+set -euo pipefail
+voxrig=${1:?usage: html_report.sh VOXRIG_EXE OUT_DIR}
+out=${2:?usage: html_report.sh VOXRIG_EXE OUT_DIR}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$chromium" ]; then
+  echo "SKIP: Chromium is not installed (Debian package chromium; scripts/install-deps.sh installs it)"
+  exit 77
+fi
+if ! command -v node >/dev/null 2>&1; then
+  echo "SKIP: node is not installed (scripts/install-deps.sh installs it)"
+  exit 77
+fi
+mkdir -p "$out"
+set +e
+"$voxrig" conform --golden "$root/golden" --jobs 2 --profile vfp-static --profile vfp-rig \
+  --reader "sh $root/golden/readers/broken/reference_two_bugs.sh $voxrig" \
+  --report "$out/conform-broken.json" --html "$out/conform-broken.html" > "$out/conform-broken.txt"
+rc=$?
+set -e
+tail -1 "$out/conform-broken.txt"
+if [ "$rc" -ne 4 ]; then
+  echo "FAIL: conform exited $rc for a broken reader (expected 4)"
+  exit 1
+fi
+node "$root/golden/tests/html_report_check.cjs" "$out/conform-broken.html" \
+  "$out/conform-broken.json" "$out/conform-report.png" "$chromium" "$root/tools"
