@@ -85,7 +85,9 @@ void register_skel() {
       const std::vector<uint8_t>& b = **bytes;
       const RigContext ctx;
       const Limits limits;
-      must(bench_baseline::decode_skel_baseline(b, 0, ctx, limits), "SKEL baseline decode");
+      require(must(bench_baseline::decode_skel_baseline(b, 0, ctx, limits), "SKEL baseline") ==
+                  must(decode_skel(b, 0, ctx, limits), "SKEL decode"),
+              "SKEL baseline and library decode differ");
       for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
         auto r = bench_baseline::decode_skel_baseline(b, 0, ctx, limits);
         benchmark::DoNotOptimize(r);

@@ -8,6 +8,7 @@
 // wraps at 1 s so it keeps moving. items_per_second = joints evaluated per second
 // ("joint-samples/s"). Every loop here is per-frame work and must not allocate (Alloc::None).
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -109,6 +110,29 @@ void register_plain(bool forward, uint32_t joints) {
   });
 }
 
+// The baseline and the library give the same bits (the SoA rewrite changed speed, not results):
+// 64 frames of the benchmark's clock, locals and model matrices compared bytewise.
+void same_bits_as_library(const PoseInput& in, bench_baseline::PoseBaseline& base, bool forward) {
+  const size_t n = in.runtime->joint_count();
+  std::vector<Trs> a(n), b(n);
+  std::vector<Mat4> ma(n), mb(n);
+  SamplingCache cache(in.runtime->max_track_count());
+  Clock clock{forward, TimeMode::Loop, &in.random_times};
+  for (int f = 0; f < 64; ++f) {
+    const double t = clock.next();
+    must(SamplingJob{in.runtime.get(), 0, t, SamplePolicy::Linear, TimeMode::Loop,
+                     forward ? &cache : nullptr, a}
+             .run(),
+         "SamplingJob");
+    must(LocalToModelJob{in.runtime.get(), a, ma}.run(), "LocalToModelJob");
+    base.sample(0, t, SamplePolicy::Linear, TimeMode::Loop, forward, b);
+    base.local_to_model(b, mb);
+    require(std::memcmp(a.data(), b.data(), n * sizeof(Trs)) == 0 &&
+                std::memcmp(ma.data(), mb.data(), n * sizeof(Mat4)) == 0,
+            "pose baseline and library differ at t = " + std::to_string(t));
+  }
+}
+
 // The pre-issue-15 sampler + local-to-model (bench/baseline/pose_baseline.h) on the same data:
 // POSE/base_sample_l2m/... and POSE/base_l2m/N are the in-run baselines of the SoA targets.
 void register_pose_baseline(bool forward, uint32_t joints) {
@@ -119,6 +143,7 @@ void register_pose_baseline(bool forward, uint32_t joints) {
     bench_baseline::PoseBaseline base(*in.runtime, in.anim);
     std::vector<Trs> locals(joints);
     std::vector<Mat4> models(joints);
+    same_bits_as_library(in, base, forward);
     Clock clock{forward, TimeMode::Loop, &in.random_times};
     for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
       base.sample(0, clock.next(), SamplePolicy::Linear, TimeMode::Loop, forward, locals);
