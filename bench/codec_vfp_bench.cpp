@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline/skel_baseline.h"
 #include "harness.h"
 #include "inputs.h"
 #include "voxrig/sha256.h"
@@ -76,6 +77,21 @@ void register_skel() {
       const Limits limits;
       must(decode_skel(b, 0, ctx, limits), "SKEL decode");
       time_call(state, [&] { return decode_skel(b, 0, ctx, limits); });
+      rates(state, b.size(), joints);
+    });
+    // The pre-issue-15 decoder on the same bytes (in-run baseline of the SKEL target).
+    benchmark::RegisterBenchmark(("SKEL/base_decode/" + tag).c_str(), [=](benchmark::State& state) {
+      prepare();
+      const std::vector<uint8_t>& b = **bytes;
+      const RigContext ctx;
+      const Limits limits;
+      require(must(bench_baseline::decode_skel_baseline(b, 0, ctx, limits), "SKEL baseline") ==
+                  must(decode_skel(b, 0, ctx, limits), "SKEL decode"),
+              "SKEL baseline and library decode differ");
+      for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
+        auto r = bench_baseline::decode_skel_baseline(b, 0, ctx, limits);
+        benchmark::DoNotOptimize(r);
+      }
       rates(state, b.size(), joints);
     });
     benchmark::RegisterBenchmark(("SKEL/encode/" + tag).c_str(), [=](benchmark::State& state) {

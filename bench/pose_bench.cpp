@@ -8,11 +8,13 @@
 // wraps at 1 s so it keeps moving. items_per_second = joints evaluated per second
 // ("joint-samples/s"). Every loop here is per-frame work and must not allocate (Alloc::None).
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "baseline/pose_baseline.h"
 #include "baselines.h"
 #include "harness.h"
 #include "inputs.h"
@@ -108,6 +110,65 @@ void register_plain(bool forward, uint32_t joints) {
   });
 }
 
+// The baseline and the library give the same bits (the SoA rewrite changed speed, not results):
+// 64 frames of the benchmark's clock, locals and model matrices compared bytewise.
+void same_bits_as_library(const PoseInput& in, bench_baseline::PoseBaseline& base, bool forward) {
+  const size_t n = in.runtime->joint_count();
+  std::vector<Trs> a(n), b(n);
+  std::vector<Mat4> ma(n), mb(n);
+  SamplingCache cache(in.runtime->max_track_count());
+  Clock clock{forward, TimeMode::Loop, &in.random_times};
+  for (int f = 0; f < 64; ++f) {
+    const double t = clock.next();
+    must(SamplingJob{in.runtime.get(), 0, t, SamplePolicy::Linear, TimeMode::Loop,
+                     forward ? &cache : nullptr, a}
+             .run(),
+         "SamplingJob");
+    must(LocalToModelJob{in.runtime.get(), a, ma}.run(), "LocalToModelJob");
+    base.sample(0, t, SamplePolicy::Linear, TimeMode::Loop, forward, b);
+    base.local_to_model(b, mb);
+    require(std::memcmp(a.data(), b.data(), n * sizeof(Trs)) == 0 &&
+                std::memcmp(ma.data(), mb.data(), n * sizeof(Mat4)) == 0,
+            "pose baseline and library differ at t = " + std::to_string(t));
+  }
+}
+
+// The pre-issue-15 sampler + local-to-model (bench/baseline/pose_baseline.h) on the same data:
+// POSE/base_sample_l2m/... and POSE/base_l2m/N are the in-run baselines of the SoA targets.
+void register_pose_baseline(bool forward, uint32_t joints) {
+  const std::string name = std::string("POSE/base_sample_l2m/linear/loop/") +
+                           (forward ? "forward/" : "random/") + std::to_string(joints);
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const PoseInput& in = pose_input(joints);
+    bench_baseline::PoseBaseline base(*in.runtime, in.anim);
+    std::vector<Trs> locals(joints);
+    std::vector<Mat4> models(joints);
+    same_bits_as_library(in, base, forward);
+    Clock clock{forward, TimeMode::Loop, &in.random_times};
+    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
+      base.sample(0, clock.next(), SamplePolicy::Linear, TimeMode::Loop, forward, locals);
+      base.local_to_model(locals, models);
+      benchmark::ClobberMemory();
+    }
+    rates(state, 0, joints);
+  });
+}
+
+void register_l2m_baseline(uint32_t joints) {
+  benchmark::RegisterBenchmark(
+      ("POSE/base_l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
+        const PoseInput& in = pose_input(joints);
+        const bench_baseline::PoseBaseline base(*in.runtime, in.anim);
+        std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
+        std::vector<Mat4> models(joints);
+        for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
+          base.local_to_model(locals, models);
+          benchmark::ClobberMemory();
+        }
+        rates(state, 0, joints);
+      });
+}
+
 // The timed loop of one evaluation job: run() once per iteration, which must not allocate.
 template <class Job>
 void time_job(benchmark::State& state, const Job& job) {
@@ -190,8 +251,10 @@ const bool registered = [] {
         register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, false);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true);
       register_plain(forward, joints);
+      register_pose_baseline(forward, joints);
     }
     register_hierarchy(joints);
+    register_l2m_baseline(joints);
   }
   for (uint32_t bones : {1u, 16u, 64u, 200u}) register_rkc(bones);
   return true;

@@ -266,12 +266,34 @@ def pose_tables(r):
     r.table(["bones", "clip eval", "hinge solve", "both"], rows)
 
 
+def ratio_target(r, what, lib, base, floor):
+    a, b = r.get(lib, "items_per_second") or r.get(lib, "bytes_per_second"), \
+        r.get(base, "items_per_second") or r.get(base, "bytes_per_second")
+    if a and b:
+        r.target(what, "%.2fx (%s / %s)" % (a / b, si(a), si(b)), a / b >= floor)
+
+
 def pose_targets(r):
-    for access, floor in (("forward", 50e6), ("random", 25e6)):
-        v = r.get("POSE/sample_l2m/linear/loop/%s/256" % access, "items_per_second")
-        if v:
-            r.target("pose sampling + local-to-model, 256 joints, %s >= %s joint-samples/s"
-                     % (access, si(floor)), si(v), v >= floor)
+    # Issue 15: ratios to the pre-issue-15 code kept in bench/baseline/, same run.
+    for j in (256, 1024):
+        for access, floor in (("forward", 1.6), ("random", 1.3)):
+            ratio_target(r, "pose sample + local-to-model, %d joints, %s >= %.1fx the in-run baseline"
+                         % (j, access, floor),
+                         "POSE/sample_l2m/linear/loop/%s/%d" % (access, j),
+                         "POSE/base_sample_l2m/linear/loop/%s/%d" % (access, j), floor)
+        ratio_target(r, "local-to-model alone, %d joints, >= 1.5x the in-run baseline" % j,
+                     "POSE/l2m/%d" % j, "POSE/base_l2m/%d" % j, 1.5)
+    worst = None
+    for n in r.med:
+        m = re.match(r"^SKEL/decode/(\d+)$", n)
+        base = r.get("SKEL/base_decode/%s" % m.group(1), "bytes_per_second") if m else None
+        if base:
+            q = r.get(n, "bytes_per_second") / base
+            if worst is None or q < worst[0]:
+                worst = (q, n)
+    if worst:
+        r.target("SKEL decode >= 3x the in-run baseline (every size, 16-4096 joints)",
+                 "worst %.2fx (%s)" % worst, worst[0] >= 3)
 
 
 def alloc_target(r):

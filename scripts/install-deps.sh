@@ -10,7 +10,7 @@ packages=(
   librapidcheck-dev
   nlohmann-json3-dev
   libssl-dev zlib1g-dev
-  libbenchmark-dev libbenchmark-tools python3 python3-scipy
+  libbenchmark-dev libbenchmark-tools python3 python3-scipy python3-matplotlib
   valgrind zip
   chromium python3-yaml
 )

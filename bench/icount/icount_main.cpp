@@ -130,6 +130,16 @@ int pose(bool with_l2m) {
   });
 }
 
+int skel_decode() {
+  // SKEL decode + validate of a 1024-joint forest (the SKEL target's input, fast path + parent
+  // table; no SHA-256: the header hash is zero, as the RigContext's).
+  const std::vector<uint8_t> bytes =
+      must(encode_skel(forest_skel(1024, 0x5CE1u + 1024)), "SKEL encode");
+  const RigContext ctx;
+  const Limits limits;
+  return measured([&] { return decode_skel(bytes, 0, ctx, limits).ok(); });
+}
+
 struct Workload {
   const char* name;
   int (*run)();
@@ -141,6 +151,7 @@ const Workload kWorkloads[] = {
     {"mesh_greedy_64", mesh_greedy_64},
     {"pose_sample_256", [] { return pose(false); }},
     {"pose_sample_l2m_256", [] { return pose(true); }},
+    {"skel_decode_1024", skel_decode},
 };
 
 }  // namespace

@@ -138,11 +138,18 @@ class RigRuntime {
   std::vector<std::pair<uint16_t, uint32_t>> id_to_index_;  // sorted by id
   std::vector<Clip> clips_;
   std::vector<Track> tracks_;
+  // One key's value and the step to the next key of its track: `d` = next - this for T and S,
+  // (next * shortest-arc sign) - this for R (the sign from the dot product's sign bit), so a
+  // linear sample is value + d * u: the very float operations of lerp / nlerp, done once at
+  // build instead of per sample. The last key of a track has d = 0 (never read).
+  struct KeyStep {
+    Trs value;  // rotation normalised
+    Trs d;
+  };
   // Key streams shared by all clips (a track's keys are contiguous in each stream): times apart
-  // from values, so the bracket search reads only times, and one sample reads two adjacent
-  // 40-byte values.
+  // from values, so the bracket search reads only times, and one sample reads one 80-byte step.
   std::vector<double> key_time_;
-  std::vector<Trs> key_value_;  // rotations normalised
+  std::vector<KeyStep> key_step_;
   size_t max_tracks_ = 0;
 };
 

@@ -79,16 +79,46 @@ std::optional<JointRuleBreak> check_joint_hierarchy(std::span<const uint16_t> id
     if (by_id[i].first == by_id[i - 1].first)
       return JointRuleBreak{JointRule::DuplicateId, by_id[i].second};
 
+  // Parent lookups. Ids spanning a range of at most 8 per joint (every skeleton a tool writes:
+  // ids count up from 0 or so): a table id - min -> index, O(1) per joint and bounded by 8n
+  // entries. Otherwise a branch-free lower bound over the sorted ids (a parent id per joint is
+  // a random probe, which a branchy search mispredicts at about every step).
   std::vector<int32_t> parents(n, -1);
-  for (size_t i = 0; i < n; ++i) {
-    const int16_t p = parent_ids[i];
-    if (p == -1) continue;
-    const auto it = p < 0 ? by_id.end()
-                          : std::lower_bound(by_id.begin(), by_id.end(),
-                                             std::pair<uint16_t, uint32_t>{uint16_t(p), 0});
-    if (it == by_id.end() || it->first != static_cast<uint16_t>(p))
-      return JointRuleBreak{JointRule::ParentMissing, i};
-    parents[i] = static_cast<int32_t>(it->second);
+  if (n == 0) {
+    if (parent_index) parent_index->clear();
+    return std::nullopt;
+  }
+  const uint32_t min_id = by_id.front().first;
+  const size_t range = size_t{by_id.back().first} - min_id + 1;
+  if (range <= 8 * n) {
+    std::vector<int32_t> index_of(range, -1);
+    for (const auto& [id, index] : by_id) index_of[id - min_id] = static_cast<int32_t>(index);
+    for (size_t i = 0; i < n; ++i) {
+      const int16_t p = parent_ids[i];
+      if (p == -1) continue;
+      const int64_t slot = int64_t{p} - min_id;
+      if (p < 0 || slot < 0 || slot >= static_cast<int64_t>(range) || index_of[slot] < 0)
+        return JointRuleBreak{JointRule::ParentMissing, i};
+      parents[i] = index_of[slot];
+    }
+  } else {
+    std::vector<uint16_t> sorted_ids(n);
+    for (size_t i = 0; i < n; ++i) sorted_ids[i] = by_id[i].first;
+    for (size_t i = 0; i < n; ++i) {
+      const int16_t p = parent_ids[i];
+      if (p == -1) continue;
+      if (p < 0) return JointRuleBreak{JointRule::ParentMissing, i};
+      const uint16_t want = static_cast<uint16_t>(p);
+      const uint16_t* b = sorted_ids.data();
+      for (size_t len = n; len > 1;) {
+        const size_t half = len / 2;
+        b += b[half - 1] < want ? half : 0;
+        len -= half;
+      }
+      const size_t at = static_cast<size_t>(b - sorted_ids.data()) + (*b < want ? 1 : 0);
+      if (at == n || sorted_ids[at] != want) return JointRuleBreak{JointRule::ParentMissing, i};
+      parents[i] = static_cast<int32_t>(by_id[at].second);
+    }
   }
   if (auto start = first_cycle_start(parents))
     return JointRuleBreak{JointRule::ParentCycle, *start};

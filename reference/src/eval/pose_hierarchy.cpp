@@ -5,12 +5,19 @@
 //
 // With SSE (every x86-64) mat4_mul and the LocalToModelJob loop work on whole columns: the same
 // products and the same left-to-right sums per element as the scalar code (no FMA: the build
-// uses -ffp-contract=off), so the results are bit for bit those of the portable path; the local
-// matrix goes from trs_to_mat4's scalars straight into registers instead of through memory.
+// uses -ffp-contract=off), so the results are bit for bit those of the portable path.
+// LocalToModelJob takes the parent-first order four joints at a time (ozz-animation's layout):
+// the four local TRS are transposed into SoA registers, the 12 matrix terms of T * R * S are
+// computed for all four at once (the scalar trs_affine's operations, lane by lane), and each
+// joint then multiplies its parent's columns by broadcasts of its own lane. The products with
+// the local matrix's constant row (0 0 0 1) are still computed (p * 0 can be -0 or NaN), so
+// every bit matches the scalar composition.
 #include <cmath>
+#include <cstdint>
+#include <span>
 
 #if defined(__SSE2__)
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 #include "voxrig/pose.h"
@@ -54,6 +61,81 @@ inline void trs_columns(const Trs& trs, __m128 col[4]) {
   col[1] = _mm_setr_ps(l.m[3], l.m[4], l.m[5], 0.0f);
   col[2] = _mm_setr_ps(l.m[6], l.m[7], l.m[8], 0.0f);
   col[3] = _mm_setr_ps(l.m[9], l.m[10], l.m[11], 1.0f);
+}
+
+// trs_affine for four TRS at once: a[k] lane i = trs_affine(*trs[i]).m[k], same operations.
+inline void trs_affine4(const Trs* const trs[4], __m128 a[12]) {
+  // Rows (tx ty tz rx), (ry rz rw sx), (sy sz) per joint, transposed into one register per field.
+  __m128 r0[4], r1[4], r2[4];
+  for (int i = 0; i < 4; ++i) {
+    const float* f = &trs[i]->t.x;
+    r0[i] = _mm_loadu_ps(f);
+    r1[i] = _mm_loadu_ps(f + 4);
+    r2[i] = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(f + 8)));
+  }
+  _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
+  _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
+  const __m128 s01 = _mm_unpacklo_ps(r2[0], r2[1]);  // sy0 sy1 sz0 sz1
+  const __m128 s23 = _mm_unpacklo_ps(r2[2], r2[3]);
+  const __m128 tx = r0[0], ty = r0[1], tz = r0[2], x = r0[3];
+  const __m128 y = r1[0], z = r1[1], w = r1[2], sx = r1[3];
+  const __m128 sy = _mm_movelh_ps(s01, s23), sz = _mm_movehl_ps(s23, s01);
+  const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
+  const __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+  const __m128 xy = _mm_mul_ps(x, y), xz = _mm_mul_ps(x, z), yz = _mm_mul_ps(y, z);
+  const __m128 wx = _mm_mul_ps(w, x), wy = _mm_mul_ps(w, y), wz = _mm_mul_ps(w, z);
+  a[0] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), sx);
+  a[1] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), sx);
+  a[2] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), sx);
+  a[3] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), sy);
+  a[4] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), sy);
+  a[5] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), sy);
+  a[6] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), sz);
+  a[7] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), sz);
+  a[8] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), sz);
+  a[9] = tx;
+  a[10] = ty;
+  a[11] = tz;
+}
+
+template <int L>
+inline __m128 lane(__m128 v) {
+  return _mm_shuffle_ps(v, v, _MM_SHUFFLE(L, L, L, L));
+}
+
+// models[j] = models[parent] * local, the local matrix being lane L of `a` (trs_affine4).
+// Per column the association of mul_column: ((p0 + p1) + p2) + p3.
+template <int L>
+inline void compose_lane(const __m128 a[12], const float* parent, float* out) {
+  const __m128 pc0 = _mm_loadu_ps(parent), pc1 = _mm_loadu_ps(parent + 4);
+  const __m128 pc2 = _mm_loadu_ps(parent + 8), pc3 = _mm_loadu_ps(parent + 12);
+  const __m128 p3_zero = _mm_mul_ps(pc3, _mm_setzero_ps());  // the 0 in row 3 of columns 0-2
+  for (int c = 0; c < 3; ++c) {
+    const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a[3 * c]));
+    const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a[3 * c + 1]));
+    const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a[3 * c + 2]));
+    _mm_storeu_ps(out + 4 * c, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3_zero));
+  }
+  const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a[9]));
+  const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a[10]));
+  const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a[11]));
+  const __m128 p3 = _mm_mul_ps(pc3, _mm_set1_ps(1.0f));
+  _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3));
+}
+
+// One joint of a group: a root takes its local matrix (scalar path, same terms), a child
+// composes with its parent (already written: parents come first in the order).
+template <int L>
+inline void finish_lane(const __m128 a[12], uint32_t j, std::span<const int32_t> parents,
+                        std::span<const Trs> locals, std::span<Mat4> models) {
+  float* out = models[j].m;
+  if (parents[j] < 0) {
+    __m128 local[4];
+    trs_columns(locals[j], local);
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+    return;
+  }
+  compose_lane<L>(a, models[parents[j]].m, out);
 }
 #endif
 
@@ -152,7 +234,19 @@ Status LocalToModelJob::run() const {
   VOXRIG_TRY(validate());
   const std::span<const int32_t> parents = runtime->parents();
 #if defined(__SSE2__)
-  for (uint32_t j : runtime->parent_first_order()) {
+  const std::span<const uint32_t> order = runtime->parent_first_order();
+  size_t g = 0;
+  for (; g + 4 <= order.size(); g += 4) {
+    const uint32_t* j = order.data() + g;
+    const Trs* const trs[4] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]]};
+    __m128 a[12];
+    trs_affine4(trs, a);
+    finish_lane<0>(a, j[0], parents, locals, models);
+    finish_lane<1>(a, j[1], parents, locals, models);
+    finish_lane<2>(a, j[2], parents, locals, models);
+    finish_lane<3>(a, j[3], parents, locals, models);
+  }
+  for (uint32_t j : order.subspan(g)) {
     __m128 local[4];
     trs_columns(locals[j], local);
     float* out = models[j].m;

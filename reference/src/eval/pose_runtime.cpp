@@ -12,6 +12,23 @@
 #include "voxrig/validate.h"
 
 namespace voxrig {
+namespace {
+
+Trs zero_step() { return Trs{{0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0}}; }
+
+// KeyStep::d (pose.h): b - a per component, the rotation toward b's shortest-arc sign (taken
+// from the dot product's sign bit, as lerp_shortest in pose_sampling.cpp: -0.0 flips too).
+Trs key_delta(const Trs& a, const Trs& b) {
+  const float dot = a.r.x * b.r.x + a.r.y * b.r.y + a.r.z * b.r.z + a.r.w * b.r.w;
+  const float sign = std::signbit(dot) ? -1.0f : 1.0f;
+  return Trs{
+      {b.t.x - a.t.x, b.t.y - a.t.y, b.t.z - a.t.z},
+      {b.r.x * sign - a.r.x, b.r.y * sign - a.r.y, b.r.z * sign - a.r.z, b.r.w * sign - a.r.w},
+      {b.s.x - a.s.x, b.s.y - a.s.y, b.s.z - a.s.z}};
+}
+
+}  // namespace
+
 int32_t RigRuntime::joint_index(uint16_t joint_id) const {
   auto it = std::lower_bound(id_to_index_.begin(), id_to_index_.end(),
                              std::pair<uint16_t, uint32_t>{joint_id, 0});
@@ -109,7 +126,7 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
   rt.clips_.reserve(anim->clips.size());
   rt.tracks_.reserve(total_tracks);
   rt.key_time_.reserve(total_keys);
-  rt.key_value_.reserve(total_keys);
+  rt.key_step_.reserve(total_keys);
   std::vector<int64_t> seen(n, -1);  // clip position that last used each joint
   for (size_t ci = 0; ci < anim->clips.size(); ++ci) {
     const AnimClip& c = anim->clips[ci];
@@ -143,10 +160,13 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
                             static_cast<uint32_t>(rt.key_time_.size()),
                             static_cast<uint32_t>(t.keys.size()),
                             span > 0 ? double(t.keys.size() - 1) / span : 0.0});
+      const size_t first = rt.key_step_.size();
       for (const AnimKey& k : t.keys) {
         rt.key_time_.push_back(static_cast<double>(k.time_ms));
-        rt.key_value_.push_back(Trs{k.trs.t, normalized(k.trs.r), k.trs.s});
+        rt.key_step_.push_back({Trs{k.trs.t, normalized(k.trs.r), k.trs.s}, zero_step()});
       }
+      for (size_t k = first; k + 1 < rt.key_step_.size(); ++k)
+        rt.key_step_[k].d = key_delta(rt.key_step_[k].value, rt.key_step_[k + 1].value);
     }
     rt.max_tracks_ = std::max<size_t>(rt.max_tracks_, c.tracks.size());
     rt.clips_.push_back(clip);

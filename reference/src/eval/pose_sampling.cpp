@@ -1,12 +1,23 @@
 // SamplingJob: one clip at one time -> local TRS per joint (formats.md "Evaluation", D19).
 //
 // Per track the job finds the bracket k with time[k] <= t < time[k+1]. With a SamplingCache the
-// previous bracket is tried first, then the next two, and only then a binary search, so forward
-// playback costs O(1) amortised per track and random access O(log keys).
+// previous bracket is tried first (before the clip-end tests), then the next one, and only then
+// the interpolation guess and a binary search, so forward playback costs O(1) per track and
+// random access O(log keys).
+//
+// Linear sampling is value + d * u on whole SSE registers (RigRuntime::KeyStep precomputes d =
+// next - this with the same float subtraction lerp would do), and the pending nlerp
+// normalisations run four quaternions at a time in SoA registers (x x x x, y y y y, ...):
+// sqrtps and divps are correctly rounded like sqrtss and divss, and every sum keeps the scalar
+// association, so each bit equals the scalar formulas (pinned by pose_exact_test).
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "voxrig/pose.h"
 
@@ -44,7 +55,8 @@ inline Quat nlerp(const Quat& a, const Quat& b, float u) {
 
 // Linear-policy rotations are normalised in batches after their tracks are sampled: the
 // sqrt + divide of one joint then overlaps those of the others instead of ending a long
-// dependency chain per joint (~1.4x on 256 joints). Same operations, same bits as nlerp.
+// dependency chain per joint, and with SSE four of them share one sqrtps + divps. Same
+// operations, same bits as nlerp.
 class PendingNormalize {
  public:
   void add(Quat* q) {
@@ -52,15 +64,58 @@ class PendingNormalize {
     if (n_ == kBatch) flush();
   }
   void flush() {
-    for (uint32_t i = 0; i < n_; ++i) *q_[i] = normalize_inline(*q_[i]);
+    uint32_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n_; i += 4) normalize4(q_ + i);
+#endif
+    for (; i < n_; ++i) *q_[i] = normalize_inline(*q_[i]);
     n_ = 0;
   }
 
  private:
+#if defined(__SSE2__)
+  // normalize_inline on four quaternions in SoA form.
+  static void normalize4(Quat* const* q) {
+    __m128 x = _mm_loadu_ps(&q[0]->x), y = _mm_loadu_ps(&q[1]->x);
+    __m128 z = _mm_loadu_ps(&q[2]->x), w = _mm_loadu_ps(&q[3]->x);
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    const __m128 sum =
+        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                   _mm_mul_ps(w, w));
+    const __m128 len = _mm_sqrt_ps(sum);
+    const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
+    const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
+    x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
+    y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
+    z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
+    w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    _mm_storeu_ps(&q[0]->x, x);
+    _mm_storeu_ps(&q[1]->x, y);
+    _mm_storeu_ps(&q[2]->x, z);
+    _mm_storeu_ps(&q[3]->x, w);
+  }
+#endif
   static constexpr uint32_t kBatch = 64;
   Quat* q_[kBatch];
   uint32_t n_ = 0;
 };
+
+// out = step.value + step.d * u for all ten floats (lerp3 for T and S, the shortest-arc lerp for
+// R: KeyStep::d already points at the sign-corrected next key).
+inline void lerp_step(const float* v, const float* d, float u, float* out) {
+#if defined(__SSE2__)
+  const __m128 uu = _mm_set1_ps(u);
+  _mm_storeu_ps(out, _mm_add_ps(_mm_loadu_ps(v), _mm_mul_ps(_mm_loadu_ps(d), uu)));
+  _mm_storeu_ps(out + 4, _mm_add_ps(_mm_loadu_ps(v + 4), _mm_mul_ps(_mm_loadu_ps(d + 4), uu)));
+  const __m128 v2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v + 8)));
+  const __m128 d2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(d + 8)));
+  _mm_store_sd(reinterpret_cast<double*>(out + 8),
+               _mm_castps_pd(_mm_add_ps(v2, _mm_mul_ps(d2, uu))));
+#else
+  for (int i = 0; i < 10; ++i) out[i] = v[i] + d[i] * u;
+#endif
+}
 
 inline Quat slerp(const Quat& a, Quat b, float u) {
   float dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
@@ -148,32 +203,33 @@ Status SamplingJob::run() const {
   PendingNormalize pending;
   const RigRuntime::Track* tracks = rt.tracks_.data() + c.first_track;
   const double* all_times = rt.key_time_.data();
-  const Trs* all_values = rt.key_value_.data();
+  const RigRuntime::KeyStep* all_steps = rt.key_step_.data();
   for (uint32_t i = 0; i < c.track_count; ++i) {
     const RigRuntime::Track& tr = tracks[i];
     const double* times = all_times + tr.first_key;
     const uint32_t n = tr.key_count;
     Trs& out = output[tr.joint];
     uint32_t k;
-    if (t <= times[0]) {
+    bool inside;  // times[k] <= t < times[k + 1]
+    // Forward playback: the cached bracket still holds (cur <= n - 2, so this also proves
+    // times[0] <= t < times[n-1]: no clip-end test, no search).
+    const uint32_t cur = cursors != nullptr && n >= 2 ? std::min(cursors[i], n - 2) : 0;
+    if (cursors != nullptr && n >= 2 && times[cur] <= t && t < times[cur + 1]) {
+      k = cur;
+      inside = true;
+    } else if (t <= times[0]) {
       k = 0;
+      inside = false;
     } else if (t >= times[n - 1]) {
       k = n - 1;
+      inside = false;
     } else {
       // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
-      // cached bracket and the next one (forward playback), else guess by interpolation
-      // (exact for evenly spaced keys), else binary-search the side the guess rules out.
+      // bracket after the cached one (forward playback; cur + 2 <= n - 1 as t < times[n-1]),
+      // else guess by interpolation (exact for evenly spaced keys), else binary-search the
+      // side the guess rules out.
       uint32_t hint = n;
-      if (cursors != nullptr) {
-        const uint32_t c = std::min(cursors[i], n - 2);
-        if (times[c] <= t) {
-          if (t < times[c + 1]) {
-            hint = c;
-          } else if (t < times[c + 2]) {  // c + 2 <= n - 1 because t < times[n-1]
-            hint = c + 1;
-          }
-        }
-      }
+      if (cursors != nullptr && times[cur] <= t && t < times[cur + 2]) hint = cur + 1;
       if (hint == n) {
         const double g = (t - times[0]) * tr.index_scale;
         const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
@@ -184,29 +240,29 @@ Status SamplingJob::run() const {
         } else {
           hint = search(times, guess + 1, n - 1, t);
         }
-        if (cursors != nullptr) cursors[i] = hint;
-      } else if (cursors != nullptr) {
-        cursors[i] = hint;
       }
+      if (cursors != nullptr) cursors[i] = hint;
       k = hint;
+      inside = true;
+    }
+    const RigRuntime::KeyStep& step = all_steps[tr.first_key + k];
+    if (inside && t != times[k] && policy != SamplePolicy::Step) {
       const double t0 = times[k];
-      if (t != t0 && policy != SamplePolicy::Step) {
-        const float u = static_cast<float>((t - t0) / (times[k + 1] - t0));
-        const Trs& a = all_values[tr.first_key + k];
-        const Trs& b = (&a)[1];
+      const float u = static_cast<float>((t - t0) / (times[k + 1] - t0));
+      if (policy == SamplePolicy::Linear) {
+        lerp_step(&step.value.t.x, &step.d.t.x, u, &out.t.x);
+        pending.add(&out.r);
+      } else {
+        const Trs& a = step.value;
+        const Trs& b = (&step)[1].value;
         out.t = lerp3(a.t, b.t, u);
         out.s = lerp3(a.s, b.s, u);
-        if (policy == SamplePolicy::Linear) {
-          out.r = lerp_shortest(a.r, b.r, u);
-          pending.add(&out.r);
-        } else {
-          out.r = slerp(a.r, b.r, u);
-        }
-        continue;
+        out.r = slerp(a.r, b.r, u);
       }
+      continue;
     }
     // On a key (or Step): the normalised key, exactly.
-    out = all_values[tr.first_key + k];
+    out = step.value;
   }
   pending.flush();
   return ok_status();

@@ -22,6 +22,7 @@
 // in file order whose parent chain never reaches a root; a self-parent is a cycle).
 // A read that runs past the payload is skel.truncated; reads go field by field.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -70,6 +71,43 @@ Status check_parents(const Skel& skel, uint64_t base) {
                   "parentId " + std::to_string(skel.joints[i].parent) + " names no joint");
 }
 
+// The common case of one joint record in one bounds check: a record whose every check passes
+// is decoded straight from the bytes (no per-field Result, no Path) and the reader moves past
+// it. Anything unusual (short, out of order, non-finite, non-unit, pad, bad or non-ASCII name
+// bytes) returns false with the reader untouched, and the caller decodes that record field by
+// field, which produces the error (or accepts a valid non-ASCII name) exactly as before.
+bool decode_joint_fast(ByteReader& r, std::vector<SkelJoint>& joints) {
+  const size_t rem = r.remaining();
+  if (rem < kJointPrefixBytes) return false;
+  const uint8_t* p = r.data().data() + r.pos();
+  const uint16_t id = load_u16(p);
+  if (!joints.empty() && id <= joints.back().id) return false;
+  float f[10];
+  uint32_t non_finite = 0;
+  for (int k = 0; k < 10; ++k) {
+    const uint32_t bits = load_u32(p + 4 + 4 * k);
+    non_finite |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+    f[k] = std::bit_cast<float>(bits);
+  }
+  if (non_finite) return false;
+  const Quat q{f[3], f[4], f[5], f[6]};
+  if (!is_unit_quaternion(q)) return false;
+  const size_t name_len = p[44];
+  if ((p[45] | p[46] | p[47]) != 0 || rem - kJointPrefixBytes < name_len) return false;
+  const uint8_t* name = p + kJointPrefixBytes;
+  uint8_t high = 0;
+  for (size_t k = 0; k < name_len; ++k) high |= name[k];
+  if (high & 0x80) return false;  // non-ASCII: the careful path runs the UTF-8 check
+  SkelJoint& j = joints.emplace_back();
+  j.id = id;
+  j.parent = static_cast<int16_t>(load_u16(p + 2));
+  j.bind = Trs{{f[0], f[1], f[2]}, q, {f[7], f[8], f[9]}};
+  j.name.assign(reinterpret_cast<const char*>(name), name_len);
+  std::span<const uint8_t> skipped;
+  r.try_bytes(kJointPrefixBytes + name_len, skipped);  // cannot fail: checked above
+  return true;
+}
+
 }  // namespace
 
 bool is_unit_quaternion(const Quat& q) {
@@ -101,6 +139,7 @@ Result<Skel> decode_skel(std::span<const uint8_t> payload, uint64_t base, const 
   // Clamped by the bytes present: a lying count cannot make us reserve more than the payload.
   out.joints.reserve(std::min<uint64_t>(joint_count, r.remaining() / kJointPrefixBytes));
   for (uint32_t i = 0; i < joint_count; ++i) {
+    if (decode_joint_fast(r, out.joints)) continue;
     const Path jp = root.child("joint", i);
     SkelJoint j;
     VOXRIG_ASSIGN_OR_RETURN(

@@ -1,0 +1,27 @@
+#!/bin/sh
+# CTest bench-plot: bench/plot.py on two small runs (bench/testdata/plot_run_{a,b}.json) writes
+# exactly the families present (pose_sample_l2m, skel_decode) as SVG, each naming both runs and
+# its baseline; a malformed --family is a usage error (exit 2).
+set -u
+here=$(dirname "$0")
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "plot_selftest: $*" >&2; exit 1; }
+# A Python that has matplotlib (a pyenv python3 first on PATH may not; Debian's has it).
+py=
+for c in python3 /usr/bin/python3; do
+  if "$c" -c "import matplotlib" 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || fail "no python3 with matplotlib (apt-get install python3-matplotlib)"
+"$py" "$here/plot.py" -o "$tmp" "$here/testdata/plot_run_a.json" "$here/testdata/plot_run_b.json" \
+  >"$tmp/log" 2>&1 || fail "plot.py exited $?: $(cat "$tmp/log")"
+[ "$(ls "$tmp"/*.svg | wc -l)" = 2 ] || fail "want 2 plots, got: $(ls "$tmp")"
+for f in pose_sample_l2m skel_decode; do
+  svg="$tmp/$f.svg"
+  [ -s "$svg" ] || fail "$f.svg missing"
+  grep -q "aaaaaaa" "$svg" && grep -q "bbbbbbb" "$svg" || fail "$f.svg does not label both runs"
+  grep -q "(baseline)" "$svg" || fail "$f.svg has no baseline series"
+done
+"$py" "$here/plot.py" -o "$tmp" --family nonsense "$here/testdata/plot_run_a.json" 2>/dev/null
+[ $? = 2 ] || fail "a malformed --family did not exit 2"
+echo "plot_selftest: ok"
