@@ -58,11 +58,13 @@ constexpr std::string_view kUsage =
     "Progress (execs/s, classes, time left) goes to stderr, the summary to stdout.\n"
     "Exit: 0 no disagreement, 4 disagreement found, 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {{"--reader", true},   {"--testee", true}, {"--profile", true},
-                                   {"--seconds", true},  {"--runs", true},   {"--seed", true},
-                                   {"--out", true},      {"--jobs", true},   {"--codes", true},
-                                   {"--expected", true}, {"--golden", true}, {"--timeout", true},
-                                   {"--minimize", true}, {"--filter", true}, {"--generated", true}};
+constexpr std::string_view kCodesChoices[] = {"strict", "loose"};
+constexpr OptionSpec kOptions[] = {
+    {"--reader", true},   {"--testee", true}, {"--profile", true, kProfileChoices},
+    {"--seconds", true},  {"--runs", true},   {"--seed", true},
+    {"--out", true},      {"--jobs", true},   {"--codes", true, kCodesChoices},
+    {"--expected", true}, {"--golden", true}, {"--timeout", true},
+    {"--minimize", true}, {"--filter", true}, {"--generated", true}};
 
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop(int) { g_stop = 1; }

@@ -23,7 +23,10 @@ constexpr std::string_view kUsage =
     "  --mesher M   bone-aware (default for rigs), greedy (default for static models), naive\n"
     "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {{"--format", true}, {"-o", true}, {"--mesher", true}};
+constexpr std::string_view kFormats[] = {"obj", "gltf"};
+constexpr std::string_view kMeshers[] = {"bone-aware", "greedy", "naive"};
+constexpr OptionSpec kOptions[] = {
+    {"--format", true, kFormats}, {"-o", true}, {"--mesher", true, kMeshers}};
 
 // The bone-aware mesh of a rigged model, or the plain greedy mesh of a static one.
 Result<std::vector<Quad>> mesh_model(const VfpFile& f, std::string_view mesher) {

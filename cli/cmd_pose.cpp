@@ -23,8 +23,13 @@ constexpr std::string_view kUsage =
     "model_j(t) * inverse(model_j(bind)) (formats.md \"Evaluation\").\n"
     "Exit: 0 written, 1 the file was rejected or has no such clip, 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {
-    {"--clip", true}, {"--t", true}, {"-o", true}, {"--policy", true}, {"--mode", true}};
+constexpr std::string_view kPolicies[] = {"step", "linear", "slerp"};
+constexpr std::string_view kModes[] = {"clamp", "loop"};
+constexpr OptionSpec kOptions[] = {{"--clip", true},
+                                   {"--t", true},
+                                   {"-o", true},
+                                   {"--policy", true, kPolicies},
+                                   {"--mode", true, kModes}};
 
 // --t: a finite number of milliseconds, the whole argument.
 bool parse_time(const std::optional<std::string>& text, double& t) {
