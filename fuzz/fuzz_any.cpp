@@ -14,6 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (Profile p : {Profile::VfpStatic, Profile::VfpRig, Profile::RkcStrict, Profile::RkcCompat}) {
     const ValidationReport rep = validate_any(in, p, limits);
     VOXRIG_FUZZ_CHECK(rep.format == detect_format(in), "validate_any reports another format");
+    VOXRIG_FUZZ_CHECK((to_string(rep.format) == "unknown") == (rep.format == Format::Unknown),
+                      "a detected format without a name");
     auto dump = dump_any(in, p, limits);
     VOXRIG_FUZZ_CHECK(dump.ok() == !rep.error.has_value(), "dump_any and validate_any disagree");
     if (!fuzz::ok_or_checked(dump, 0, size)) {

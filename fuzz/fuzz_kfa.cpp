@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const Kfa& m = r.value();
   VOXRIG_FUZZ_CHECK(c.value() == m, "KFA model depends on the profile");
+  fuzz::check_warnings(v.value(), size);
   const size_t n = m.hinges.size();
   VOXRIG_FUZZ_CHECK(m.frames.size() == size_t{m.frame_count} * n, "frames not rectangular");
   for (size_t i = 0; i < n; ++i) {  // every parent chain reaches a root within n hops

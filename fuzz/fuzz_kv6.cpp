@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return w.code == WarningCode::Kv6TrailingBytes;
     });
     VOXRIG_FUZZ_CHECK(trailing == (enc.size() < size), "kv6.trailing_bytes warning wrong");
+    fuzz::check_warnings(v.value(), size);
     auto again = decode_kv6(enc, 0, fuzz::options(p));
     VOXRIG_FUZZ_CHECK(again.ok() && again.value() == m, "KV6 round trip changed the model");
     const std::string dump = dump_kv6(m);

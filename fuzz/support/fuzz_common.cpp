@@ -142,6 +142,19 @@ void check_rvc_file(View bytes) {
     for (uint64_t t : {uint64_t{0}, uint64_t{1}, uint64_t{size}, uint64_t{1} << 40})
       VOXRIG_FUZZ_CHECK(rvc_frame_at(d.durations, clip.meta.loop_mode, t) <
                         std::max<size_t>(d.frames.size(), 1));
+    // D24's writer: a clip built from the decoded frames (key frames every 0-3 frames, chosen by
+    // the input's size) is strict-valid and decodes to the same frames and durations.
+    const RvcClip rebuilt =
+        rvc_from_frames(d.dims, clip.meta.pivot, clip.meta.voxel_world_size, clip.meta.loop_mode,
+                        d.frames, d.durations, clip.meta.default_frame_ms, uint32_t(size % 4));
+    auto again =
+        decode_rvc(must(encode_rvc(rebuilt), "encode_rvc"), 0, options(Profile::RkcStrict));
+    VOXRIG_FUZZ_CHECK(again.ok(), "rvc_from_frames output rejected: " +
+                                      (again.ok() ? "" : again.error().to_text()));
+    auto frames_again = decode_rvc_frames(again.value(), limits);
+    VOXRIG_FUZZ_CHECK(frames_again.ok() && frames_again.value().frames == d.frames &&
+                          frames_again.value().durations == d.durations,
+                      "rvc_from_frames output decodes to other frames");
   } else if (category_of(decoded.error().code) != Category::Limit) {
     VOXRIG_FUZZ_CHECK(!valid.ok() && valid.error().code == decoded.error().code);
   }

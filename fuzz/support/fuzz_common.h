@@ -88,6 +88,19 @@ inline void check_error(const Error& e, uint64_t base, size_t size) {
   VOXRIG_FUZZ_CHECK(category_of(e.code) != Category::Internal, e.to_text());
   VOXRIG_FUZZ_CHECK(e.offset >= base && e.offset <= base + size, e.to_text());
   VOXRIG_FUZZ_CHECK(!to_string(e.code).empty());
+  // The stable code is the error's identity (errors.def): its name maps back to it, leads the
+  // text form and its category has a name.
+  VOXRIG_FUZZ_CHECK(error_code_from_string(to_string(e.code)) == e.code, e.to_text());
+  VOXRIG_FUZZ_CHECK(e.to_text().rfind(to_string(e.code), 0) == 0, e.to_text());
+  VOXRIG_FUZZ_CHECK(to_string(category_of(e.code)) != "internal", e.to_text());
+}
+
+/// Checks the warnings of a validator given `size` input bytes: each has a named code (not the
+/// "internal.bug" fallback) and an offset inside the input.
+inline void check_warnings(const std::vector<Warning>& warnings, size_t size) {
+  for (const Warning& w : warnings)
+    VOXRIG_FUZZ_CHECK(to_string(w.code) != "internal.bug" && w.offset <= size,
+                      std::string(to_string(w.code)) + " at " + std::to_string(w.offset));
 }
 
 /// True when `r` holds a value; otherwise checks its error (as check_error) and returns false.
