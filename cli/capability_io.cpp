@@ -152,3 +152,121 @@ std::string format_of_extension(const std::string& path) {
 }
 
 }  // namespace voxrig::cli
+
+#include <algorithm>
+
+#include "voxrig/rkc_eval.h"
+
+namespace voxrig::cli {
+namespace {
+
+bool whole_number(const std::string& text, double& v) {
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && p == text.data() + text.size() && std::isfinite(v);
+}
+
+Result<std::vector<Mat4d>> pose_vfp(const VfpFile& f, const PoseQuery& q) {
+  const Anim* anim = f.skel() && f.vskn() ? f.anim() : nullptr;
+  std::optional<size_t> clip;
+  if (anim) {
+    double id = 0;
+    if (whole_number(q.clip, id))
+      for (size_t i = 0; i < anim->clips.size() && !clip; ++i)
+        if (double(anim->clips[i].id) == id) clip = i;
+    for (size_t i = 0; i < anim->clips.size() && !clip; ++i)
+      if (anim->clips[i].name == q.clip) clip = i;
+  }
+  if (!clip) {
+    std::string list = "clips:";
+    if (!anim || anim->clips.empty())
+      list = "the file has no clips (under this profile)";
+    else
+      for (const auto& c : anim->clips) list += " " + std::to_string(c.id) + " '" + c.name + "'";
+    return error_at(ErrorCode::EvalBadClip, 0, "", "no clip '" + q.clip + "'; " + list);
+  }
+  if (!std::isfinite(q.t)) return error_at(ErrorCode::EvalBadTime, 0, "", "--t is not finite");
+  return evaluate_models_f64(*f.skel(), *anim, *clip, q.t, q.policy, q.mode);
+}
+
+Result<std::vector<Mat4d>> pose_rkc(const Character& c, const PoseQuery& q) {
+  double index = -1;
+  const SkeletalClip* clip = nullptr;
+  if (whole_number(q.clip, index) && index >= 0 && index == std::floor(index) &&
+      index < double(c.clips.size()))
+    clip = std::get_if<SkeletalClip>(&c.clips[size_t(index)].data);
+  if (!clip) {
+    std::string list = "skeletal clips:";
+    for (size_t i = 0; i < c.clips.size(); ++i)
+      if (std::holds_alternative<SkeletalClip>(c.clips[i].data))
+        list += " " + std::to_string(i) + " '" + c.clips[i].name + "'";
+    return error_at(ErrorCode::EvalBadClip, 0, "",
+                    "no skeletal clip at index '" + q.clip + "'; " + list);
+  }
+  const double t = std::floor(q.t);
+  if (!std::isfinite(q.t) || t < -2147483648.0 || t > 4294967295.0)
+    return error_at(ErrorCode::EvalBadTime, 0, "", "--t must be finite, -2^31 .. 2^32-1 ms");
+  VOXRIG_ASSIGN_OR_RETURN(RkcRig rig, RkcRig::build(c));
+  std::vector<BoneXform> kfaval(c.bones.size());
+  RkcClock clock;
+  int64_t left = int64_t(t);
+  do {
+    const int32_t step = int32_t(std::min<int64_t>(left, INT32_MAX));
+    VOXRIG_TRY((RkcClipJob{&rig, clip, step, &clock, kfaval}.run()));
+    left -= step;
+  } while (left > 0);
+  std::vector<Mat4> world(c.bones.size());
+  RkcPlacement placement;
+  placement.p = c.root;
+  VOXRIG_TRY((RkcHingeJob{&rig, kfaval, placement, world}.run()));
+  std::vector<Mat4d> models(world.size());
+  for (size_t i = 0; i < world.size(); ++i)
+    for (int e = 0; e < 16; ++e) models[i][e] = world[i].m[e];
+  return models;
+}
+
+Result<std::vector<Quad>> kv6_quads(const Kv6& kv6, std::string_view mesher) {
+  std::vector<Quad> quads;
+  MeshScratch scratch;
+  VOXRIG_TRY(mesher == "naive" ? mesh_kv6_naive(kv6, quads) : mesh_kv6_greedy(kv6, quads, scratch));
+  return quads;
+}
+
+}  // namespace
+
+Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQuery& q) {
+  if (auto* f = std::get_if<VfpFile>(&model)) return pose_vfp(*f, q);
+  if (auto* c = std::get_if<Character>(&model)) return pose_rkc(*c, q);
+  return error_at(ErrorCode::EvalBadClip, 0, "", "a KV6 file has no clips");
+}
+
+Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher) {
+  if (auto* f = std::get_if<VfpFile>(&model)) {
+    std::vector<Quad> quads;
+    MeshScratch scratch;
+    const Vox0& v = *f->vox0();
+    std::vector<uint16_t> joints;
+    if (f->vskn()) {
+      VOXRIG_ASSIGN_OR_RETURN(joints, joint_map(v, *f->vskn()));
+    }
+    if (mesher == "naive") {
+      VOXRIG_TRY(mesh_naive(v, joints, quads, scratch));
+    } else if (mesher == "greedy" || joints.empty()) {
+      VOXRIG_TRY(mesh_greedy(v, quads, scratch));
+    } else {
+      VOXRIG_TRY(mesh_bone_aware(v, joints, quads, scratch));
+    }
+    return quads;
+  }
+  if (auto* k = std::get_if<Kv6>(&model)) return kv6_quads(*k, mesher);
+  const Character& c = std::get<Character>(model);
+  if (c.meshes.empty()) return error_at(ErrorCode::EvalBadArgument, 0, "MSHS", "no meshes");
+  std::vector<Quad> all;
+  for (size_t m = 0; m < c.meshes.size() && m <= UINT16_MAX; ++m) {
+    VOXRIG_ASSIGN_OR_RETURN(std::vector<Quad> quads, kv6_quads(c.meshes[m], mesher));
+    for (Quad& q : quads) q.joint = uint16_t(m);
+    all.insert(all.end(), quads.begin(), quads.end());
+  }
+  return all;
+}
+
+}  // namespace voxrig::cli

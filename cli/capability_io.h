@@ -35,6 +35,26 @@ std::optional<std::string> enum_option(const Args& args, std::string_view name,
                                        std::initializer_list<std::string_view> allowed,
                                        std::string_view fallback);
 
+/// One pose request of the protocol, as text the way the command line gives it.
+struct PoseQuery {
+  std::string clip;  ///< VFP: clip id or name; RKCH: clip index
+  double t = 0;      ///< parsed --t (may be non-finite: eval.bad_time)
+  SamplePolicy policy = SamplePolicy::Linear;
+  TimeMode mode = TimeMode::Clamp;
+};
+
+/// The protocol answer for a decoded model: VFP model matrices in double (evaluate_models_f64)
+/// or the RKCH solved bone transforms (clock from 0 advanced by floor(t), in two steps past
+/// INT32_MAX so the i32 clock wraps, D21; placement p = the character's META root). Errors:
+/// eval.bad_clip (no such clip; the detail lists the clips), eval.bad_time (non-finite, or for
+/// RKCH outside -2^31 .. 2^32-1), and the evaluation codes. Allocates the result.
+Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQuery& q);
+
+/// The reference's protocol mesh of a decoded model: bone-aware (VFP with a rig under vfp-rig),
+/// greedy (static VFP), kv6 greedy (KV6); for an RKCH character every MSHS mesh, joint = mesh
+/// index. `mesher` is "bone-aware", "greedy" or "naive".
+Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher);
+
 /// {"model": [[16 numbers], ...]}: one column-major matrix per entry, each element as the
 /// shortest decimal that round-trips the double; a non-finite element is written as null.
 std::string model_matrices_json(std::span<const Mat4d> models);

@@ -38,34 +38,6 @@ constexpr std::string_view kUsage =
 constexpr OptionSpec kOptions[] = {
     {"--format", true}, {"-o", true}, {"--mesher", true}, {"--profile", true}};
 
-// The bone-aware mesh of a rigged model, or the plain greedy mesh of a static one.
-Result<std::vector<Quad>> mesh_model(const VfpFile& f, std::string_view mesher) {
-  std::vector<Quad> quads;
-  MeshScratch scratch;
-  const Vox0& v = *f.vox0();
-  std::vector<uint16_t> joints;
-  if (f.vskn()) {
-    VOXRIG_ASSIGN_OR_RETURN(joints, joint_map(v, *f.vskn()));
-  }
-  Status s;
-  if (mesher == "naive")
-    s = mesh_naive(v, joints, quads, scratch);
-  else if (mesher == "greedy" || joints.empty())
-    s = mesh_greedy(v, quads, scratch);
-  else
-    s = mesh_bone_aware(v, joints, quads, scratch);
-  if (!s.ok()) return std::move(s).error();
-  return quads;
-}
-
-Result<std::vector<Quad>> mesh_kv6(const Kv6& kv6, std::string_view mesher) {
-  std::vector<Quad> quads;
-  MeshScratch scratch;
-  Status s = mesher == "naive" ? mesh_kv6_naive(kv6, quads) : mesh_kv6_greedy(kv6, quads, scratch);
-  if (!s.ok()) return std::move(s).error();
-  return quads;
-}
-
 int emit(const std::optional<std::string>& out, std::string_view text) {
   if (!out) {
     std::cout << text;
@@ -115,7 +87,7 @@ int run(const Args& args) {
       if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
       return emit(out, *text);
     }
-    auto quads = mesh_model(*f, *mesher);
+    auto quads = mesh_quads(*model, *mesher);
     if (!quads.ok()) return report_rejection(quads.error(), "meshing");
     if (*format == "json") return emit(out, quads_json(*quads));
     return emit(out, export_obj(*quads, f->vox0()->palette, f->skel()));
@@ -125,28 +97,15 @@ int run(const Args& args) {
               << "meshes are written as json or obj\n";
     return kExitUsage;
   }
-  std::vector<Quad> all;
-  Skel names;  // OBJ group names: the RKCH bone a mesh is attached to
-  if (auto* kv6 = std::get_if<Kv6>(&*model)) {
-    auto quads = mesh_kv6(*kv6, *mesher);
-    if (!quads.ok()) return report_rejection(quads.error(), "meshing");
-    all = std::move(*quads);
-  } else {
-    const Character& c = std::get<Character>(*model);
-    if (c.meshes.empty()) {
-      std::cerr << "voxrig: " << file << " has no MSHS meshes to mesh\n";
-      return report_rejection(error_at(ErrorCode::EvalBadArgument, 0, "MSHS", "no meshes"), file);
-    }
-    for (size_t m = 0; m < c.meshes.size() && m <= UINT16_MAX; ++m) {
-      auto quads = mesh_kv6(c.meshes[m], *mesher);
-      if (!quads.ok())
-        return report_rejection(quads.error(), "MSHS/mesh[" + std::to_string(m) + "]");
-      for (Quad& q : *quads) q.joint = uint16_t(m);
-      all.insert(all.end(), quads->begin(), quads->end());
+  auto all = mesh_quads(*model, *mesher);
+  if (!all.ok()) return report_rejection(all.error(), file);
+  Skel names;  // OBJ group names of an RKCH character: the bone a mesh is attached to
+  if (auto* c = std::get_if<Character>(&*model)) {
+    for (size_t m = 0; m < c->meshes.size() && m <= UINT16_MAX; ++m) {
       SkelJoint j;
       j.id = uint16_t(m);
       j.name = "mesh_" + std::to_string(m);
-      for (const Bone& b : c.bones)
+      for (const Bone& b : c->bones)
         for (const Attachment& a : b.attachments)
           if (a.kind == AttachmentKind::Static && a.index == m && !b.name.empty() &&
               j.name.rfind("mesh_", 0) == 0)
@@ -154,8 +113,8 @@ int run(const Args& args) {
       names.joints.push_back(std::move(j));
     }
   }
-  if (*format == "json") return emit(out, quads_json(all));
-  return emit(out, export_obj(all, {}, names.joints.empty() ? nullptr : &names));
+  if (*format == "json") return emit(out, quads_json(*all));
+  return emit(out, export_obj(*all, {}, names.joints.empty() ? nullptr : &names));
 }
 
 }  // namespace

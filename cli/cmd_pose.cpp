@@ -56,31 +56,6 @@ bool ends_with(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-int reject(ErrorCode code, const std::string& file, const std::string& message) {
-  print_error_json(error_at(code, 0, "", message));
-  std::cerr << "voxrig: " << file << ": " << message << "\n";
-  return kExitReject;
-}
-
-// "0 'wave', 1 'walk'" for the bad-clip message.
-std::string clip_list(const Anim* anim) {
-  if (!anim || anim->clips.empty()) return "the file has no clips";
-  std::string s = "clips:";
-  for (const auto& c : anim->clips) s += " " + std::to_string(c.id) + " '" + c.name + "'";
-  return s;
-}
-
-std::optional<size_t> find_vfp_clip(const Anim* anim, const std::string& c) {
-  if (!anim) return std::nullopt;
-  double id = 0;
-  if (parse_number(c, id))
-    for (size_t i = 0; i < anim->clips.size(); ++i)
-      if (double(anim->clips[i].id) == id) return i;
-  for (size_t i = 0; i < anim->clips.size(); ++i)
-    if (anim->clips[i].name == c) return i;
-  return std::nullopt;
-}
-
 int write_out(const std::optional<std::string>& out, const std::string& text) {
   if (!out) {
     std::cout << text;
@@ -97,70 +72,26 @@ struct Request {
   TimeMode mode = TimeMode::Clamp;
 };
 
-int pose_vfp(const VfpFile& f, const Request& r) {
+// --format obj: the posed bone-aware mesh (binary32 runtime, as a renderer would).
+int pose_obj(const VfpFile& f, const Request& r) {
+  PoseQuery q{r.clip, r.t, r.policy, r.mode};
+  auto check = pose_models(CapabilityModel{f}, q);  // the clip and time errors
+  if (!check.ok()) return report_rejection(check.error(), r.file);
   const Anim* anim = f.anim();
-  const auto clip = find_vfp_clip(f.skel() && f.vskn() ? anim : nullptr, r.clip);
-  if (!clip)
-    return reject(ErrorCode::EvalBadClip, r.file, "no clip '" + r.clip + "'; " + clip_list(anim));
-  if (!std::isfinite(r.t)) return reject(ErrorCode::EvalBadTime, r.file, "--t is not finite");
-  if (r.format == "obj") {
-    auto runtime = RigRuntime::build(*f.skel(), anim);
-    if (!runtime.ok()) return report_rejection(runtime.error(), "rig");
-    auto joints = joint_map(*f.vox0(), *f.vskn());
-    if (!joints.ok()) return report_rejection(joints.error(), "rig");
-    PoseRequest req{*clip, r.t, r.policy, r.mode};
-    auto obj = export_posed_obj(*f.vox0(), *joints, *runtime, req, f.skel());
-    if (!obj.ok()) return report_rejection(obj.error(), "pose");
-    return write_out(r.out, *obj);
-  }
-  auto models = evaluate_models_f64(*f.skel(), *anim, *clip, r.t, r.policy, r.mode);
-  if (!models.ok()) return report_rejection(models.error(), "pose");
-  return write_out(r.out, model_matrices_json(*models));
-}
-
-int pose_rkc(const Character& c, const Request& r) {
-  if (r.format == "obj") {
-    std::cerr << "voxrig: pose --format obj is for VFP rigs; an RKCH pose is JSON only\n";
-    return kExitUsage;
-  }
-  double index = -1;
-  const bool numeric = parse_number(r.clip, index) && index >= 0 && index == std::floor(index);
-  const SkeletalClip* clip = nullptr;
-  if (numeric && index < double(c.clips.size()))
-    clip = std::get_if<SkeletalClip>(&c.clips[size_t(index)].data);
-  if (!clip) {
-    std::string list = "skeletal clips:";
-    for (size_t i = 0; i < c.clips.size(); ++i)
-      if (std::holds_alternative<SkeletalClip>(c.clips[i].data))
-        list += " " + std::to_string(i) + " '" + c.clips[i].name + "'";
-    return reject(ErrorCode::EvalBadClip, r.file,
-                  "no skeletal clip at index '" + r.clip + "'; " + list);
-  }
-  const double t = std::floor(r.t);
-  if (!std::isfinite(r.t) || t < -2147483648.0 || t > 4294967295.0)
-    return reject(ErrorCode::EvalBadTime, r.file,
-                  "--t must be finite, -2^31 .. 2^32-1 ms for RKCH");
-  auto rig = RkcRig::build(c);
-  if (!rig.ok()) return report_rejection(rig.error(), "rig");
-  std::vector<BoneXform> kfaval(c.bones.size());
-  RkcClock clock;
-  // The clock starts at 0 and advances by T; past INT32_MAX in two calls, so it wraps (D21).
-  int64_t left = int64_t(t);
-  do {
-    const int32_t step = int32_t(std::min<int64_t>(left, INT32_MAX));
-    RkcClipJob job{&*rig, clip, step, &clock, kfaval};
-    if (Status s = job.run(); !s.ok()) return report_rejection(s.error(), "pose");
-    left -= step;
-  } while (left > 0);
-  std::vector<Mat4> world(c.bones.size());
-  RkcPlacement placement;
-  placement.p = c.root;
-  RkcHingeJob solve{&*rig, kfaval, placement, world};
-  if (Status s = solve.run(); !s.ok()) return report_rejection(s.error(), "pose");
-  std::vector<Mat4d> models(world.size());
-  for (size_t i = 0; i < world.size(); ++i)
-    for (int e = 0; e < 16; ++e) models[i][e] = world[i].m[e];
-  return write_out(r.out, model_matrices_json(models));
+  size_t clip = 0;
+  for (size_t i = 0; i < anim->clips.size(); ++i)
+    if (std::to_string(anim->clips[i].id) == r.clip || anim->clips[i].name == r.clip) {
+      clip = i;
+      break;
+    }
+  auto runtime = RigRuntime::build(*f.skel(), anim);
+  if (!runtime.ok()) return report_rejection(runtime.error(), "rig");
+  auto joints = joint_map(*f.vox0(), *f.vskn());
+  if (!joints.ok()) return report_rejection(joints.error(), "rig");
+  PoseRequest req{clip, r.t, r.policy, r.mode};
+  auto obj = export_posed_obj(*f.vox0(), *joints, *runtime, req, f.skel());
+  if (!obj.ok()) return report_rejection(obj.error(), "pose");
+  return write_out(r.out, *obj);
 }
 
 int run(const Args& args) {
@@ -196,9 +127,14 @@ int run(const Args& args) {
   const Profile profile = effective_profile(given, *in);
   auto model = decode_for_capability(*in, profile);
   if (!model.ok()) return report_rejection(model.error(), r.file);
-  if (auto* f = std::get_if<VfpFile>(&*model)) return pose_vfp(*f, r);
-  if (auto* c = std::get_if<Character>(&*model)) return pose_rkc(*c, r);
-  return reject(ErrorCode::EvalBadClip, r.file, "a KV6 file has no clips");
+  if (r.format == "obj") {
+    if (auto* f = std::get_if<VfpFile>(&*model)) return pose_obj(*f, r);
+    std::cerr << "voxrig: pose --format obj is for VFP rigs; an RKCH pose is JSON only\n";
+    return kExitUsage;
+  }
+  auto models = pose_models(*model, PoseQuery{r.clip, r.t, r.policy, r.mode});
+  if (!models.ok()) return report_rejection(models.error(), r.file);
+  return write_out(r.out, model_matrices_json(*models));
 }
 
 }  // namespace
