@@ -2,27 +2,30 @@
 # bench/compare.sh — compares two runs of bench/run.sh and fails on a regression.
 #
 # Usage: bench/compare.sh BASE.json NEW.json [--threshold 0.10] [--normalize] [--time cpu|real]
-#                         [--filter REGEX] [--quiet] [--no-table]
-#  1. Prints Google Benchmark's compare.py table (time deltas and, with >= 9 repetitions on each
-#     side, its Mann-Whitney U-test) for reading; skipped with a note when compare.py or SciPy
-#     is missing (Debian: libbenchmark-tools, python3-scipy).
-#  2. Runs the gate (bench/gate.py): per benchmark, median(NEW) / median(BASE) of the CPU time;
-#     exit 1 when a library benchmark is slower than 1 + threshold (default 10 %), or errored.
-#     --normalize divides by the in-run baselines' drift (use it across runs on shared VMs).
-# Exit: 0 pass, 1 regression, 2 usage error.
+#                         [--filter REGEX] [--quiet] [--all] [--full-table]
+#  Runs the gate (bench/gate.py): per benchmark, median(NEW) / median(BASE) of the CPU time, and
+#  prints a short table of only the benchmarks that changed (outside 1 +- threshold, or errored;
+#  --all: every one; --quiet: only regressions), then its verdict line. A library benchmark
+#  slower than 1 + threshold (default 10 %), or one that errored, is a regression.
+#  --normalize divides by the in-run baselines' drift (use it across runs on shared VMs).
+#  --full-table first prints Google Benchmark's compare.py table (every benchmark, with its
+#  Mann-Whitney U-test at >= 9 repetitions; needs libbenchmark-tools and python3-scipy).
+# Exit: 0 pass, 4 regression (the voxrig CLI's "check failed"), 2 usage, 3 a file cannot be read.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ $# -lt 2 ]; then
-  sed -n '2,13p' "$0"
+  sed -n '2,12p' "$0"
   exit 2
 fi
 base="$1" new="$2"
 shift 2
-table=1
+table=0
 gate_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --no-table) table=0 ;;
+    --no-table) table=0 ;;  # the default now; kept for old command lines
+    --full-table) table=1 ;;
+    --all) gate_args+=("$1") ;;
     --threshold|--time|--filter) gate_args+=("$1" "$2"); shift ;;
     --normalize|--quiet) gate_args+=("$1") ;;
     *) echo "compare.sh: unknown argument $1" >&2; exit 2 ;;
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 for f in "$base" "$new"; do
-  [ -f "$f" ] || { echo "compare.sh: no such file $f" >&2; exit 2; }
+  [ -f "$f" ] || { echo "compare.sh: cannot read $f: no such file" >&2; exit 3; }
 done
 
 if [ "$table" -eq 1 ]; then

@@ -43,7 +43,7 @@ expect() {  # expect <exit code> <description> <compare.sh args...>
   local want="$1" what="$2"
   shift 2
   set +e
-  "$here/compare.sh" "$@" --no-table --quiet > "$work/out.txt" 2>&1
+  "$here/compare.sh" "$@" --quiet > "$work/out.txt" 2>&1
   local got=$?
   set -e
   if [ "$got" -eq "$want" ]; then
@@ -56,9 +56,22 @@ expect() {  # expect <exit code> <description> <compare.sh args...>
 }
 expect 0 "unchanged (BASE vs BASE) passes" "$work/base.json" "$work/base.json"
 expect 0 "x1.05 passes the 10 % threshold" "$work/base.json" "$work/x105.json"
-expect 1 "doctored x2 fails" "$work/base.json" "$work/x2.json"
-expect 1 "doctored x2 fails with --normalize" "$work/base.json" "$work/x2.json" --normalize
+expect 4 "doctored x2 fails" "$work/base.json" "$work/x2.json"
+expect 4 "doctored x2 fails with --normalize" "$work/base.json" "$work/x2.json" --normalize
 expect 0 "doctored x2 passes --threshold 1.5" "$work/base.json" "$work/x2.json" --threshold 1.5
-expect 1 "an errored benchmark fails" "$work/base.json" "$work/error.json"
-expect 1 "injected 2x slowdown (real run) fails" "$work/base.json" "$work/injected.json"
+expect 4 "an errored benchmark fails" "$work/base.json" "$work/error.json"
+expect 4 "injected 2x slowdown (real run) fails" "$work/base.json" "$work/injected.json"
+expect 3 "a missing NEW file is an I/O error" "$work/base.json" "$work/missing.json"
+# The default output is short: an unchanged run prints no benchmark row, only the verdict; a
+# doubled run prints one row per changed library benchmark, then the verdict.
+"$here/compare.sh" "$work/base.json" "$work/base.json" > "$work/same.txt" 2>&1 || true
+"$here/compare.sh" "$work/base.json" "$work/x2.json" > "$work/x2.txt" 2>&1 || true
+if grep -q ' ns  x' "$work/same.txt" || [ "$(grep -c 'REGRESSION' "$work/x2.txt")" -ne 1 ] ||
+   grep -q 'baseline  (reps' "$work/x2.txt" || ! tail -n 1 "$work/x2.txt" | grep -q '^gate: FAIL'; then
+  echo "FAIL: compare.sh output is not the short changed-only table + verdict"
+  cat "$work/same.txt" "$work/x2.txt"
+  fails=$((fails + 1))
+else
+  echo "ok:   short table of changed benchmarks only, verdict last"
+fi
 [ "$fails" -eq 0 ]

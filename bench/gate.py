@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """The regression gate behind bench/compare.sh: per benchmark, the ratio of the median time in
 NEW.json to the median time in BASE.json (Google Benchmark JSON, --benchmark_repetitions >= 1);
-exit 1 when any library benchmark's ratio exceeds 1 + threshold.
+exit 4 (the CLI's "check failed") when any library benchmark's ratio exceeds 1 + threshold.
+
+- Output: a short table of only the benchmarks that changed (ratio outside 1 +- threshold,
+  faster or slower, or errored), then the one verdict line "gate: PASS|FAIL: ..."; --all prints
+  every benchmark, --quiet only the regressions.
+- Exit: 0 pass, 4 regression (or an errored benchmark), 2 usage, 3 a file cannot be read.
 
 - Repetitions: every "iteration" run of a benchmark counts; a file written with
   --benchmark_report_aggregates_only falls back to its "_median" aggregate.
@@ -29,7 +34,7 @@ def load(path, field):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         print("gate: cannot read %s: %s (an unfinished run?)" % (path, e), file=sys.stderr)
-        sys.exit(2)
+        sys.exit(3)
     reps, medians, errors, baseline = {}, {}, set(), set()
     for b in doc.get("benchmarks", []):
         name = b.get("run_name", b["name"])
@@ -62,6 +67,8 @@ def main():
     ap.add_argument("--time", choices=("cpu", "real"), default="cpu")
     ap.add_argument("--filter", default="", help="regex: gate only matching benchmarks")
     ap.add_argument("--quiet", action="store_true", help="print only regressions and the summary")
+    ap.add_argument("--all", action="store_true",
+                    help="print every benchmark, not only the ones that changed")
     args = ap.parse_args()
     field = args.time + "_time"
     base, base_n, base_err, base_bl = load(args.base, field)
@@ -80,8 +87,9 @@ def main():
         print("gate: machine drift (geomean of %d baseline ratios) = %.3f; library ratios are "
               "divided by it" % (len(logs), drift))
 
-    regressions, gated = [], 0
+    regressions, gated, unchanged = [], 0, 0
     width = max([len(n) for n in common] + [20])
+    header = False
     for n in common:
         ratio = new[n] / base[n] if base[n] > 0 else float("inf")
         is_baseline = n in baselines
@@ -92,9 +100,21 @@ def main():
         if not is_baseline and ratio > 1 + args.threshold:
             verdict = "REGRESSION"
             regressions.append(n)
-        if not args.quiet or verdict == "REGRESSION":
+        elif not is_baseline and ratio < 1 - args.threshold:
+            verdict = "faster"
+        changed = verdict in ("REGRESSION", "faster")
+        unchanged += not changed
+        show = verdict == "REGRESSION" or (not args.quiet and (changed or args.all))
+        if show:
+            if not header:
+                print("%-*s %12s %12s     %-6s  %s" % (width, "benchmark", "base", "new", "ratio",
+                                                        "verdict"))
+                header = True
             print("%-*s %12.0f %12.0f ns  x%.3f  %s  (reps %d/%d)"
                   % (width, n, base[n], new[n], ratio, verdict, base_n.get(n, 1), new_n.get(n, 1)))
+    if not args.all and unchanged:
+        print("gate: %d benchmark(s) within x%.2f..x%.2f not shown (--all shows them)"
+              % (unchanged, 1 - args.threshold, 1 + args.threshold))
     errored = sorted(n for n in new_err if pattern.search(n))
     for n in errored:
         print("%-*s ERROR in %s" % (width, n, args.new))
@@ -113,7 +133,7 @@ def main():
     print("gate: %s: %d library benchmark(s) compared, %d over x%.2f, %d errored (time=%s%s)"
           % (status, gated, len(regressions), 1 + args.threshold, len(errored), args.time,
              ", normalized" if args.normalize else ""))
-    return 1 if status == "FAIL" else 0
+    return 4 if status == "FAIL" else 0
 
 
 if __name__ == "__main__":

@@ -30,7 +30,18 @@ enum Exit : int {
 struct OptionSpec {
   std::string_view name;     ///< spelled as typed: "--profile", "-o"
   bool takes_value = false;  ///< "--profile P" (the next argument); else a flag
+  /// The values an enum-valued option allows (empty = any value). parse_args rejects any other
+  /// value with "voxrig: --policy: 'cubic' is not one of step, linear, slerp".
+  std::span<const std::string_view> choices = {};
+  bool list = false;  ///< the value is a comma-separated list; every item must be a choice
 };
+
+/// The four profile names, in the order usage texts list them (the choices of --profile).
+inline constexpr std::string_view kProfileChoices[] = {"vfp-static", "vfp-rig", "rkc-strict",
+                                                       "rkc-compat"};
+
+/// "a, b, c": how an error line lists allowed values.
+std::string join_choices(std::span<const std::string_view> choices);
 
 /// Parsed command line of one subcommand: positional arguments and --options in command-line
 /// order (an option given twice appears twice).
@@ -47,9 +58,11 @@ struct Args {
 };
 
 /// Parses argv[first..] against `options`. "--help"/"-h" set `help`; "--name=value" is taken as
-/// given (not checked against `options`); an argument starting with '-' must be a listed option,
-/// and one that takes a value consumes the next argument. Returns nullopt after printing one
-/// line to stderr ("unknown option", "needs a value"). Safe on any argv; allocates the strings.
+/// given unless `name` is a listed option with choices; an argument starting with '-' (other
+/// than "-", which is a positional: stdin) must be a listed option, and one that takes a value
+/// consumes the next argument. A value outside the option's `choices` is refused. Returns
+/// nullopt after printing one line to stderr ("unknown option", "needs a value", "is not one
+/// of"). Safe on any argv; allocates the strings.
 std::optional<Args> parse_args(int argc, char** argv, int first,
                                std::span<const OptionSpec> options);
 
@@ -59,14 +72,28 @@ struct ReadOptions {
   size_t max_bytes = SIZE_MAX;  ///< a larger file fails as unreadable (nothing printed)
 };
 
-/// Every file the CLI reads goes through here. Reads the whole file (a pipe too); on failure
-/// (cannot open, a directory, a read error, more than `max_bytes`) returns nullopt, after
-/// printing "voxrig: cannot read FILE: reason" to stderr unless `quiet` or over `max_bytes`.
+/// Every file the CLI reads goes through here. "-" is stdin (a pipe or a file). Any other path
+/// must be a regular file: it is opened non-blocking and checked with fstat before any read, so
+/// a directory, a FIFO, a socket or a device fails at once ("is a directory", "is a FIFO, not a
+/// regular file (pipe it to stdin with -)") and never hangs. On failure (cannot open, not a
+/// regular file, a read error such as EIO, more than `max_bytes`) returns nullopt, after
+/// printing the one line "voxrig: cannot read FILE: reason" to stderr unless `quiet` or over
+/// `max_bytes`. Never throws; allocates the bytes.
 std::optional<std::vector<uint8_t>> read_file(const std::string& path,
                                               const ReadOptions& options = {});
-/// Every file the CLI writes goes through here: creates or truncates `path` and writes `bytes`.
-/// On failure prints "voxrig: cannot write FILE: reason" to stderr and returns false.
+/// Every file the CLI writes goes through here: creates or truncates `path` and writes `bytes`
+/// ("-" is stdout). Checked before opening: a directory, a missing folder; opened non-blocking,
+/// so a FIFO nobody reads fails at once instead of hanging; every write and the close are
+/// checked (a full disk, /dev/full: ENOSPC), and a regular file left half-written is removed.
+/// On failure prints the one line "voxrig: cannot write FILE: reason" to stderr and returns
+/// false. Never throws.
 bool write_file(const std::string& path, std::span<const uint8_t> bytes);
+/// Checks, before a long run, that write_file(path) could create the file: not a directory, its
+/// folder exists, and the file can be opened for writing (an existing file is opened without
+/// truncating; a new one is created and removed again). On failure prints "voxrig: cannot write
+/// FILE: reason" (the same reasons as write_file) and returns false. A full disk is only found
+/// by the write itself. Never throws.
+bool check_writable(const std::string& path);
 /// write_file of text.
 bool write_file(const std::string& path, std::string_view text);
 
@@ -75,7 +102,8 @@ inline std::string_view as_text(const std::vector<uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-/// Parses --profile; nullopt = not given. Prints a line and sets `bad` on an unknown name.
+/// Parses --profile; nullopt = not given. Prints a line and sets `bad` on an unknown name
+/// (parse_args already refuses one when the command lists kProfileChoices).
 std::optional<Profile> profile_option(const Args& args, bool& bad);
 
 /// The machine-readable rejection line: {"error": "<code>", "offset": N, "path": "..."}.

@@ -60,6 +60,9 @@ constexpr std::string_view kUsage =
     "  --seed S            generator seed (default 1); --format F: vfp|rkc|kv6|rvc|kfa|all (all)\n"
     "  --size small|medium generated file size (default small)\n"
     "The summary on stdout ends with `N passed, N failed`.\n"
+    "Before running, a --reader that cannot be started (the shell says not found / not\n"
+    "executable) fails at once with exit 2, and --junit/--report/--update-expected paths that\n"
+    "cannot be written fail at once with exit 3.\n"
     "Exit: 0 nothing failed, 4 a case failed, crashed or timed out (or the corpus does not match\n"
     "its manifest), 2 usage, 3 I/O.\n";
 
@@ -83,21 +86,24 @@ struct Options {
   GenCorpusOptions gen;
 };
 
+constexpr std::string_view kCodesChoices[] = {"strict", "loose"};
+constexpr std::string_view kLevelChoices[] = {"required", "all"};
+
 constexpr OptionSpec kOptions[] = {{"--reader", true},
-                                   {"--profile", true},
+                                   {"--profile", true, kProfileChoices, true},
                                    {"--golden", true},
                                    {"--jobs", true},
                                    {"--timeout", true},
-                                   {"--codes", true},
+                                   {"--codes", true, kCodesChoices},
                                    {"--expected-failures", true},
                                    {"--junit", true},
                                    {"--report", true},
                                    {"--filter", true},
-                                   {"--level", true},
+                                   {"--level", true, kLevelChoices},
                                    {"--generated", true},
                                    {"--seed", true},
-                                   {"--format", true},
-                                   {"--size", true},
+                                   {"--format", true, kGenFormatChoices, true},
+                                   {"--size", true, kGenSizeChoices},
                                    {"--update-expected", false},
                                    {"--writer", false},
                                    {"--compile", false},
@@ -350,10 +356,31 @@ std::string make_temp_dir(const char* prefix = "voxrig-conform") {
   return templ;
 }
 
+// Fails fast when the reader cannot be started: runs the first planned job alone; the shell
+// exits 127 (not found) or 126 (not executable) before the reader ever sees an argument.
+// Returns kExitOk or kExitUsage after one line naming --reader and the shell's message.
+int check_reader_starts(const std::string& reader, const ProcessJob& first, double timeout) {
+  PoolOptions pool;
+  pool.timeout_seconds = timeout;
+  RunOutcome probe;
+  run_processes({first}, pool, [&](size_t, RunOutcome&& r) { probe = std::move(r); });
+  if (probe.started && probe.signal == 0 && probe.exit_code != 126 && probe.exit_code != 127)
+    return kExitOk;
+  std::string why = probe.err.substr(0, probe.err.find('\n'));
+  if (why.empty()) why = probe.started ? "exit " + std::to_string(probe.exit_code) : "spawn failed";
+  std::cerr << "voxrig conform: --reader '" << reader << "' cannot be started (" << why
+            << "); nothing was run\n";
+  return kExitUsage;
+}
+
 int run(const Args& args) {
   Options o;
   if (int rc = parse_options(args, o); rc != kExitOk) return rc;
   const auto t0 = std::chrono::steady_clock::now();
+  // Output paths are checked before the run, not after it.
+  for (const auto* out : {&o.junit, &o.report})
+    if (*out && !check_writable(**out)) return kExitIo;
+  if (o.update_expected && !check_writable(*o.expected_failures)) return kExitIo;
 
   // --generated: write a temporary corpus with `voxrig gen`'s code, then run the normal path.
   std::string gen_dir;
@@ -379,6 +406,11 @@ int run(const Args& args) {
 
   std::vector<std::string> tried;
   auto dir = locate_golden(o.golden, tried);
+  if (!dir && o.golden) {  // the one place looked at: one line naming it
+    std::cerr << "voxrig: cannot read " << *o.golden
+              << ": no manifest.json there (--golden takes a corpus directory)\n";
+    return kExitIo;
+  }
   if (!dir) {
     std::cerr << "voxrig conform: no golden corpus (manifest.json) found; tried:\n";
     for (const auto& t : tried) std::cerr << "  " << t << "\n";
@@ -501,6 +533,12 @@ int run(const Args& args) {
     std::cerr << "voxrig conform: nothing to run (no case matches the filter and profiles)\n";
     if (!tmp.empty()) fs::remove_all(tmp);
     return kExitUsage;
+  }
+  if (o.reader) {
+    if (int rc = check_reader_starts(*o.reader, jobs.front(), o.timeout); rc != kExitOk) {
+      if (!tmp.empty()) fs::remove_all(tmp);
+      return rc;
+    }
   }
 
   std::vector<CaseResult> results(plan.size());

@@ -31,10 +31,15 @@ constexpr std::string_view kUsage =
     "Exit: 0 ok; 4 the reference disagrees with a generated file's declared verdict (the corpus\n"
     "is written anyway and the disagreements listed); 2 usage; 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {
-    {"--format", true},       {"--count", true},     {"--seed", true},
-    {"--out", true},          {"--size", true},      {"--index", true},
-    {"--mix-negative", true}, {"--negative", false}, {"--list-mutations", false}};
+constexpr OptionSpec kOptions[] = {{"--format", true, kGenFormatChoices, true},
+                                   {"--count", true},
+                                   {"--seed", true},
+                                   {"--out", true},
+                                   {"--size", true, kGenSizeChoices},
+                                   {"--index", true},
+                                   {"--mix-negative", true},
+                                   {"--negative", false},
+                                   {"--list-mutations", false}};
 
 std::string profile_expect_text(const std::optional<ErrorCode>& e) {
   return e ? std::string(to_string(*e)) : "accept";
@@ -90,6 +95,13 @@ int run(const Args& args) {
     return kExitUsage;
   }
   fs::create_directories(*out, ec);
+  if (!fs::is_directory(*out, ec)) {  // one line, not one error per case
+    std::cerr << "voxrig: cannot write " << *out << ": "
+              << (fs::exists(*out, ec) ? "not a directory (--out takes a directory)"
+                                       : "cannot create the directory")
+              << "\n";
+    return kExitIo;
+  }
   if (fs::exists(fs::path(*out) / "manifest.json", ec))
     for (const char* sub : {"files/gen", "dumps/gen", "expected/gen"})
       fs::remove_all(fs::path(*out) / sub, ec);

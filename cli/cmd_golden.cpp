@@ -391,7 +391,8 @@ constexpr std::string_view kUsage =
     "check: verifies the manifest hashes, regenerates into a temporary directory and fails\n"
     "  (exit 4) on any byte difference from the committed tree (--keep keeps the temp dir).\n"
     "fields FILE: prints every field path the mutation locator knows in FILE (offset, size),\n"
-    "  for writing case sources.\n";
+    "  for writing case sources. A file of unknown format is refused (exit 1).\n"
+    "Exit: 0 ok, 1 fields: the file cannot be walked, 2 usage, 3 I/O, 4 regen/check differences.\n";
 constexpr OptionSpec kOptions[] = {
     {"--golden", true}, {"--out", true}, {"--force", false}, {"--keep", false}};
 
@@ -400,6 +401,11 @@ int run(const Args& args) {
     auto bytes = read_file(args.positional[1]);
     if (!bytes) return kExitIo;
     const testing::Layout l = testing::layout_of(*bytes);
+    if (detect_format(*bytes) == Format::Unknown || l.fields.size() <= 1) {  // only "end"
+      std::cerr << "voxrig: golden fields: cannot walk " << args.positional[1]
+                << ": its magic is none of VFP, RKCH, Kvxl, RVCL, Kwlk\n";
+      return kExitReject;
+    }
     for (const auto& f : l.fields)
       std::cout << f.offset << "\t" << f.size << "\t" << f.path << "\n";
     for (const auto& r : l.regions)
@@ -414,7 +420,8 @@ int run(const Args& args) {
   }
   const std::string golden_dir = args.get("--golden").value_or("golden");
   if (!fs::is_directory(fs::path(golden_dir) / "sources")) {
-    std::cerr << "voxrig: " << golden_dir << "/sources not found (use --golden DIR)\n";
+    std::cerr << "voxrig: cannot read " << golden_dir
+              << ": no sources/ folder there (--golden takes the golden directory)\n";
     return kExitIo;
   }
   if (args.positional[0] == "regen")

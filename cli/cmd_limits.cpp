@@ -1,4 +1,4 @@
-// voxrig limits: the default decoding limits (formats.md D18) as JSON.
+// voxrig limits: the default decoding limits (formats.md "Limits") as JSON.
 #include <iostream>
 
 #include "cli_common.h"
@@ -9,8 +9,8 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md D18 "
-    "table).\n";
+    "usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md \"Limits\",\n"
+    "the table under \"Decisions that make two implementations agree\").\n";
 
 int run(const Args&) {
   std::cout << Limits{}.to_json();

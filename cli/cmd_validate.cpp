@@ -19,9 +19,12 @@ constexpr std::string_view kUsage =
     "plus one line per warning (duplicates, non-canonical order, trailing payload bytes...).\n"  //
     VOXRIG_CLI_PROFILE_HELP                                                                      //
     "  --json        one JSON object per file instead of text\n"
-    "Exit: 0 every file valid, 1 at least one rejected, 2 usage, 3 I/O.\n";
+    "A --profile of the other family (rkc-strict on a .vfp, vfp-rig on a .rkc) is a usage\n"
+    "error for that file. Every FILE is checked even when an earlier one fails.\n"
+    "Exit: 0 every file valid; else 3 if a file could not be read, 2 if a --profile did not\n"
+    "apply, 1 if a file was rejected.\n";
 
-constexpr OptionSpec kOptions[] = {{"--profile", true}, {"--json", false}};
+constexpr OptionSpec kOptions[] = {{"--profile", true, kProfileChoices}, {"--json", false}};
 
 void print_json(const std::string& path, Profile profile, const ValidationReport& r) {
   std::cout << "{\"file\": " << json_quote(path) << ", \"format\": \"" << to_string(r.format)
@@ -61,19 +64,26 @@ int run(const Args& args) {
     std::cerr << "voxrig: validate needs at least one FILE (see --help)\n";
     return kExitUsage;
   }
-  int exit = kExitOk;
+  bool io = false, usage = false, rejected = false;
   for (const auto& path : args.positional) {
     auto in = read_file(path);
-    if (!in) return kExitIo;
+    if (!in) {
+      io = true;  // read_file printed the line; the other files are still checked
+      continue;
+    }
+    if (check_profile_applies(path, given, *in) != kExitOk) {
+      usage = true;
+      continue;
+    }
     const Profile profile = effective_profile(given, *in);
     ValidationReport r = validate_any(*in, profile, Limits{});
-    if (r.error) exit = kExitReject;
+    rejected |= r.error.has_value();
     if (args.has("--json"))
       print_json(path, profile, r);
     else
       print_text(path, profile, r);
   }
-  return exit;
+  return io ? kExitIo : usage ? kExitUsage : rejected ? kExitReject : kExitOk;
 }
 
 }  // namespace

@@ -6,13 +6,12 @@
 
 namespace voxrig::cli {
 
-#define VOXRIG_CLI_COMMANDS(X)                                                                   \
-  X(kCompile)                                                                                    \
-  X(kDump)                                                                                       \
-  X(kValidate)                                                                                   \
-  X(kRoundtrip)                                                                                  \
-  X(kCanonicalize) X(kMesh) X(kPose) X(kExportGltf) X(kLimits) X(kErrors) X(kConform) X(kGolden) \
-      X(kGen)
+#define VOXRIG_CLI_COMMANDS(X)                                                          \
+  X(kCompile)                                                                           \
+  X(kDump)                                                                              \
+  X(kValidate)                                                                          \
+  X(kRoundtrip) X(kCanonicalize) X(kMesh) X(kPose) X(kExportGltf) X(kLimits) X(kErrors) \
+      X(kConform) X(kGolden) X(kGen) X(kFuzzReader) X(kInfo)
 
 #define VOXRIG_CLI_DECLARE(id) extern const Command id;
 VOXRIG_CLI_COMMANDS(VOXRIG_CLI_DECLARE)

@@ -13,6 +13,19 @@ Profile effective_profile(std::optional<Profile> given, std::span<const uint8_t>
   return f == Format::Vfp || f == Format::Unknown ? Profile::VfpRig : Profile::RkcStrict;
 }
 
+int check_profile_applies(const std::string& path, std::optional<Profile> given,
+                          std::span<const uint8_t> bytes) {
+  const Format f = detect_format(bytes);
+  if (!given || f == Format::Unknown) return kExitOk;
+  const bool vfp_file = f == Format::Vfp;
+  const bool vfp_profile = *given == Profile::VfpStatic || *given == Profile::VfpRig;
+  if (vfp_file == vfp_profile) return kExitOk;
+  std::cerr << "voxrig: --profile " << to_string(*given) << " does not apply to " << path << " ("
+            << to_string(f) << "); profiles for " << to_string(f)
+            << " files: " << (vfp_file ? "vfp-static, vfp-rig" : "rkc-strict, rkc-compat") << "\n";
+  return kExitUsage;
+}
+
 int file_arguments(const Args& args, size_t files, std::optional<Profile>& profile) {
   bool bad = false;
   profile = profile_option(args, bad);
@@ -34,6 +47,17 @@ int rewrite_file(const Args& args, FileOp<std::vector<uint8_t>> op) {
 
 std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes,
                                 int& exit) {
+  if (const Format format = detect_format(bytes); format == Format::Unknown) {
+    // The same verdict dump/validate give (not vfp.header.bad_magic from the VFP decoder).
+    auto any = validate_any(bytes, Profile::VfpRig, Limits{});
+    exit = any.error ? report_rejection(*any.error, path) : kExitReject;
+    return std::nullopt;
+  } else if (format != Format::Vfp) {
+    std::cerr << "voxrig: " << path << " is " << to_string(format)
+              << " (RKCH family); this command takes a .vfp\n";
+    exit = kExitUsage;
+    return std::nullopt;
+  }
   auto f = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, Limits{}});
   if (!f.ok()) {
     print_error_json(f.error());

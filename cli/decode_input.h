@@ -14,14 +14,23 @@
 
 /// The --profile paragraph of every usage text that takes --profile (a literal, so the usage
 /// texts stay compile-time constants).
-#define VOXRIG_CLI_PROFILE_HELP                                      \
-  "  --profile P   vfp-static | vfp-rig | rkc-strict | rkc-compat\n" \
-  "                (default: vfp-rig for VFP files, rkc-strict for RKCH/KV6/RVC/KFA)\n"
+#define VOXRIG_CLI_PROFILE_HELP                                                         \
+  "  --profile P   vfp-static | vfp-rig | rkc-strict | rkc-compat\n"                    \
+  "                (default: vfp-rig for VFP files, rkc-strict for RKCH/KV6/RVC/KFA;\n" \
+  "                a profile of the other family is a usage error, exit 2)\n"
 
 namespace voxrig::cli {
 
 /// The options of dump / roundtrip / canonicalize (-o is accepted and unused, as it always was).
-inline constexpr OptionSpec kFileOptions[] = {{"--profile", true}, {"-o", true}};
+inline constexpr OptionSpec kFileOptions[] = {{"--profile", true, kProfileChoices}, {"-o", true}};
+
+/// A --profile of the other family is a usage error: vfp-static/vfp-rig apply to VFP files,
+/// rkc-strict/rkc-compat to the RKCH family (RKCH, KV6, RVC, KFA); a file of unknown format
+/// takes any profile (it is rejected as file.unknown_format under each). Returns kExitOk, or
+/// kExitUsage after printing "voxrig: --profile rkc-strict does not apply to FILE (vfp);
+/// profiles for vfp files: vfp-static, vfp-rig". Allocates only for the message.
+int check_profile_applies(const std::string& path, std::optional<Profile> given,
+                          std::span<const uint8_t> bytes);
 
 /// The profile to use for `bytes`: `given` (--profile), else the format's strict default
 /// (vfp-rig for VFP and unknown files, rkc-strict for the RKCH family). Allocates nothing.
@@ -49,6 +58,8 @@ std::optional<T> run_on_file(const Args& args, size_t files, FileOp<T> op, int& 
     exit = kExitIo;
     return std::nullopt;
   }
+  if ((exit = check_profile_applies(args.positional[0], given, *in)) != kExitOk)
+    return std::nullopt;
   auto out = op(*in, effective_profile(given, *in), Limits{});
   if (!out.ok()) {
     print_error_json(out.error());
@@ -63,8 +74,10 @@ std::optional<T> run_on_file(const Args& args, size_t files, FileOp<T> op, int& 
 int rewrite_file(const Args& args, FileOp<std::vector<uint8_t>> op);
 
 /// Reads `path` and decodes it as VFP under vfp-rig (meshing needs the rig when there is one).
-/// On failure sets `exit` (kExitIo after read_file's message; kExitReject after the error JSON
-/// on stdout and the error text on stderr) and returns nullopt.
+/// A file of unknown format is rejected as file.unknown_format, exactly as dump/validate do; a
+/// file of the RKCH family is a usage error naming its format ("takes a .vfp"). On failure sets
+/// `exit` (kExitIo after read_file's message; kExitUsage after one line; kExitReject after the
+/// error JSON on stdout and the error text on stderr) and returns nullopt.
 std::optional<VfpFile> read_vfp(const std::string& path, int& exit);
 /// read_vfp of bytes already read from `path`.
 std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes, int& exit);

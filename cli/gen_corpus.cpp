@@ -28,6 +28,7 @@ struct Writer {
   std::string dir;
   bool ok = true;
   void put(const std::string& rel, const std::vector<uint8_t>& bytes) {
+    if (!ok) return;  // after the first failure (printed by write_file): one line, not one per case
     std::error_code ec;
     const fs::path p = fs::path(dir) / rel;
     fs::create_directories(p.parent_path(), ec);

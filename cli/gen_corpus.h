@@ -42,6 +42,10 @@ std::string gen_regen_command(const GenCorpusOptions& o, uint64_t index,
 int write_generated_corpus(const std::string& dir, const GenCorpusOptions& o,
                            std::vector<std::string>& ids);
 
+/// The values of --format (a comma-separated list) and --size of gen and conform --generated.
+inline constexpr std::string_view kGenFormatChoices[] = {"vfp", "rkc", "kv6", "rvc", "kfa", "all"};
+inline constexpr std::string_view kGenSizeChoices[] = {"small", "medium"};
+
 /// Parses the generator options `voxrig gen` shares with `voxrig conform --generated` (--format,
 /// --seed, --size) into `o`. Returns kExitOk or kExitUsage (after printing one line that names
 /// the command `who`).

@@ -1,4 +1,6 @@
 // voxrig — the command-line front end of the reference codec and conformance suite.
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <string_view>
 
@@ -16,7 +18,9 @@ void usage(std::ostream& out) {
     for (size_t i = c->name.size(); i < 14; ++i) out << ' ';
     out << c->summary << "\n";
   }
-  out << "\nexit codes: 0 ok/accepted, 1 input rejected, 2 usage, 3 I/O, 4 a check failed\n";
+  out << "\noptions:\n  --help        this list\n  --version     print the version\n"
+         "\nexit codes: 0 ok/accepted, 1 input rejected, 2 usage, 3 I/O, 4 a check failed\n"
+         "A FILE argument of - reads stdin; -o - writes stdout.\n";
 }
 
 }  // namespace
@@ -35,5 +39,12 @@ int main(int argc, char** argv) {
     std::cout << "voxrig " << VOXRIG_VERSION << "\n";
     return voxrig::cli::kExitOk;
   }
-  return voxrig::cli::run_command(argc, argv);  // dispatches through the command table
+  const int rc = voxrig::cli::run_command(argc, argv);  // dispatches through the command table
+  // stdout redirected to a full disk (> /dev/full) or a closed pipe is an I/O failure too.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "voxrig: cannot write stdout: " << std::strerror(errno ? errno : EIO) << "\n";
+    return voxrig::cli::kExitIo;
+  }
+  return rc;
 }

@@ -26,6 +26,16 @@ Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan 
   triage CRASH TARGET    minimize a crashing input (-minimize_crash=1), classify it by its
                          sanitizer report and store it as fuzz/regressions/<target>/<sha1>,
                          which the fuzz-regress CTest replays from then on
+  differential LIB [SECONDS]
+                         fuzz_differential (not in targets.txt): the reference against the
+                         in-process testee LIB (voxrig/testee.h) for SECONDS (default 60),
+                         seeded with the golden files of VOXRIG_TESTEE_PROFILE's family
+                         (default vfp-static); stops at the first disagreement, printing both
+                         outcomes, and keeps the input in fuzz/findings/differential/
+  differential-proof [SECONDS]
+                         builds the example C testee with its planted bug and checks that
+                         fuzz_differential finds it within SECONDS (default 60), starting from
+                         valid files only (.ci/run runs this)
   list                   print the targets
   --help                 this text
 
@@ -215,6 +225,60 @@ triage() {
   log "re-run cmake (cmake --preset ci) so the fuzz-regress.$t CTest replays it"
 }
 
+# differential LIB [SECONDS] [SEEDS_FROM...]: runs fuzz_differential against LIB; returns
+# libFuzzer's status (0: no disagreement in the time given).
+differential() {
+  local lib="${1:-}" seconds="${2:-60}"
+  [[ -n "$lib" && -f "$lib" ]] || die "differential needs a testee library (got '${lib}')"
+  shift 2 || shift $#
+  local profile="${VOXRIG_TESTEE_PROFILE:-vfp-static}" family
+  case "$profile" in vfp-*) family=vfp ;; rkc-*) family="rkc kv6 rvc kfa" ;; *) die "unknown profile $profile" ;; esac
+  TARGETS=differential build
+  local out="$FINDINGS/differential" work
+  mkdir -p "$out"
+  work="$(mktemp -d)"
+  mkdir -p "$work/corpus"
+  if [[ $# -gt 0 ]]; then
+    local i=0 f
+    for f in "$@"; do i=$((i + 1)); cp "$f" "$work/corpus/$i-$(basename "$f")"; done
+  else
+    local f
+    for f in $family; do find "$ROOT/golden/files/$f" -type f -exec cp {} "$work/corpus/" \; ; done
+  fi
+  log "fuzz_differential: $lib under $profile for $seconds s ($(ls "$work/corpus" | wc -l) seed files)"
+  local rc=0
+  VOXRIG_TESTEE="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")" VOXRIG_TESTEE_PROFILE="$profile" \
+    "$BUILD/fuzz/fuzz_differential" -max_total_time="$seconds" -artifact_prefix="$out/" \
+    -print_final_stats=1 "${EXTRA[@]}" "$work/corpus" > "$work/log" 2>&1 || rc=$?
+  grep -E '==voxrig-differential==' "$work/log" >&2 || true
+  log "$(summary "$work/log")"
+  if [[ $rc -ne 0 ]]; then
+    log "disagreement (or crash): input kept in $out/ (see the lines above); log: $work/log"
+  else
+    rm -rf "$work"
+  fi
+  return $rc
+}
+
+# differential-proof [SECONDS]: the planted-bug C testee must be caught from valid seeds only.
+differential_proof() {
+  local seconds="${1:-60}"
+  TARGETS=differential build
+  cmake --build "$BUILD" --target voxrig_testee_c_planted >/dev/null || die "testee build failed"
+  local lib="$BUILD/golden/examples/testee_c/libvoxrig_testee_c_planted.so" rc=0 log
+  log="$(mktemp)"
+  VOXRIG_TESTEE_PROFILE=vfp-static differential "$lib" "$seconds" \
+    "$ROOT"/golden/files/vfp/min/*.vfp "$ROOT"/golden/files/vfp/seed/*.vfp 2> "$log" || rc=$?
+  cat "$log" >&2
+  if [[ $rc -ne 0 ]] && grep -q 'DISAGREE under vfp-static' "$log" && grep -q 'vox0.palette_index' "$log"; then
+    log "ok: fuzz_differential found the planted palette-index bug"
+    rm -f "$log"
+    return 0
+  fi
+  rm -f "$log"
+  die "fuzz_differential did not find the planted bug within $seconds s"
+}
+
 MODE="${1:-}"
 [[ -n "$MODE" ]] || { usage; exit 2; }
 shift || true
@@ -229,6 +293,8 @@ case "$MODE" in
   overnight) overnight "${ARGS[@]}" ;;
   merge) merge "${ARGS[@]}" ;;
   triage) triage "${ARGS[@]}" ;;
+  differential) differential "${ARGS[@]}" ;;
+  differential-proof) differential_proof "${ARGS[@]}" ;;
   list) targets ;;
   -h|--help|help) usage ;;
   *) usage; exit 2 ;;

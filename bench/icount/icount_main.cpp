@@ -94,6 +94,20 @@ int mesh_bone_aware_64() {
   });
 }
 
+int mesh_greedy_64() {
+  // Plain greedy meshing of sphere, terrain and random50 64^3 into grown buffers.
+  const Vox0& sphere = grid(GridKind::Sphere, 64);
+  const Vox0& terrain = grid(GridKind::Terrain, 64);
+  const Vox0& random = grid(GridKind::Random50, 64);
+  MeshScratch scratch;
+  std::vector<Quad> out;
+  if (!mesh_greedy(random, out, scratch).ok()) return 1;
+  return measured([&] {
+    return mesh_greedy(sphere, out, scratch).ok() && mesh_greedy(terrain, out, scratch).ok() &&
+           mesh_greedy(random, out, scratch).ok();
+  });
+}
+
 int pose(bool with_l2m) {
   // 256 joints, 30 keys per track, linear, loop, 60 frames of forward playback with a cache
   // (+ local-to-model per frame).
@@ -124,6 +138,7 @@ const Workload kWorkloads[] = {
     {"vox0_decode", vox0_decode},
     {"vskn_anim_decode", vskn_anim_decode},
     {"mesh_bone_aware_64", mesh_bone_aware_64},
+    {"mesh_greedy_64", mesh_greedy_64},
     {"pose_sample_256", [] { return pose(false); }},
     {"pose_sample_l2m_256", [] { return pose(true); }},
 };

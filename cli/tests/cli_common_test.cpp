@@ -2,6 +2,9 @@
 // and writer, and the command table.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,7 +16,11 @@
 namespace voxrig::cli {
 namespace {
 
-constexpr OptionSpec kSpec[] = {{"--profile", true}, {"-o", true}, {"--json", false}};
+constexpr std::string_view kPolicies[] = {"step", "linear", "slerp"};
+constexpr OptionSpec kSpec[] = {{"--profile", true, kProfileChoices, true},
+                                {"-o", true},
+                                {"--json", false},
+                                {"--policy", true, kPolicies}};
 
 // parse_args of `args` (after "voxrig cmd"); `err` receives what it printed.
 std::optional<Args> parse(std::vector<std::string> args, std::string& err) {
@@ -28,13 +35,13 @@ std::optional<Args> parse(std::vector<std::string> args, std::string& err) {
 
 TEST(ParseArgs, KeepsOrderAndRepeatsAndTellsFirstFromLast) {
   std::string err;
-  auto a =
-      parse({"x", "--profile", "vfp-rig", "--json", "-o", "out", "--profile", "rkc", "-"}, err);
+  auto a = parse(
+      {"x", "--profile", "vfp-rig", "--json", "-o", "out", "--profile", "rkc-strict", "-"}, err);
   ASSERT_TRUE(a);
   EXPECT_EQ(err, "");
   EXPECT_EQ(a->positional, (std::vector<std::string>{"x", "-"}));  // a lone '-' is positional
   EXPECT_EQ(a->get("--profile"), "vfp-rig");
-  EXPECT_EQ(a->last("--profile"), "rkc");
+  EXPECT_EQ(a->last("--profile"), "rkc-strict");
   EXPECT_TRUE(a->has("--json"));
   EXPECT_EQ(a->get("--json"), "");
   EXPECT_FALSE(a->has("--step"));
@@ -54,9 +61,25 @@ TEST(ParseArgs, UnknownOptionAndMissingValueAreOneLine) {
   std::string err;
   EXPECT_FALSE(parse({"--bogus"}, err));
   EXPECT_EQ(err, "voxrig: unknown option --bogus (see --help)\n");
-  EXPECT_FALSE(parse({"x", "--profile"}, err));
-  EXPECT_EQ(err, "voxrig: option --profile needs a value\n");
+  EXPECT_FALSE(parse({"x", "-o"}, err));
+  EXPECT_EQ(err, "voxrig: option -o needs a value\n");
   EXPECT_FALSE(parse({"--json", "--help", "-x"}, err));  // parse errors come before --help
+}
+
+TEST(ParseArgs, EnumOptionsNameTheOptionAndTheChoices) {
+  std::string err;
+  EXPECT_FALSE(parse({"--policy", "cubic"}, err));
+  EXPECT_EQ(err, "voxrig: --policy: 'cubic' is not one of step, linear, slerp\n");
+  EXPECT_FALSE(parse({"--policy=cubic"}, err));  // the NAME=VALUE form is checked too
+  EXPECT_EQ(err, "voxrig: --policy: 'cubic' is not one of step, linear, slerp\n");
+  EXPECT_FALSE(parse({"--policy"}, err));
+  EXPECT_EQ(err, "voxrig: option --policy needs a value (one of step, linear, slerp)\n");
+  // A list option checks every item.
+  EXPECT_TRUE(parse({"--profile", "vfp-rig,rkc-compat"}, err));
+  EXPECT_FALSE(parse({"--profile", "vfp-rig,rkc"}, err));
+  EXPECT_EQ(err,
+            "voxrig: --profile: 'rkc' is not one of vfp-static, vfp-rig, rkc-strict, "
+            "rkc-compat\n");
 }
 
 using Files = ScratchDirTest;
@@ -81,7 +104,33 @@ TEST_F(Files, FailuresSayWhyUnlessQuiet) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(),
             "voxrig: cannot read " + dir_ + "/missing: No such file or directory\n" +
                 "voxrig: cannot read " + dir_ + ": Is a directory\n" + "voxrig: cannot write " +
-                dir_ + "/no/such/dir: No such file or directory\n");
+                dir_ + "/no/such/dir: folder " + dir_ + "/no/such does not exist\n");
+}
+
+TEST_F(Files, FifosNeverBlockAndFullDisksFail) {
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(read_file(fifo));  // no writer: a blocking open would hang here
+  EXPECT_FALSE(write_file(fifo, std::string_view("x")));         // no reader: likewise
+  EXPECT_FALSE(write_file("/dev/full", std::string_view("x")));  // buffered writes fail late
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "voxrig: cannot read " + fifo +
+                ": is a FIFO, not a regular file (pipe it to stdin with -)\n" +
+                "voxrig: cannot write " + fifo + ": is a FIFO with no reader\n" +
+                "voxrig: cannot write /dev/full: No space left on device\n");
+}
+
+TEST_F(Files, CheckWritableCreatesNothing) {
+  const std::string p = dir_ + "/new.json";
+  EXPECT_TRUE(check_writable(p));
+  EXPECT_FALSE(std::filesystem::exists(p));
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(check_writable(dir_ + "/no/r.json"));
+  EXPECT_FALSE(check_writable(dir_));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "voxrig: cannot write " + dir_ + "/no/r.json: folder " + dir_ + "/no does not exist\n" +
+                "voxrig: cannot write " + dir_ + ": Is a directory\n");
 }
 
 TEST_F(Files, MaxBytesIsACap) {
@@ -99,7 +148,7 @@ TEST(CommandTable, NamesAreUniqueAndEachUsageNamesItsCommand) {
     EXPECT_TRUE(c->usage.starts_with("usage: voxrig " + std::string(c->name))) << c->name;
     EXPECT_NE(c->run, nullptr);
   }
-  EXPECT_EQ(names.size(), 13u);
+  EXPECT_EQ(names.size(), 15u);
   EXPECT_EQ(find_command("nosuch"), nullptr);
 }
 

@@ -194,25 +194,6 @@ RigContext fixed_rig_context(View in, size_t hashes_at) {
   return ctx;
 }
 
-Bytes unit_kv6() {
-  Le k;
-  k.str("Kvxl").u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f);
-  k.u32(1).u32(0x80FF4000).u16(0).u8(0x3f).u8(0).u32(1).u16(1);
-  return k.bytes();
-}
-
-Bytes tiny_rvc() {
-  Le meta;
-  meta.u32(1).u32(1).u32(1).f32(0.5f).f32(0.5f).f32(0.5f).f32(1.0f).u8(0).u32(33).u32(1);
-  Le frms;
-  frms.u8(0).u32(1).u32(1).u32(2).u32(0).u32(1).u32(1).u32(0x80112233);
-  Le f;
-  f.str("RVCL").u16(2);
-  f.str("META").u8(0).u32(uint32_t(meta.bytes().size())).raw(meta.bytes());
-  f.str("FRMS").u8(0).u32(uint32_t(frms.bytes().size())).raw(frms.bytes());
-  return f.bytes();
-}
-
 namespace {
 
 Le blob_list(const std::vector<Bytes>& blobs) {

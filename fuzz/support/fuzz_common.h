@@ -27,6 +27,7 @@
 #include "voxrig/result.h"
 #include "voxrig/rkc_model.h"
 #include "voxrig/testing/le_bytes.h"
+#include "voxrig/testing/mutate.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
 
@@ -128,9 +129,10 @@ struct Picker {
 /// libFuzzer's byte mutator (libFuzzer provides it; replay_main.cpp a stand-in).
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
-/// LLVMFuzzerCustomMutator bodies. Each mutates inside the framing of one container, then repairs
-/// the framing: mutate_vfp edits one section (payload bytes, header fields, tag, or the section
-/// list), recounts SKEL/VSKN/ANIM and rebinds sourceHash / baseSourceHash / skeletonHash;
+/// LLVMFuzzerCustomMutator bodies: voxrig/testing/mutate.h's mutators with LLVMFuzzerMutate as
+/// the byte mutator (fuzz_structure.cpp). Each mutates inside the framing of one container, then
+/// repairs the framing: mutate_vfp edits one section (payload bytes, header fields, tag, or the
+/// section list), recounts SKEL/VSKN/ANIM and rebinds sourceHash / baseSourceHash / skeletonHash;
 /// mutate_rkc edits one chunk (MSHS/VCLP blob lists, CLPS records with skeletal counts repaired
 /// against the bone count, BONS recount with parents in range) and fixes every length;
 /// mutate_rvc parses the clip and edits chunks, META, frames (colour runs repaired), TIME or
@@ -175,9 +177,10 @@ const Skel& fixed_skel();
 /// the hash checks pass and the payload alone decides; zero hashes when the input is shorter.
 RigContext fixed_rig_context(View in, size_t hashes_at);
 
-/// A valid 1x1x1 one-frame RVC blob (v2, raw chunks) and the seed's 46-byte unit KV6.
-Bytes tiny_rvc();
-Bytes unit_kv6();
+/// A valid 1x1x1 one-frame RVC blob (v2, raw chunks) and the seed's 46-byte unit KV6
+/// (voxrig/testing/mutate.h, which the structure-aware mutators live in).
+using testing::tiny_rvc;
+using testing::unit_kv6;
 
 // ---- meshing and pose helpers (fuzz_common.cpp; unit faces: voxrig/testing/face_oracle.h) ---
 

@@ -19,8 +19,8 @@ enum class Category : uint8_t { Bad, Unsupported, Limit, Internal };
 
 /// Every error code; values are pinned in errors.def.
 enum class ErrorCode : uint16_t {
-#define VOXRIG_ERROR(name, value, code, category) name = value,
-#define VOXRIG_WARNING(name, value, code)
+#define VOXRIG_ERROR(name, value, code, category, ...) name = value,
+#define VOXRIG_WARNING(name, value, code, ...)
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
 #undef VOXRIG_WARNING
@@ -28,8 +28,8 @@ enum class ErrorCode : uint16_t {
 
 /// Every validator warning; values are pinned in errors.def.
 enum class WarningCode : uint16_t {
-#define VOXRIG_ERROR(name, value, code, category)
-#define VOXRIG_WARNING(name, value, code) name = value,
+#define VOXRIG_ERROR(name, value, code, category, ...)
+#define VOXRIG_WARNING(name, value, code, ...) name = value,
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
 #undef VOXRIG_WARNING
@@ -46,12 +46,32 @@ std::string_view to_string(Category category);
 /// Inverse of to_string(ErrorCode); nullopt for an unknown string.
 std::optional<ErrorCode> error_code_from_string(std::string_view text);
 
+/// The spec section errors.def gives for `code` (formats.md "Section" / Dn, rkc-family.md §n);
+/// "" if none is recorded. Never fails, allocates nothing.
+std::string_view spec_section_of(ErrorCode code);
+/// The one-line meaning errors.def gives for `code`; "" if none is recorded.
+std::string_view meaning_of(ErrorCode code);
+/// spec_section_of / meaning_of for a warning code.
+std::string_view spec_section_of(WarningCode code);
+std::string_view meaning_of(WarningCode code);
+
+/// Visits every warning code in errors.def order: fn(WarningCode, value, code string).
+template <class Fn>
+void for_each_warning_code(Fn&& fn) {
+#define VOXRIG_ERROR(name, value, code, category, ...)
+#define VOXRIG_WARNING(name, value, code, ...) \
+  fn(WarningCode::name, uint16_t{value}, std::string_view{code});
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+}
+
 /// Visits every error code in errors.def order: fn(ErrorCode, value, code string, Category).
 template <class Fn>
 void for_each_error_code(Fn&& fn) {
-#define VOXRIG_ERROR(name, value, code, category) \
+#define VOXRIG_ERROR(name, value, code, category, ...) \
   fn(ErrorCode::name, uint16_t{value}, std::string_view{code}, Category::category);
-#define VOXRIG_WARNING(name, value, code)
+#define VOXRIG_WARNING(name, value, code, ...)
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
 #undef VOXRIG_WARNING

@@ -1,6 +1,7 @@
 // Error-list lookups generated from errors.def.
 #include "voxrig/error.h"
 
+#include <initializer_list>
 #include <string>
 
 #include "voxrig/enum_names.h"
@@ -9,10 +10,10 @@ namespace voxrig {
 
 std::string_view to_string(ErrorCode code) {
   switch (code) {
-#define VOXRIG_ERROR(name, value, text, category) \
-  case ErrorCode::name:                           \
+#define VOXRIG_ERROR(name, value, text, category, ...) \
+  case ErrorCode::name:                                \
     return text;
-#define VOXRIG_WARNING(name, value, text)
+#define VOXRIG_WARNING(name, value, text, ...)
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
 #undef VOXRIG_WARNING
@@ -22,9 +23,9 @@ std::string_view to_string(ErrorCode code) {
 
 std::string_view to_string(WarningCode code) {
   switch (code) {
-#define VOXRIG_ERROR(name, value, text, category)
-#define VOXRIG_WARNING(name, value, text) \
-  case WarningCode::name:                 \
+#define VOXRIG_ERROR(name, value, text, category, ...)
+#define VOXRIG_WARNING(name, value, text, ...) \
+  case WarningCode::name:                      \
     return text;
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
@@ -35,15 +36,77 @@ std::string_view to_string(WarningCode code) {
 
 Category category_of(ErrorCode code) {
   switch (code) {
-#define VOXRIG_ERROR(name, value, text, category) \
-  case ErrorCode::name:                           \
+#define VOXRIG_ERROR(name, value, text, category, ...) \
+  case ErrorCode::name:                                \
     return Category::category;
-#define VOXRIG_WARNING(name, value, text)
+#define VOXRIG_WARNING(name, value, text, ...)
 #include "voxrig/errors.def"
 #undef VOXRIG_ERROR
 #undef VOXRIG_WARNING
   }
   return Category::Internal;
+}
+
+namespace {
+
+// Field `i` of a code's documentation arguments in errors.def ("" when the line has none, so a
+// line without them still compiles; the errors_documented test then fails).
+constexpr std::string_view doc_field(size_t i, std::initializer_list<const char*> fields) {
+  return i < fields.size() ? std::string_view(fields.begin()[i]) : std::string_view();
+}
+
+}  // namespace
+
+std::string_view spec_section_of(ErrorCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category, ...) \
+  case ErrorCode::name:                                \
+    return doc_field(0, {__VA_ARGS__});
+#define VOXRIG_WARNING(name, value, text, ...)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "";
+}
+
+std::string_view spec_section_of(WarningCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category, ...)
+#define VOXRIG_WARNING(name, value, text, ...) \
+  case WarningCode::name:                      \
+    return doc_field(0, {__VA_ARGS__});
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "";
+}
+
+std::string_view meaning_of(ErrorCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category, ...) \
+  case ErrorCode::name:                                \
+    return doc_field(1, {__VA_ARGS__});
+#define VOXRIG_WARNING(name, value, text, ...)
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "";
+}
+
+std::string_view meaning_of(WarningCode code) {
+  switch (code) {
+#define VOXRIG_ERROR(name, value, text, category, ...)
+#define VOXRIG_WARNING(name, value, text, ...) \
+  case WarningCode::name:                      \
+    return doc_field(1, {__VA_ARGS__});
+#include "voxrig/errors.def"
+#undef VOXRIG_ERROR
+#undef VOXRIG_WARNING
+  }
+  return "";
 }
 
 std::string_view to_string(Category category) {

@@ -23,47 +23,138 @@
 
 #include "mesh/mesh_internal.h"
 
+// The per-quad lambdas must be inlined into the merge loops (a call per quad costs more than
+// the quad's own work on a random grid); GCC and Clang stop inlining them once they grow.
+#if defined(__GNUC__)
+#define VOXRIG_MESH_INLINE __attribute__((always_inline))
+#else
+#define VOXRIG_MESH_INLINE
+#endif
+
 namespace voxrig {
 namespace detail {
 namespace {
 
-// Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set).
+// A row's three palette-change masks over 64 lanes, toward a solid neighbour: dx (p[i+1] != 0 and
+// != p[i]), dy (ry[i] != 0 and != p[i]), dz (the same for rz). Change bits toward an empty
+// neighbour are never read (merge_plane compares two faces, and a face needs a solid voxel), so
+// leaving them out keeps the masks of a one-colour model zero. dy/dz are 0 when ry/rz is null. 80
+// bytes from p and 64 from ry and rz must be readable. One pass: each 16-byte block is loaded once.
+struct RowMasks8 {
+  uint64_t dx, dy, dz;
+};
+inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* rz) {
+  const uint8_t* qy = ry != nullptr ? ry : p;  // against itself: no difference
+  const uint8_t* qz = rz != nullptr ? rz : p;
+#if defined(__SSE2__)
+  RowMasks8 m{0, 0, 0};
+  const __m128i zero = _mm_setzero_si128();
+  for (int i = 0; i < 4; ++i) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    // Bit set where q differs from p and q is solid: not (equal or q empty).
+    const auto change = [&](const uint8_t* q) {
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i));
+      const __m128i same_or_empty = _mm_or_si128(_mm_cmpeq_epi8(a, b), _mm_cmpeq_epi8(b, zero));
+      return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(same_or_empty)) & 0xFFFFu}
+             << (16 * i);
+    };
+    m.dx |= change(p + 1);
+    m.dy |= change(qy);
+    m.dz |= change(qz);
+  }
+  return m;
+#else
+  alignas(16) static constexpr uint8_t kZeros[64] = {};
+  const auto change = [&](const uint8_t* q) {
+    return diff_mask_scalar(p, q) & diff_mask_scalar(q, kZeros);
+  };
+  return RowMasks8{change(p + 1), change(qy), change(qz)};
+#endif
+}
+
+// A row's three joint-change masks over 64 lanes: dx (p[i] != p[i+1]), dy (p[i] != ry[i]), dz
+// (p[i] != rz[i]); dy/dz are 0 when ry/rz is null. 72 values from p and 64 from ry and rz must
+// be readable. One pass over the row (diff_mask16 three times would load it three times).
+struct RowMasks16 {
+  uint64_t dx, dy, dz;
+};
+inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint16_t* rz) {
+  const uint16_t* qy = ry != nullptr ? ry : p;
+  const uint16_t* qz = rz != nullptr ? rz : p;
+#if defined(__SSE2__)
+  RowMasks16 m{0, 0, 0};
+  for (int i = 0; i < 4; ++i) {
+    const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i + 8));
+    const auto diff = [&](const uint16_t* q) {
+      const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i));
+      const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i + 8));
+      const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, b0), _mm_cmpeq_epi16(a1, b1));
+      return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
+    };
+    m.dx |= diff(p + 1);
+    m.dy |= diff(qy);
+    m.dz |= diff(qz);
+  }
+  return m;
+#else
+  return RowMasks16{diff_mask_scalar(p, p + 1), diff_mask_scalar(p, qy), diff_mask_scalar(p, qz)};
+#endif
+}
+
+// Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set; s.occ already
+// built). A joint change matters only between two solid voxels (a face toward an empty voxel is
+// exposed anyway), so a pair of rows with no solid voxel in common skips the compare: its mask
+// is left 0. jdx/jborder are read only under this row's faces, jdy/jdz[r] only where both r and
+// its +y/+z neighbour are solid.
 void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint16_t* end = g.joints + g.count;
   alignas(16) uint16_t buf[72];
   alignas(16) uint16_t buf2[72];
+  alignas(16) uint16_t buf3[72];
   const uint64_t live = low_bits(t.cx);
   const size_t plane = size_t{g.sx} * g.sy;
+  const uint64_t* occ = s.occ.data();
   auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
   for (uint32_t zz = 0; zz < t.cz; ++zz) {
     const uint32_t z = t.z0 + zz;
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const uint32_t y = t.y0 + yy;
       const size_t r = row_index(int(zz), int(yy));
+      const uint64_t o = occ[r];
+      if (o == 0) {
+        s.jdx[r] = s.jdy[r] = s.jdz[r] = 0;
+        s.jborder[r] = 0;
+        continue;
+      }
       const uint16_t* p = row_ptr(y, z);
       const uint16_t* rp = readable72(p, end, buf);
+      const bool y_pair = y + 1 < g.sy && (o & occ[row_index(int(zz), int(yy) + 1)]) != 0;
+      const bool z_pair = z + 1 < g.sz && (o & occ[row_index(int(zz) + 1, int(yy))]) != 0;
+      const RowMasks16 m = row_masks16(rp, y_pair ? readable72(p + g.sx, end, buf2) : nullptr,
+                                       z_pair ? readable72(p + plane, end, buf3) : nullptr);
       // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
       // it is not, the right border bit is 0 and this bit is never used.
-      s.jdx[r] = diff_mask16(rp, rp + 1) & live;
+      s.jdx[r] = m.dx & live;
       s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
-      s.jdy[r] = y + 1 < g.sy ? diff_mask16(rp, readable72(p + g.sx, end, buf2)) & live : 0;
-      s.jdz[r] = z + 1 < g.sz ? diff_mask16(rp, readable72(p + plane, end, buf2)) & live : 0;
+      s.jdy[r] = m.dy & live;
+      s.jdz[r] = m.dz & live;
     }
     // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
-    s.jdy[row_index(int(zz), -1)] = t.y0 > 0
-                                        ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
-                                                      readable72(row_ptr(t.y0, z), end, buf2)) &
-                                              live
-                                        : 0;
+    const bool y_pair = t.y0 > 0 && (occ[row_index(int(zz), -1)] & occ[row_index(int(zz), 0)]) != 0;
+    s.jdy[row_index(int(zz), -1)] = y_pair ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+                                                         readable72(row_ptr(t.y0, z), end, buf2)) &
+                                                 live
+                                           : 0;
   }
   // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
   for (uint32_t yy = 0; yy < t.cy; ++yy) {
     const uint32_t y = t.y0 + yy;
-    s.jdz[row_index(-1, int(yy))] = t.z0 > 0
-                                        ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
-                                                      readable72(row_ptr(y, t.z0), end, buf2)) &
-                                              live
-                                        : 0;
+    const bool z_pair = t.z0 > 0 && (occ[row_index(-1, int(yy))] & occ[row_index(0, int(yy))]) != 0;
+    s.jdz[row_index(-1, int(yy))] = z_pair ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
+                                                         readable72(row_ptr(y, t.z0), end, buf2)) &
+                                                 live
+                                           : 0;
   }
 }
 
@@ -71,12 +162,14 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint8_t* end = g.vox + g.count;
   alignas(16) uint8_t buf[80];
   alignas(16) uint8_t buf2[80];
+  alignas(16) uint8_t buf3[80];
   const uint64_t live = low_bits(t.cx);
   const uint64_t live_pairs = low_bits(t.cx - 1);  // pairs (i, i+1) inside the tile
   const size_t plane = size_t{g.sx} * g.sy;
   for (int zz = -1; zz <= int(t.cz); ++zz) {
     const int64_t z = int64_t{t.z0} + zz;
     const bool z_in = z >= 0 && z < int64_t{g.sz};
+    const bool z_inner = zz >= 0 && zz < int(t.cz);
     for (int yy = -1; yy <= int(t.cy); ++yy) {
       const int64_t y = int64_t{t.y0} + yy;
       const size_t r = row_index(zz, yy);
@@ -86,15 +179,29 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       }
       const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
       const uint8_t* rp = readable80(p, end, buf);
-      s.occ[r] = nonzero_mask(rp) & live;
-      if (zz < 0 || zz >= int(t.cz) || yy < 0 || yy >= int(t.cy)) continue;
+      if (!z_inner || yy < 0 || yy >= int(t.cy)) {
+        s.occ[r] = nonzero_mask(rp) & live;
+        continue;
+      }
+      // The change masks matter only under this row's own faces (see merge_plane): an empty
+      // row needs none of them (the occupancy test alone is a third of the work).
+      const uint64_t o = nonzero_mask(rp) & live;
+      s.occ[r] = o;
+      if (o == 0) {
+        s.border[r] = 0;
+        s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
+        continue;
+      }
+      const uint8_t* ry = yy + 1 < int(t.cy) ? readable80(p + g.sx, end, buf2) : nullptr;
+      const uint8_t* rz = zz + 1 < int(t.cz) ? readable80(p + plane, end, buf3) : nullptr;
+      const RowMasks8 m = row_masks8(rp, ry, rz);
       uint8_t b = 0;
       if (t.x0 > 0 && p[-1] != 0) b |= 1;
       if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
       s.border[r] = b;
-      s.pcx[r] = diff_mask8(rp, rp + 1) & live_pairs;
-      s.pcy[r] = yy + 1 < int(t.cy) ? diff_mask8(rp, readable80(p + g.sx, end, buf2)) & live : 0;
-      s.pcz[r] = zz + 1 < int(t.cz) ? diff_mask8(rp, readable80(p + plane, end, buf2)) & live : 0;
+      s.pcx[r] = m.dx & o & live_pairs;
+      s.pcy[r] = m.dy & o;
+      s.pcz[r] = m.dz & o;
     }
   }
 }
@@ -120,20 +227,25 @@ inline uint32_t popcount64(uint64_t v) {
 }
 
 // Above this many x faces in one z layer, transposing beats scattering face by face.
-constexpr uint32_t kTransposeFaces = 384;
+constexpr uint32_t kTransposeFaces = 768;
 
 // Greedy merge of one plane: F[0..rows) face bits, C across-changes, V down-changes (see the
-// file comment). emit(row, bit, run_length, row_count) receives each quad. Consumes F.
+// file comment); `rows_mask` has bit r set for every row r with F[r] != 0, and C and V are read
+// only in those rows (a quad extends only over rows holding its whole span). Empty rows cost
+// nothing. emit(row, bit, run_length, row_count) receives each quad. Consumes F.
 template <class Emit>
-inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V, uint32_t rows,
-                        Emit&& emit) {
-  for (uint32_t r = 0; r < rows; ++r) {
+VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V,
+                                           uint64_t rows_mask, uint32_t rows, Emit&& emit) {
+  while (rows_mask != 0) {
+    const uint32_t r = static_cast<uint32_t>(std::countr_zero(rows_mask));
+    rows_mask &= rows_mask - 1;
     uint64_t f = F[r];
     while (f != 0) {
       const uint32_t b = static_cast<uint32_t>(std::countr_zero(f));
-      uint32_t len = static_cast<uint32_t>(std::countr_one(f >> b));
-      // The first material change at or after b ends the run (countr_zero(0) = 64: none).
-      len = std::min(len, static_cast<uint32_t>(std::countr_zero(C[r] >> b)) + 1);
+      // The run: faces from b on, up to and including the first material change (a C bit at
+      // k ends the run at k, so bit k + 1 is masked off). No std::min: GCC makes it a branch,
+      // mispredicted on every other run of a random grid.
+      const uint32_t len = static_cast<uint32_t>(std::countr_one((f >> b) & ~((C[r] >> b) << 1)));
       const uint64_t mask = low_bits(len) << b;
       f &= ~mask;
       uint32_t h = 1;
@@ -153,7 +265,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
-                  uint8_t positive, size_t i) {
+                  uint8_t positive, size_t i) VOXRIG_MESH_INLINE {
     if constexpr (kJoints) {
       s.emit_packed(joints[i], MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis,
                                                        positive, vox[i]));
@@ -187,8 +299,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   uint64_t* xdown = s.xdown.data();
   constexpr size_t kPlanes = size_t{kTile} * kTile;  // words per direction
   uint64_t fpos[kTile], fneg[kTile], chg[kTile], down[kTile];
+  // xrows[dir][x]: bit zz set when plane (dir, x) has a face in row zz. Invariant between
+  // tiles: xface/xchange/xdown are zero; within one, only rows in xrows are non-zero.
+  uint64_t xrows[2][kTile] = {};
   for (uint32_t zz = 0; zz < t.cz; ++zz) {
     uint32_t faces = 0;
+    uint64_t any_neg = 0, any_pos = 0, any_chg = 0, any_down = 0;
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const size_t r = row_index(int(zz), int(yy));
       const uint64_t o = s.occ[r];
@@ -209,51 +325,80 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         down[yy] = s.pcz[r];
       }
       faces += popcount64(fpos[yy] | fneg[yy]);
+      any_neg |= fneg[yy];
+      any_pos |= fpos[yy];
+      any_chg |= chg[yy];
+      any_down |= down[yy];
     }
     if (faces == 0) continue;
+    const uint64_t zbit = uint64_t{1} << zz;
+    for (uint64_t m = any_neg; m != 0; m &= m - 1) xrows[0][std::countr_zero(m)] |= zbit;
+    for (uint64_t m = any_pos; m != 0; m &= m - 1) xrows[1][std::countr_zero(m)] |= zbit;
     if (faces >= kTransposeFaces) {
       for (uint32_t yy = t.cy; yy < kTile; ++yy) fpos[yy] = fneg[yy] = chg[yy] = down[yy] = 0;
       transpose64(fpos);
       transpose64(fneg);
-      transpose64(chg);
-      transpose64(down);
-      for (uint32_t x = 0; x < t.cx; ++x) {
+      // Change masks that are zero over the whole layer (one colour, no joint seam) transpose
+      // to zero: skip them.
+      if (any_chg != 0) {
+        transpose64(chg);
+      } else {
+        std::fill(chg, chg + kTile, uint64_t{0});
+      }
+      if (any_down != 0) {
+        transpose64(down);
+      } else {
+        std::fill(down, down + kTile, uint64_t{0});
+      }
+      // Only planes with a face in this row are written (the invariant above).
+      for (uint64_t m = any_neg; m != 0; m &= m - 1) {
+        const uint32_t x = static_cast<uint32_t>(std::countr_zero(m));
         const size_t w = size_t{x} * kTile + zz;
         xface[w] = fneg[x];
-        xface[kPlanes + w] = fpos[x];
-        xchange[w] = xchange[kPlanes + w] = chg[x];
-        xdown[w] = xdown[kPlanes + w] = down[x];
+        xchange[w] = chg[x];
+        xdown[w] = down[x];
+      }
+      for (uint64_t m = any_pos; m != 0; m &= m - 1) {
+        const uint32_t x = static_cast<uint32_t>(std::countr_zero(m));
+        const size_t w = kPlanes + size_t{x} * kTile + zz;
+        xface[w] = fpos[x];
+        xchange[w] = chg[x];
+        xdown[w] = down[x];
       }
       continue;
     }
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const uint64_t bit = uint64_t{1} << yy;
       for (size_t dir = 0; dir < 2; ++dir) {
-        uint64_t f = dir ? fpos[yy] : fneg[yy];
-        const size_t base = dir * kPlanes + zz;
-        while (f != 0) {
-          const uint32_t x = static_cast<uint32_t>(std::countr_zero(f));
-          f &= f - 1;
-          const size_t w = base + size_t{x} * kTile;
-          xface[w] |= bit;
-          xchange[w] |= ((chg[yy] >> x) & 1) << yy;
-          xdown[w] |= ((down[yy] >> x) & 1) << yy;
-        }
+        const uint64_t f = dir ? fpos[yy] : fneg[yy];
+        uint64_t* const col = xface + dir * kPlanes + zz;  // word of x: col[x * kTile]
+        const auto scatter = [&](uint64_t* plane, uint64_t bits) {
+          for (; bits != 0; bits &= bits - 1)
+            plane[dir * kPlanes + zz + size_t(std::countr_zero(bits)) * kTile] |= bit;
+        };
+        for (uint64_t m = f; m != 0; m &= m - 1) col[size_t(std::countr_zero(m)) * kTile] |= bit;
+        // Change bits are sparse (a colour or joint seam): set only the faces that carry one.
+        scatter(xchange, f & chg[yy]);
+        scatter(xdown, f & down[yy]);
       }
     }
   }
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t x = 0; x < t.cx; ++x) {
+      const uint64_t rows_mask = xrows[dir][x];
+      if (rows_mask == 0) continue;
       const size_t base = dir * kPlanes + size_t{x} * kTile;
       const uint32_t gx = t.x0 + x;
       const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
-      merge_plane(xface + base, xchange + base, xdown + base, t.cz,
-                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
+      merge_plane(xface + base, xchange + base, xdown + base, rows_mask, t.cz,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
                          origin + r * slab + b * size_t{g.sx});
                   });
-      std::fill(xchange + base, xchange + base + t.cz, uint64_t{0});
-      std::fill(xdown + base, xdown + base + t.cz, uint64_t{0});
+      for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
+        const size_t w = base + static_cast<size_t>(std::countr_zero(m));
+        xchange[w] = xdown[w] = 0;
+      }
     }
   }
 
@@ -262,39 +407,49 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // a joint change; C is the across mask, V the palette (| joint) change along the rows.
   // `at(k, d)` is the row index of row k in the slice d away; `jd_axis` the joint-change masks
   // along the plane's own axis (entry of slice s: s vs s + 1), `pc_rows`/`jd_rows` the change
-  // masks along the rows' axis. Returns the OR of the face masks (0: nothing to merge).
+  // masks along the rows' axis. Returns the mask of rows with a face (0: nothing to merge); C
+  // and V are filled in those rows only (all merge_plane reads).
   auto plane_masks = [&](uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
                          const std::vector<uint64_t>& pc_rows,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
-    uint64_t any = 0;
+    uint64_t rows_mask = 0;
     for (uint32_t k = 0; k < rows; ++k) {
-      const size_t r = at(k, 0);
       const uint64_t nb = s.occ[at(k, dir ? 1 : -1)];
+      uint64_t f;
       if constexpr (kJoints) {
-        const uint64_t jd = jd_axis[at(k, dir ? 0 : -1)];
-        F[k] = s.occ[r] & ~(nb & ~jd);
+        f = s.occ[at(k, 0)] & ~(nb & ~jd_axis[at(k, dir ? 0 : -1)]);
+      } else {
+        f = s.occ[at(k, 0)] & ~nb;
+      }
+      F[k] = f;
+      rows_mask |= uint64_t{f != 0} << k;
+    }
+    for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
+      const uint32_t k = static_cast<uint32_t>(std::countr_zero(m));
+      const size_t r = at(k, 0);
+      if constexpr (kJoints) {
         V[k] = pc_rows[r] | jd_rows[r];
       } else {
-        F[k] = s.occ[r] & ~nb;
         V[k] = pc_rows[r];
       }
       C[k] = across(r);
-      any |= F[k];
     }
-    return any;
+    return rows_mask;
   };
 
   // ---- axis 1 (y faces): slice y, rows z, bits x ----
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
-      if (plane_masks(t.cz, dir, at, s.jdy, s.pcz, s.jdz) == 0) continue;
+      const uint64_t rows_mask = plane_masks(t.cz, dir, at, s.jdy, s.pcz, s.jdz);
+      if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
-      merge_plane(F, C, V, t.cz, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
-      });
+      merge_plane(F, C, V, rows_mask, t.cz,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
+                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
+                  });
     }
   }
 
@@ -302,12 +457,15 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
       const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
-      if (plane_masks(t.cy, dir, at, s.jdz, s.pcy, s.jdy) == 0) continue;
+      const uint64_t rows_mask = plane_masks(t.cy, dir, at, s.jdz, s.pcy, s.jdy);
+      if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
-      merge_plane(F, C, V, t.cy, [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) {
-        push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir, origin + r * size_t{g.sx} + b);
-      });
+      merge_plane(F, C, V, rows_mask, t.cy,
+                  [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
+                    push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir,
+                         origin + r * size_t{g.sx} + b);
+                  });
     }
   }
 }

@@ -1,0 +1,205 @@
+// voxrig info: a short human (or --json) summary of one file: format, size, hashes, counts,
+// top-level sections/chunks with sizes, and the verdict under every profile that applies.
+#include <iostream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "decode_input.h"
+#include "voxrig/any_format.h"
+#include "voxrig/json_out.h"
+#include "voxrig/kfa.h"
+#include "voxrig/kv6.h"
+#include "voxrig/rkc.h"
+#include "voxrig/rvc.h"
+#include "voxrig/sha256.h"
+#include "voxrig/testing/layout.h"
+#include "voxrig/vfp.h"
+
+namespace voxrig::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: voxrig info [--json] FILE\n"
+    "Prints a short summary of FILE (- reads stdin): format, size, SHA-256, counts (grid,\n"
+    "palette, joints, bindings, clips; meshes, bones, voxel clips; voxels; frames; hinges),\n"
+    "the top-level sections (VFP) or chunks (RKCH, RVC) with offsets and sizes, and the\n"
+    "verdict under each profile that applies to the format (vfp-static + vfp-rig, or\n"
+    "rkc-strict + rkc-compat; all four for a file of unknown format).\n"
+    "Sections and chunks are listed by the lenient wire walker, so a rejected file shows them\n"
+    "too; counts come from decoding under the format's default profile.\n"
+    "  --json   one JSON object instead of text\n"
+    "Exit: 0 printed (whatever the verdicts), 2 usage, 3 I/O.\n";
+
+constexpr OptionSpec kOptions[] = {{"--json", false}};
+
+struct Part {
+  std::string name, tag;
+  uint64_t offset = 0, size = 0;
+};
+struct Verdict {
+  Profile profile;
+  ValidationReport report;
+};
+
+// Top-level sections / chunks: the walker's "section[i]" / "chunk[i]" fields (and their tags).
+std::vector<Part> parts_of(std::span<const uint8_t> bytes) {
+  static const std::regex kTop(R"(^(section|chunk)\[\d+\]$)");
+  const testing::Layout l = testing::layout_of(bytes);
+  std::vector<Part> parts;
+  for (const auto& f : l.fields) {
+    if (std::regex_match(f.path, kTop)) {
+      parts.push_back({f.path, "", f.offset, f.size});
+    } else if (!parts.empty() && f.path == parts.back().name + "/tag" && f.size == 4 &&
+               f.offset + 4 <= bytes.size()) {
+      for (size_t i = 0; i < 4; ++i) {
+        const char c = static_cast<char>(bytes[f.offset + i]);
+        parts.back().tag += c >= 0x20 && c < 0x7f ? c : '?';
+      }
+    }
+  }
+  return parts;
+}
+
+// name -> count, decoded under the format's default profile; empty when the file is rejected.
+std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t> bytes) {
+  std::vector<std::pair<std::string, uint64_t>> c;
+  const DecodeOptions o{effective_profile(std::nullopt, bytes), Limits{}};
+  switch (detect_format(bytes)) {
+    case Format::Vfp:
+      if (auto f = decode_vfp(bytes, o); f.ok()) {
+        c.emplace_back("sections", f->sections.size());
+        if (const Vox0* v = f->vox0()) {
+          c.emplace_back("size_x", v->size_x);
+          c.emplace_back("size_y", v->size_y);
+          c.emplace_back("size_z", v->size_z);
+          c.emplace_back("palette", v->palette.size());
+          uint64_t filled = 0;
+          for (uint8_t i : v->voxels) filled += i != 0;
+          c.emplace_back("voxels", filled);
+        }
+        if (f->skel()) c.emplace_back("joints", f->skel()->joints.size());
+        if (f->vskn()) c.emplace_back("bindings", f->vskn()->bindings.size());
+        if (f->anim()) c.emplace_back("clips", f->anim()->clips.size());
+      }
+      break;
+    case Format::Rkc:
+      if (auto r = decode_rkc(bytes, o); r.ok()) {
+        c.emplace_back("meshes", r->meshes.size());
+        c.emplace_back("bones", r->bones.size());
+        c.emplace_back("clips", r->clips.size());
+        c.emplace_back("voxel_clips", r->voxel_clips.size());
+        c.emplace_back("extra_chunks", r->extra_chunks.size());
+      }
+      break;
+    case Format::Kv6:
+      if (auto k = decode_kv6(bytes, 0, o); k.ok()) {
+        c.emplace_back("size_x", k->xsiz);
+        c.emplace_back("size_y", k->ysiz);
+        c.emplace_back("size_z", k->zsiz);
+        c.emplace_back("voxels", k->voxels.size());
+      }
+      break;
+    case Format::Rvc:
+      if (auto r = decode_rvc(bytes, 0, o); r.ok()) {
+        c.emplace_back("chunks", r->chunks.size());
+        c.emplace_back("size_x", r->meta.dims[0]);
+        c.emplace_back("size_y", r->meta.dims[1]);
+        c.emplace_back("size_z", r->meta.dims[2]);
+        c.emplace_back("frames", r->meta.frame_count);
+      }
+      break;
+    case Format::Kfa:
+      if (auto k = decode_kfa(bytes, o); k.ok()) {
+        c.emplace_back("hinges", k->hinges.size());
+        c.emplace_back("frames", k->frame_count);
+        c.emplace_back("seq", k->seq.size());
+      }
+      break;
+    default:
+      break;
+  }
+  return c;
+}
+
+std::vector<Verdict> verdicts_of(std::span<const uint8_t> bytes) {
+  const Format f = detect_format(bytes);
+  std::vector<Profile> profiles;
+  if (f == Format::Vfp || f == Format::Unknown) profiles = {Profile::VfpStatic, Profile::VfpRig};
+  if (f != Format::Vfp) profiles.insert(profiles.end(), {Profile::RkcStrict, Profile::RkcCompat});
+  std::vector<Verdict> v;
+  for (Profile p : profiles) v.push_back({p, validate_any(bytes, p, Limits{})});
+  return v;
+}
+
+void print_json(const std::string& path, std::span<const uint8_t> bytes) {
+  std::cout << "{\"file\": " << json_quote(path) << ", \"format\": \""
+            << to_string(detect_format(bytes)) << "\", \"size\": " << bytes.size()
+            << ", \"sha256\": \"" << to_hex(sha256(bytes)) << "\", \"counts\": {";
+  const auto counts = counts_of(bytes);
+  for (size_t i = 0; i < counts.size(); ++i)
+    std::cout << (i ? ", " : "") << json_quote(counts[i].first) << ": " << counts[i].second;
+  std::cout << "}, \"parts\": [";
+  const auto parts = parts_of(bytes);
+  for (size_t i = 0; i < parts.size(); ++i)
+    std::cout << (i ? ", " : "") << "{\"name\": " << json_quote(parts[i].name)
+              << ", \"tag\": " << json_quote(parts[i].tag) << ", \"offset\": " << parts[i].offset
+              << ", \"size\": " << parts[i].size << "}";
+  std::cout << "], \"verdicts\": {";
+  const auto verdicts = verdicts_of(bytes);
+  for (size_t i = 0; i < verdicts.size(); ++i) {
+    const ValidationReport& r = verdicts[i].report;
+    std::cout << (i ? ", " : "") << "\"" << to_string(verdicts[i].profile)
+              << "\": {\"valid\": " << (r.error ? "false" : "true");
+    if (r.error) std::cout << ", \"error\": " << error_json(*r.error);
+    std::cout << ", \"warnings\": " << r.warnings.size() << "}";
+  }
+  std::cout << "}}\n";
+}
+
+void print_text(const std::string& path, std::span<const uint8_t> bytes) {
+  std::cout << path << ": " << to_string(detect_format(bytes)) << ", " << bytes.size()
+            << " bytes\n  sha256   " << to_hex(sha256(bytes)) << "\n";
+  const auto counts = counts_of(bytes);
+  if (!counts.empty()) {
+    std::cout << "  counts  ";
+    for (const auto& [name, n] : counts) std::cout << " " << name << "=" << n;
+    std::cout << "\n";
+  }
+  for (const Part& p : parts_of(bytes))
+    std::cout << "  " << p.name << " " << (p.tag.empty() ? "" : p.tag + " ") << "@" << p.offset
+              << " " << p.size << " bytes\n";
+  for (const Verdict& v : verdicts_of(bytes)) {
+    std::cout << "  " << to_string(v.profile) << ": ";
+    if (v.report.error)
+      std::cout << "reject " << to_string(v.report.error->code) << " at offset "
+                << v.report.error->offset
+                << (v.report.error->path.empty() ? "" : " (" + v.report.error->path + ")");
+    else
+      std::cout << "accept";
+    std::cout << ", " << v.report.warnings.size() << " warning(s)\n";
+  }
+}
+
+int run(const Args& args) {
+  if (args.positional.size() != 1) {
+    std::cerr << "voxrig: info needs one FILE (see --help)\n";
+    return kExitUsage;
+  }
+  auto bytes = read_file(args.positional[0]);
+  if (!bytes) return kExitIo;
+  if (args.has("--json"))
+    print_json(args.positional[0], *bytes);
+  else
+    print_text(args.positional[0], *bytes);
+  return kExitOk;
+}
+
+}  // namespace
+
+extern const Command kInfo{"info", "a short summary of a file: format, sizes, counts, verdicts",
+                           kUsage, kOptions, run};
+
+}  // namespace voxrig::cli

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""CTest cli_rough_edges (issue 14 item 5): each CLI rough edge found by a new user, as a check
+that fails if the edge comes back. Expectations are written here from the issue and the CLI's
+conventions (exit 0 ok, 1 reject, 2 usage, 3 I/O, 4 check failed), never read back from the code
+under test; hashes are recomputed with hashlib, counts are taken from the dump.
+
+Usage: rough_edges_test.py VOXRIG SOURCE_DIR
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+VOXRIG, SRC = sys.argv[1], sys.argv[2]
+GOLDEN = os.path.join(SRC, "golden")
+RIG = os.path.join(GOLDEN, "files", "vfp", "rig", "base.vfp")
+RKC = os.path.join(GOLDEN, "files", "rkc", "golem.rkc")
+failures = []
+checks = 0
+
+
+def run(argv, stdin=None, timeout=60):
+    p = subprocess.run([VOXRIG] + argv, input=stdin, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def check(name, ok, detail=""):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append("%s%s" % (name, ": " + detail if detail else ""))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="voxrig-edges-")
+    try:
+        edges(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL: " + f)
+    print("cli_rough_edges: %d check(s), %d failure(s)" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+def edges(tmp):
+    out = lambda name: os.path.join(tmp, name)
+    unknown = out("x.rkc")  # named like an RKCH file, but no known magic
+    with open(unknown, "wb") as f:
+        f.write(b"not a voxel file at all")
+
+    # 1. One error code for an unknown format, whatever the command.
+    for argv in (["dump", unknown], ["validate", "--json", unknown],
+                 ["roundtrip", unknown, out("r")], ["canonicalize", unknown, out("c")],
+                 ["mesh", unknown, "--format", "obj", "-o", out("m.obj")],
+                 ["pose", unknown, "--clip", "idle", "--t", "0", "-o", out("p.obj")],
+                 ["export-gltf", unknown, "-o", out("e.glb")]):
+        rc, so, se = run(argv)
+        check("unknown format via %s" % argv[0],
+              rc == 1 and '"error": "file.unknown_format"' in so and "bad_magic" not in so + se,
+              "rc %s stdout %r stderr %r" % (rc, so[:200], se[:200]))
+
+    # 2. A profile of the other family is a usage error naming the option, the format and the
+    #    profiles that apply.
+    for f, p, fmt, allowed in ((RIG, "rkc-strict", "vfp", "vfp-static, vfp-rig"),
+                               (RKC, "vfp-rig", "rkc", "rkc-strict, rkc-compat")):
+        for argv in (["validate", "--profile", p, f], ["dump", "--profile", p, f],
+                     ["roundtrip", "--profile", p, f, out("o")],
+                     ["canonicalize", "--profile", p, f, out("o")]):
+            rc, so, se = run(argv)
+            check("%s --profile %s on %s" % (argv[0], p, fmt),
+                  rc == 2 and so == "" and "--profile " + p in se and "(" + fmt + ")" in se
+                  and allowed in se, "rc %s stdout %r stderr %r" % (rc, so[:200], se))
+    # ... and the profile of the file's own family is still accepted.
+    rc, so, _ = run(["validate", "--profile", "vfp-static", RIG])
+    check("validate --profile vfp-static on a vfp", rc == 0 and "vfp-static" in so, so)
+
+    # 3. Every enum-valued option names itself and its allowed values.
+    enums = [
+        (["dump", RIG, "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["validate", RIG, "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["roundtrip", RIG, out("o"), "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["canonicalize", RIG, out("o"), "--profile"],
+         "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["mesh", RIG, "-o", out("m"), "--format"], "obj, gltf"),
+        (["mesh", RIG, "-o", out("m"), "--mesher"], "bone-aware, greedy, naive"),
+        (["pose", RIG, "--clip", "idle", "--t", "0", "-o", out("p"), "--policy"],
+         "step, linear, slerp"),
+        (["pose", RIG, "--clip", "idle", "--t", "0", "-o", out("p"), "--mode"], "clamp, loop"),
+        (["conform", "--codes"], "strict, loose"),
+        (["conform", "--level"], "required, all"),
+        (["conform", "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["conform", "--generated", "4", "--format"], "vfp, rkc, kv6, rvc, kfa, all"),
+        (["conform", "--generated", "4", "--size"], "small, medium"),
+        (["gen", "--out", out("g"), "--format"], "vfp, rkc, kv6, rvc, kfa, all"),
+        (["gen", "--out", out("g"), "--size"], "small, medium"),
+        (["fuzz-reader", "--reader", "x", "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
+        (["fuzz-reader", "--reader", "x", "--profile", "vfp-rig", "--codes"], "strict, loose"),
+    ]
+    for argv, allowed in enums:
+        opt = argv[-1]
+        rc, so, se = run(argv + ["bogus"])
+        want = "voxrig: %s: 'bogus' is not one of %s\n" % (opt, allowed)
+        check("%s %s bogus" % (argv[0], opt), rc == 2 and se == want,
+              "rc %s stderr %r, want %r" % (rc, se, want))
+    rc, _, se = run(["pose", RIG, "--clip", "idle", "--t", "0", "-o", out("p"), "--policy=cubic"])
+    check("pose --policy=cubic", rc == 2 and "'cubic' is not one of step, linear, slerp" in se, se)
+
+    # 4. conform fails at once on a reader that cannot start and on an unwritable report.
+    for argv, code, what in (
+            (["conform", "--golden", GOLDEN, "--reader", out("missing-reader")], 2, "--reader"),
+            (["conform", "--golden", GOLDEN, "--report", "/nonexistent/r.json"], 3,
+             "/nonexistent/r.json"),
+            (["conform", "--golden", GOLDEN, "--junit", tmp], 3, tmp)):
+        t0 = time.monotonic()
+        rc, so, se = run(argv)
+        dt = time.monotonic() - t0
+        lines = [l for l in se.splitlines() if l.strip()]
+        check("conform fails fast: %s" % " ".join(argv[3:]),
+              rc == code and len(lines) == 1 and what in lines[0] and dt < 5 and
+              "passed" not in so, "rc %s after %.1f s, stderr %r" % (rc, dt, se[:300]))
+
+    # 5. errors CODE: every code has a meaning and a spec section; unknown codes list near ones.
+    rc, so, _ = run(["errors"])
+    rows = json.loads(so)
+    check("errors lists codes", rc == 0 and len(rows) > 100, "rc %s, %d rows" % (rc, len(rows)))
+    known = {(r["code"], r["category"] == "warning") for r in rows}
+    for r in rows:
+        check("errors.def documents %s" % r["code"], r["meaning"] and r["section"] and
+              re.search(r"(formats|rkc-family|conformance)\.md", r["section"]), str(r))
+    for code in ("skel.parent_cycle", "rkc.duplicate_chunk", "vfp.header.bad_magic"):
+        row = next(r for r in rows if r["code"] == code)
+        rc, so, _ = run(["errors", code])
+        check("errors %s" % code, rc == 0 and row["meaning"] in so and row["section"] in so and
+              (row["category"] in so), so)
+    rc, so, se = run(["errors", "skel.parent_cycl"])
+    check("errors with a typo", rc == 2 and so == "" and "skel.parent_cycle" in se, se)
+    # Every warning code validate prints (over the whole golden corpus, every profile that
+    # applies) is in the list, as a warning.
+    files = {"vfp": [], "rkc": []}
+    for root, _, names in os.walk(os.path.join(GOLDEN, "files")):
+        for n in names:
+            if n.endswith((".vfp", ".rkc", ".kv6", ".rvc", ".kfa")):
+                files["vfp" if n.endswith(".vfp") else "rkc"].append(os.path.join(root, n))
+    printed = set()
+    for fam, profiles in (("vfp", ("vfp-static", "vfp-rig")), ("rkc", ("rkc-strict",
+                                                                      "rkc-compat"))):
+        for p in profiles:
+            _, so, _ = run(["validate", "--json", "--profile", p] + sorted(files[fam]),
+                           timeout=300)
+            for line in so.splitlines():
+                for w in json.loads(line)["warnings"]:
+                    printed.add(w["warning"])
+    check("validate prints warnings over the corpus", len(printed) >= 3, str(printed))
+    for w in sorted(printed):
+        check("warning %s is in `voxrig errors`" % w, (w, True) in known)
+
+    # 6. stdin, --version in --help, limits --help's section, golden fields on a foreign file.
+    with open(RIG, "rb") as f:
+        rig_bytes = f.read()
+    _, dump_file, _ = run(["dump", RIG])
+    rc, dump_stdin, se = run(["dump", "-"], stdin=rig_bytes)
+    check("dump - reads stdin", rc == 0 and dump_stdin == dump_file and dump_file, se)
+    rc, so, _ = run(["validate", "-"], stdin=rig_bytes)
+    check("validate - reads stdin", rc == 0 and so.startswith("-: ok"), so)
+    rc, so, _ = run(["--help"])
+    check("--version is in --help", rc == 0 and "--version" in so, so[-300:])
+    rc, so, _ = run(["limits", "--help"])
+    check("limits --help cites formats.md \"Limits\"", rc == 0 and 'formats.md "Limits"' in so
+          and "D18" not in so, so)
+    spec = os.path.join(SRC, "..", "shared", "design", "formats.md")
+    if os.path.exists(spec):  # the spec lives next to the repo (the brief's ../shared/design)
+        with open(spec) as f:
+            check("formats.md has the Limits section limits --help cites",
+                  re.search(r"^#+ Limits\b", f.read(), re.M) is not None)
+    rc, so, se = run(["golden", "fields", unknown])
+    check("golden fields on a foreign file", rc == 1 and so == "" and
+          len(se.strip().splitlines()) == 1 and unknown in se, "rc %s %r" % (rc, se))
+    plain = out("plain")
+    open(plain, "w").close()
+    rc, _, se = run(["gen", "--out", plain, "--count", "50"])
+    check("gen --out FILE: one error", rc == 3 and len(se.strip().splitlines()) == 1, se[:300])
+
+    # 7. info: format, size, hashes, counts, parts, verdict per profile (text and --json).
+    for f, fmt, profiles in ((RIG, "vfp", ("vfp-static", "vfp-rig")),
+                             (RKC, "rkc", ("rkc-strict", "rkc-compat"))):
+        with open(f, "rb") as fh:
+            data = fh.read()
+        rc, so, se = run(["info", "--json", f])
+        info = json.loads(so) if rc == 0 else {}
+        check("info --json %s" % fmt, rc == 0 and info["format"] == fmt and
+              info["size"] == len(data) and info["sha256"] == hashlib.sha256(data).hexdigest() and
+              sorted(info["verdicts"]) == sorted(profiles), so[:300] + se)
+        dump = json.loads(run(["dump", f])[1])
+        if fmt == "vfp":
+            tags = [s["tag"] for s in dump["sections"]]
+            check("info vfp sections", [p["tag"] for p in info["parts"]] == tags,
+                  "%s vs %s" % (info.get("parts"), tags))
+            by_tag = {s["tag"]: s for s in dump["sections"]}
+            check("info vfp counts", info["counts"].get("joints") ==
+                  len(by_tag["SKEL"]["skel"]["joints"]) and info["counts"].get("voxels") ==
+                  by_tag["VOX0"]["vox0"]["non_empty_voxels"] and
+                  [p["size"] for p in info["parts"]] == [16 + s["length"] for s in
+                                                         dump["sections"]],
+                  "%s / %s" % (info["counts"], info["parts"]))
+        else:
+            check("info rkc bones", info["counts"].get("bones") == len(dump["bones"]),
+                  str(info["counts"]))
+        for p in profiles:
+            v = json.loads(run(["validate", "--json", "--profile", p, f])[1])
+            check("info %s verdict %s" % (fmt, p), info["verdicts"][p]["valid"] == v["valid"])
+        rc, text, _ = run(["info", f])
+        check("info text %s" % fmt, rc == 0 and hashlib.sha256(data).hexdigest() in text and
+              all(p + ": accept" in text for p in profiles) and "%d bytes" % len(data) in text,
+              text)
+    rc, so, _ = run(["info", unknown])
+    check("info on an unknown file", rc == 0 and "file.unknown_format" in so and
+          all(p in so for p in ("vfp-static", "vfp-rig", "rkc-strict", "rkc-compat")), so)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
