@@ -11,7 +11,8 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig compile IN.json -o OUT.vfp\n"
+    "usage: voxrig compile IN.json OUT.vfp     (the compile protocol, conformance.md)\n"
+    "       voxrig compile IN.json -o OUT.vfp\n"
     "Compiles the JSON compile input (formats.md) into a VFP 1.3 file; with a \"rig\" object\n"
     "the SKEL/VSKN/ANIM sections are written and bound by SHA-256.\n"
     "Exit: 0 written, 1 the JSON was rejected ({\"error\", \"offset\", \"path\"} on stdout,\n"
@@ -21,8 +22,9 @@ constexpr OptionSpec kOptions[] = {{"-o", true}};
 
 int run(const Args& args) {
   auto out_path = args.get("-o");
-  if (args.positional.size() != 1 || !out_path) {
-    std::cerr << "voxrig: compile needs IN.json and -o OUT.vfp (see --help)\n";
+  if (!out_path && args.positional.size() == 2) out_path = args.positional[1];
+  if (args.positional.size() != (args.has("-o") ? 1u : 2u) || !out_path) {
+    std::cerr << "voxrig: compile needs IN.json and OUT.vfp (or -o OUT.vfp) (see --help)\n";
     return kExitUsage;
   }
   auto in = read_file(args.positional[0]);

@@ -3,6 +3,7 @@
 // this file plans the runs, drives the process pool and writes the reports.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -41,6 +42,11 @@ constexpr std::string_view kUsage =
     "                      are xfail; a listed case that passes fails the run\n"
     "  --update-expected   rewrite FILE with the current failures\n"
     "  --writer            also check roundtrip and canonicalize output bytes\n"
+    "  --compile           also check `CMD compile IN.json OUT.vfp` (the compile cases)\n"
+    "  --pose              also check `CMD pose --profile P --clip C --t T [--policy] [--mode]\n"
+    "                      FILE` (model matrices, D19 tolerance)\n"
+    "  --mesh              also check `CMD mesh --profile P FILE` (quads, by properties)\n"
+    "  --no-dump           skip the reader cases (a compiler, player or mesher on its own)\n"
     "  --junit FILE        JUnit XML (one testsuite per profile)\n"
     "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, "
     "timing\n"
@@ -74,6 +80,7 @@ struct Options {
   std::optional<std::string> expected_failures;
   bool update_expected = false;
   bool writer = false;
+  bool compile = false, pose = false, mesh = false, dump = true;
   std::optional<std::string> junit, report, html;
   std::string filter;
   bool level_all = false;
@@ -101,7 +108,11 @@ constexpr OptionSpec kOptions[] = {{"--reader", true},
                                    {"--format", true, kGenFormatChoices, true},
                                    {"--size", true, kGenSizeChoices},
                                    {"--update-expected", false},
-                                   {"--writer", false}};
+                                   {"--writer", false},
+                                   {"--compile", false},
+                                   {"--pose", false},
+                                   {"--mesh", false},
+                                   {"--no-dump", false}};
 
 // Single-valued options: the last one given wins. Returns kExitOk or kExitUsage.
 int parse_options(const Args& args, Options& o) {
@@ -180,6 +191,14 @@ int parse_options(const Args& args, Options& o) {
     return kExitUsage;
   }
   o.writer = args.has("--writer");
+  o.compile = args.has("--compile");
+  o.pose = args.has("--pose");
+  o.mesh = args.has("--mesh");
+  o.dump = !args.has("--no-dump");
+  if (!o.dump && !o.compile && !o.pose && !o.mesh) {
+    std::cerr << "voxrig conform: --no-dump needs --compile, --pose or --mesh\n";
+    return kExitUsage;
+  }
   o.junit = args.last("--junit");
   o.report = args.last("--report");
   o.html = args.last("--html");
@@ -212,7 +231,10 @@ struct Planned {
   const ManifestCase* c = nullptr;
   const ManifestExpect* e = nullptr;
   Check check = Check::Dump;
-  std::string out_path;  // writer checks: where the reader writes
+  std::string out_path;                 // writer checks: where the reader writes
+  const CapabilityCase* cap = nullptr;  // compile / pose / mesh
+  const std::string& id() const { return cap ? cap->id : c->id; }
+  const std::string& profile() const { return cap ? cap->profile : e->profile; }
 };
 
 // Progress on stderr: rewritten in place on a terminal, one line per 10% otherwise.
@@ -221,8 +243,8 @@ class Progress {
   explicit Progress(size_t total) : total_(total), tty_(::isatty(2) == 1) {}
   void step(const Planned& p) {
     ++done_;
-    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + p.c->id +
-                       " " + p.e->profile;
+    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + p.id() +
+                       " " + p.profile();
     if (p.check != Check::Dump) line += " " + std::string(to_string(p.check));
     if (tty_) {
       std::cerr << "\r\x1b[K" << line << std::flush;
@@ -253,7 +275,16 @@ std::string tail(const std::string& err) {
   return err.substr(start);
 }
 
+std::string describe_capability(const CapabilityCase& c) {
+  if (!c.accept) return "reject " + c.error + (c.json_path.empty() ? "" : " at " + c.json_path);
+  if (c.check == Check::Compile) return "output = " + c.output;
+  if (c.check == Check::Pose)
+    return std::to_string(c.model.size()) + " model matrices (D19 tolerance)";
+  return "a mesh covering every exposed face exactly once";
+}
+
 std::string describe(const Planned& p) {
+  if (p.cap) return describe_capability(*p.cap);
   if (p.check == Check::Dump) return p.e->accept ? "accept" : "reject " + p.e->error;
   const WriterSpec& w = p.check == Check::Roundtrip ? p.e->roundtrip : p.e->canonicalize;
   switch (w.kind) {
@@ -267,6 +298,34 @@ std::string describe(const Planned& p) {
       break;
   }
   return "";
+}
+
+Judgement judge_capability(const Corpus& corpus, const Planned& p, const RunOutcome& run,
+                           CodeMode codes, bool level_all, std::string* quality) {
+  const CapabilityCase& c = *p.cap;
+  if (c.check == Check::Pose) return judge_pose({c.accept, c.error, c.model}, run, codes);
+  if (c.check == Check::Mesh) {
+    auto bytes = read_file(corpus.file(c.path), kCorpusRead);
+    if (!bytes) return {Verdict::Fail, "cannot read the golden file " + c.path};
+    std::string problem;
+    auto faces = mesh_faces(*bytes, c.profile, &problem);
+    if (!faces) return {Verdict::Fail, "the golden file does not decode (corpus bug): " + problem};
+    return judge_mesh(*faces, c.reference_quads, run, quality);
+  }
+  std::vector<uint8_t> expected;
+  if (c.accept) {
+    auto bytes = read_file(corpus.file(c.output), kCorpusRead);
+    if (!bytes) return {Verdict::Fail, "cannot read the golden file " + c.output};
+    expected = std::move(*bytes);
+  }
+  const std::optional<std::vector<uint8_t>> produced = read_file(p.out_path, kCorpusRead);
+  std::error_code ec;
+  fs::remove(p.out_path, ec);
+  WriterExpectation we;
+  we.error = !c.accept;
+  we.code = c.error;
+  we.bytes = expected;
+  return judge_compile(we, c.json_path, level_all, run, produced, codes);
 }
 
 Judgement judge(const Corpus& corpus, const Planned& p, const RunOutcome& run, CodeMode codes) {
@@ -396,6 +455,9 @@ int run(const Args& args) {
   info.codes = o.codes;
   info.level_all = o.level_all;
   info.writer = o.writer;
+  for (auto [on, name] : {std::pair{o.compile, "compile"}, {o.pose, "pose"}, {o.mesh, "mesh"}})
+    if (on) info.capabilities.push_back(name);
+  info.dump = o.dump;
   info.filter = o.filter;
   info.expected_failures = o.expected_failures.value_or("");
   info.jobs = o.jobs ? o.jobs : available_cpus();
@@ -405,7 +467,7 @@ int run(const Args& args) {
   // Plan: for each case, each requested profile that applies, the dump run and, with --writer,
   // the writer runs the manifest records an expectation for.
   std::string tmp;
-  if (o.writer && (tmp = make_temp_dir()).empty()) {
+  if ((o.writer || o.compile) && (tmp = make_temp_dir()).empty()) {
     std::cerr << "voxrig conform: cannot create a temporary directory\n";
     return kExitIo;
   }
@@ -418,6 +480,7 @@ int run(const Args& args) {
     return args;
   };
   for (const auto& c : corpus.manifest.cases) {
+    if (!o.dump) break;
     if (!o.filter.empty() && c.id.find(o.filter) == std::string::npos) continue;
     const std::string file = corpus.file(c.path);
     for (const auto& profile : o.profiles) {
@@ -441,6 +504,35 @@ int run(const Args& args) {
       }
     }
   }
+  // Capability cases: compile under any profile selection, pose / mesh under their profile.
+  for (const auto& c : corpus.manifest.capability_cases) {
+    const bool on = c.check == Check::Compile ? o.compile
+                    : c.check == Check::Pose  ? o.pose
+                                              : o.mesh;
+    if (!on || (!o.filter.empty() && c.id.find(o.filter) == std::string::npos)) continue;
+    const std::string file = corpus.file(c.path);
+    if (c.check != Check::Compile &&
+        std::find(o.profiles.begin(), o.profiles.end(), c.profile) == o.profiles.end()) {
+      ++skipped;
+      continue;
+    }
+    Planned p;
+    p.cap = &c;
+    p.check = c.check;
+    if (c.check == Check::Compile) {
+      p.out_path = tmp + "/" + std::to_string(plan.size()) + ".vfp";
+      jobs.push_back({command({"compile", file, p.out_path})});
+    } else if (c.check == Check::Pose) {
+      std::vector<std::string> a = {"pose", "--profile", c.profile, "--clip", c.clip, "--t", c.t};
+      if (!c.policy.empty()) a.insert(a.end(), {"--policy", c.policy});
+      if (!c.mode.empty()) a.insert(a.end(), {"--mode", c.mode});
+      a.push_back(file);
+      jobs.push_back({command(a)});
+    } else {
+      jobs.push_back({command({"mesh", "--profile", c.profile, file})});
+    }
+    plan.push_back(p);
+  }
   if (plan.empty()) {
     std::cerr << "voxrig conform: nothing to run (no case matches the filter and profiles)\n";
     if (!tmp.empty()) fs::remove_all(tmp);
@@ -461,13 +553,14 @@ int run(const Args& args) {
   const bool complete = run_processes(jobs, pool, [&](size_t i, RunOutcome&& run) {
     const Planned& p = plan[i];
     CaseResult& r = results[i];
-    r.id = p.c->id;
-    r.profile = p.e->profile;
+    r.id = p.id();
+    r.profile = p.profile();
     r.check = p.check;
-    r.level = p.c->level;
-    r.counted = p.c->level == Level::Required || o.level_all;
+    r.level = p.cap ? p.cap->level : p.c->level;
+    r.counted = r.level == Level::Required || o.level_all;
     r.expected = describe(p);
-    Judgement j = judge(corpus, p, run, o.codes);
+    Judgement j = p.cap ? judge_capability(corpus, p, run, o.codes, o.level_all, &r.quality)
+                        : judge(corpus, p, run, o.codes);
     r.verdict = j.verdict;
     r.reason = std::move(j.reason);
     if (r.verdict != Verdict::Pass) r.stderr_tail = tail(run.err);
@@ -493,6 +586,15 @@ int run(const Args& args) {
   // no --writer), reported as stale when the corpus has no such check at all.
   std::vector<ExpectedFailure> kept;
   for (const auto& e : apply_expected_failures(results, xfails)) {
+    if (e.check == Check::Compile || e.check == Check::Pose || e.check == Check::Mesh) {
+      bool known = false;
+      for (const auto& cc : corpus.manifest.capability_cases)
+        known |= cc.id == e.id && cc.check == e.check && cc.profile == e.profile;
+      if (known) {
+        kept.push_back(e);
+        continue;
+      }
+    }
     const ManifestCase* c = nullptr;
     for (const auto& mc : corpus.manifest.cases)
       if (mc.id == e.id) c = &mc;

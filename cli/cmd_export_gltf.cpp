@@ -1,6 +1,7 @@
 // voxrig export-gltf: a rig and its clips as a glTF 2.0 binary.
 #include <iostream>
 
+#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
@@ -11,13 +12,15 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig export-gltf FILE -o OUT.glb [--step]\n"
-    "Writes a .vfp as a glTF 2.0 binary: one node per joint carrying its bone-aware mesh, the\n"
+    "usage: voxrig export-gltf FILE -o OUT [--format glb|gltf] [--step]\n"
+    "Writes a .vfp as glTF 2.0: one node per joint carrying its bone-aware mesh, the\n"
     "joint hierarchy, and every clip as an animation (translation/rotation/scale channels,\n"
     "LINEAR samplers, or STEP with --step). Axes per formats.md D23 (z up -> glTF y up).\n"
+    "  --format F   glb (binary) or gltf (JSON, the buffer as a data URI); default: OUT's\n"
+    "               extension (.gltf -> gltf, anything else -> glb)\n"
     "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {{"-o", true}, {"--step", false}};
+constexpr OptionSpec kOptions[] = {{"-o", true}, {"--step", false}, {"--format", true}};
 
 int run(const Args& args) {
   auto out = args.get("-o");
@@ -25,6 +28,9 @@ int run(const Args& args) {
     std::cerr << "voxrig: export-gltf needs FILE and -o OUT.glb (see --help)\n";
     return kExitUsage;
   }
+  auto format = enum_option(args, "--format", {"glb", "gltf"},
+                            format_of_extension(*out) == "gltf" ? "gltf" : "glb");
+  if (!format) return kExitUsage;
   int exit = kExitOk;
   auto f = read_vfp(args.positional[0], exit);
   if (!f) return exit;
@@ -32,7 +38,10 @@ int run(const Args& args) {
   if (args.has("--step")) opt.interpolation = GltfInterpolation::Step;
   auto glb = export_gltf(*f->vox0(), f->skel(), f->vskn(), f->anim(), opt);
   if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
-  return write_file(*out, *glb) ? kExitOk : kExitIo;
+  if (*format == "glb") return write_file(*out, *glb) ? kExitOk : kExitIo;
+  auto text = glb_to_gltf_json(*glb);
+  if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
+  return write_file(*out, *text) ? kExitOk : kExitIo;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "golden_capabilities.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
 #include "voxrig/rules.h"
@@ -235,6 +236,12 @@ ordered_json run_compile_case(const CompileCase& c, Sources& s, Generated& g) {
   } else {
     x["verdict"] = "reject";
     x["error"] = c.error;
+    if (!c.json_path.empty()) {
+      x["path"] = c.json_path;
+      if (!bytes.ok() && bytes.error().path != c.json_path)
+        g.mismatches.push_back(c.id + " [compile]: declared JSON path " + c.json_path +
+                               ", reference " + bytes.error().path);
+    }
     if (bytes.ok() || std::string(to_string(bytes.error().code)) != c.error)
       g.mismatches.push_back(c.id + " [compile]: declared reject " + c.error + ", reference " +
                              (bytes.ok() ? std::string("accepts") : bytes.error().to_text()));
@@ -311,12 +318,20 @@ Generated generate(const std::string& golden_dir) {
   }
   for (const auto& [id, c] : s.compile_cases) compile.push_back(run_compile_case(c, s, g));
   add_base_obeys(g, cases);
+  CapabilityCorpus cap = build_capability_cases(s);
+  g.files.insert(cap.files.begin(), cap.files.end());
+  g.mismatches.insert(g.mismatches.end(), cap.mismatches.begin(), cap.mismatches.end());
+  g.errors.insert(g.errors.end(), cap.errors.begin(), cap.errors.end());
+  g.counts["pose"]["pose"] = {int(cap.pose_accept), int(cap.pose_reject)};
+  g.counts["mesh"]["mesh"] = {int(cap.mesh_cases), 0};
   ordered_json m;
   m["schema"] = "voxrig-manifest/1";
   m["suite"] = "voxrig";
   m["suite_version"] = VOXRIG_VERSION;
   m["cases"] = cases;
   m["compile_cases"] = compile;
+  m["pose_cases"] = cap.pose;
+  m["mesh_cases"] = cap.mesh;
   std::string text;
   pretty(m, 0, text);
   g.files["manifest.json"] = as_bytes(text + "\n");
@@ -387,7 +402,7 @@ int check(const std::string& golden_dir, bool keep) {
   }
   try {
     const auto m = nlohmann::json::parse(manifest_bytes->begin(), manifest_bytes->end());
-    for (const char* list : {"cases", "compile_cases"})
+    for (const char* list : {"cases", "compile_cases", "pose_cases", "mesh_cases"})
       for (const auto& c : m.value(list, nlohmann::json::array())) {
         const std::string p = c.at("path");
         auto bytes = read_file(golden_dir + "/" + p, kQuiet);

@@ -1,12 +1,13 @@
-// voxrig mesh: a model's mesh (bone-aware for rigs; a KV6's stored faces) as OBJ or glTF.
+// voxrig mesh: the mesh protocol (conformance.md "Writers, evaluators and meshers": quads as
+// JSON) and a model's mesh as OBJ or glTF (bone-aware for rigs; a KV6's stored faces).
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
-#include "voxrig/any_format.h"
 #include "voxrig/export.h"
 #include "voxrig/kv6.h"
 #include "voxrig/mesh.h"
@@ -16,84 +17,109 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig mesh FILE --format obj|gltf -o OUT [--mesher bone-aware|greedy|naive]\n"
-    "Meshes a .vfp (its VOX0 grid; bone-aware when the file has a rig) or a .kv6 (its stored\n"
-    "visible faces, merged by colour) and writes Wavefront OBJ (one group per joint) or, for\n"
-    "VFP, a glTF 2.0 binary of the model at bind pose (no animations; see export-gltf).\n"
-    "  --mesher M   bone-aware (default for rigs), greedy (default for static models), naive\n"
-    "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";
+    "usage: voxrig mesh [--profile P] [--format json|obj|glb|gltf] [-o OUT]\n"
+    "                   [--mesher bone-aware|greedy|naive] FILE\n"
+    "Meshes a .vfp (its VOX0 grid at bind pose; bone-aware when the profile reads its rig), a\n"
+    "KV6 (its stored visible faces merged by col, D22) or the KV6 meshes of an RKCH character.\n"
+    "  --format json   the mesh protocol (conformance.md): {\"quads\": [{\"normal\": \"+x\",\n"
+    "                  \"voxels\": [x0, y0, z0, x1, y1, z1], \"joint\": J, \"color\": C}, ...]}\n"
+    "                  (RKCH characters: J is the mesh index)\n"
+    "  --format obj    Wavefront OBJ, one group per joint named after the SKEL joint (RKCH:\n"
+    "                  after the bone the mesh is attached to)\n"
+    "  --format glb    (VFP) a glTF 2.0 binary of the model at bind pose; gltf: the same as\n"
+    "                  JSON with the buffer embedded as a data URI\n"
+    "  Without --format the output type follows OUT's extension (.json .obj .glb .gltf); without\n"
+    "  -o the JSON goes to stdout.\n"
+    "  --profile P     vfp-rig (default for VFP), vfp-static (the rig is ignored: joint 0),\n"
+    "                  rkc-strict (default for RKCH / KV6), rkc-compat\n"
+    "  --mesher M      bone-aware (default for rigs), greedy (default for static models), naive\n"
+    "Exit: 0 written, 1 the file was rejected ({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
 
-constexpr std::string_view kFormats[] = {"obj", "gltf"};
-constexpr std::string_view kMeshers[] = {"bone-aware", "greedy", "naive"};
 constexpr OptionSpec kOptions[] = {
-    {"--format", true, kFormats}, {"-o", true}, {"--mesher", true, kMeshers}};
+    {"--format", true}, {"-o", true}, {"--mesher", true}, {"--profile", true}};
 
-// The bone-aware mesh of a rigged model, or the plain greedy mesh of a static one.
-Result<std::vector<Quad>> mesh_model(const VfpFile& f, std::string_view mesher) {
-  std::vector<Quad> quads;
-  MeshScratch scratch;
-  const Vox0& v = *f.vox0();
-  std::vector<uint16_t> joints;
-  if (f.vskn()) {
-    VOXRIG_ASSIGN_OR_RETURN(joints, joint_map(v, *f.vskn()));
+int emit(const std::optional<std::string>& out, std::string_view text) {
+  if (!out) {
+    std::cout << text;
+    return kExitOk;
   }
-  Status s;
-  if (mesher == "naive")
-    s = mesh_naive(v, joints, quads, scratch);
-  else if (mesher == "greedy" || joints.empty())
-    s = mesh_greedy(v, quads, scratch);
-  else
-    s = mesh_bone_aware(v, joints, quads, scratch);
-  if (!s.ok()) return std::move(s).error();
-  return quads;
-}
-
-// A KV6 has no grid to mesh: its stored visible faces are merged by colour.
-int mesh_kv6(const Args& args, std::span<const uint8_t> bytes, const std::string& format,
-             const std::string& mesher, const std::string& out) {
-  if (format != "obj") {
-    std::cerr << "voxrig: KV6 meshes are exported as OBJ only\n";
-    return kExitUsage;
-  }
-  auto kv6 = decode_kv6(bytes, 0, DecodeOptions{Profile::RkcStrict, Limits{}});
-  if (!kv6.ok()) return report_rejection(kv6.error(), args.positional[0]);
-  std::vector<Quad> quads;
-  MeshScratch scratch;
-  Status s =
-      mesher == "naive" ? mesh_kv6_naive(*kv6, quads) : mesh_kv6_greedy(*kv6, quads, scratch);
-  if (!s.ok()) return report_rejection(s.error(), "meshing");
-  return write_file(out, export_obj(quads)) ? kExitOk : kExitIo;
+  return write_file(*out, text) ? kExitOk : kExitIo;
 }
 
 int run(const Args& args) {
-  auto format = args.get("--format").value_or("obj");
-  auto out = args.get("-o");
-  auto mesher = args.get("--mesher").value_or("bone-aware");
-  if (args.positional.size() != 1 || !out || (format != "obj" && format != "gltf") ||
-      (mesher != "bone-aware" && mesher != "greedy" && mesher != "naive")) {
-    std::cerr << "voxrig: mesh needs FILE, --format obj|gltf, -o OUT and a known --mesher "
-                 "(see --help)\n";
+  const auto out = args.last("-o");
+  std::string fallback = "json";
+  if (out && !args.has("--format")) {
+    fallback = format_of_extension(*out);
+    if (fallback.empty()) {
+      std::cerr << "voxrig: mesh: cannot tell the output type from '" << *out
+                << "' (use --format json|obj|glb|gltf or a .json .obj .glb .gltf name)\n";
+      return kExitUsage;
+    }
+  }
+  auto format = enum_option(args, "--format", {"json", "obj", "glb", "gltf"}, fallback);
+  auto mesher = enum_option(args, "--mesher", {"bone-aware", "greedy", "naive"}, "bone-aware");
+  if (!format || !mesher) return kExitUsage;
+  if (args.positional.size() != 1) {
+    std::cerr << "voxrig: mesh needs one FILE (see --help)\n";
     return kExitUsage;
   }
-  auto in = read_file(args.positional[0]);
-  if (!in) return kExitIo;
-  if (detect_format(*in) == Format::Kv6) return mesh_kv6(args, *in, format, mesher, *out);
-  int exit = kExitOk;
-  auto f = load_vfp(args.positional[0], *in, exit);
-  if (!f) return exit;
-  if (format == "gltf") {
-    auto glb = export_gltf(*f->vox0(), f->skel(), f->vskn(), nullptr);
-    if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
-    return write_file(*out, *glb) ? kExitOk : kExitIo;
+  if ((*format == "glb" || *format == "gltf") && !out) {
+    std::cerr << "voxrig: mesh --format " << *format << " needs -o OUT\n";
+    return kExitUsage;
   }
-  auto quads = mesh_model(*f, mesher);
-  if (!quads.ok()) return report_rejection(quads.error(), "meshing");
-  return write_file(*out, export_obj(*quads, f->vox0()->palette)) ? kExitOk : kExitIo;
+  const std::string& file = args.positional[0];
+  bool bad = false;
+  const std::optional<Profile> given = profile_option(args, bad);
+  if (bad) return kExitUsage;
+  auto in = read_file(file);
+  if (!in) return kExitIo;
+  auto model = decode_for_capability(*in, effective_profile(given, *in));
+  if (!model.ok()) return report_rejection(model.error(), file);
+
+  if (auto* f = std::get_if<VfpFile>(&*model)) {
+    if (*format == "glb" || *format == "gltf") {
+      auto glb = export_gltf(*f->vox0(), f->skel() && f->vskn() ? f->skel() : nullptr,
+                             f->skel() && f->vskn() ? f->vskn() : nullptr, nullptr);
+      if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
+      if (*format == "glb") return write_file(*out, *glb) ? kExitOk : kExitIo;
+      auto text = glb_to_gltf_json(*glb);
+      if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
+      return emit(out, *text);
+    }
+    auto quads = mesh_quads(*model, *mesher);
+    if (!quads.ok()) return report_rejection(quads.error(), "meshing");
+    if (*format == "json") return emit(out, quads_json(*quads));
+    return emit(out, export_obj(*quads, f->vox0()->palette, f->skel()));
+  }
+  if (*format == "glb" || *format == "gltf") {
+    std::cerr << "voxrig: mesh --format " << *format << " is for VFP models; KV6 and RKCH "
+              << "meshes are written as json or obj\n";
+    return kExitUsage;
+  }
+  auto all = mesh_quads(*model, *mesher);
+  if (!all.ok()) return report_rejection(all.error(), file);
+  Skel names;  // OBJ group names of an RKCH character: the bone a mesh is attached to
+  if (auto* c = std::get_if<Character>(&*model)) {
+    for (size_t m = 0; m < c->meshes.size() && m <= UINT16_MAX; ++m) {
+      SkelJoint j;
+      j.id = uint16_t(m);
+      j.name = "mesh_" + std::to_string(m);
+      for (const Bone& b : c->bones)
+        for (const Attachment& a : b.attachments)
+          if (a.kind == AttachmentKind::Static && a.index == m && !b.name.empty() &&
+              j.name.rfind("mesh_", 0) == 0)
+            j.name = b.name;
+      names.joints.push_back(std::move(j));
+    }
+  }
+  if (*format == "json") return emit(out, quads_json(*all));
+  return emit(out, export_obj(*all, {}, names.joints.empty() ? nullptr : &names));
 }
 
 }  // namespace
 
-extern const Command kMesh{"mesh", "mesh a model (bone-aware for rigs) to OBJ or glTF", kUsage,
-                           kOptions, run};
+extern const Command kMesh{"mesh", "mesh a model: quads as JSON (the mesh protocol), OBJ or glTF",
+                           kUsage, kOptions, run};
 
 }  // namespace voxrig::cli

@@ -1,90 +1,145 @@
-// voxrig pose: samples a clip of a rigged .vfp and writes the posed bone-aware mesh as OBJ.
+// voxrig pose: the pose protocol (conformance.md "Writers, evaluators and meshers": one model
+// matrix per joint or bone as JSON) and, with an OBJ output, the posed bone-aware mesh.
 #include <charconv>
 #include <cmath>
 #include <iostream>
 #include <string>
 
+#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
 #include "voxrig/export.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
+#include "voxrig/pose_f64.h"
+#include "voxrig/rkc_eval.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig pose FILE --clip NAME --t MS -o OUT.obj [--policy linear|step|slerp]\n"
-    "                   [--mode clamp|loop]\n"
-    "Samples clip NAME of a rigged .vfp at time MS (milliseconds, may be fractional) and\n"
-    "writes the posed bone-aware mesh as OBJ: each joint's group moves rigidly by\n"
-    "model_j(t) * inverse(model_j(bind)) (formats.md \"Evaluation\").\n"
-    "Exit: 0 written, 1 the file was rejected or has no such clip, 2 usage, 3 I/O.\n";
+    "usage: voxrig pose [--profile P] --clip C --t MS [--policy step|linear|slerp]\n"
+    "                   [--mode clamp|loop] [--format json|obj] [-o OUT] FILE\n"
+    "Samples clip C of FILE at time MS (milliseconds, a decimal number; fractional, negative and\n"
+    "past-the-end times are valid) and prints the pose protocol's JSON (conformance.md):\n"
+    "{\"model\": [[16 numbers], ...]}, one column-major 4x4 model matrix per joint in SKEL order\n"
+    "(VFP: formats.md \"Evaluation\", D19-D20, computed in double) or per bone (RKCH: the solved\n"
+    "bone transform, rkc-family.md 6 and D21; policy and mode do not apply).\n"
+    "  --profile P   vfp-rig (default for VFP), vfp-static, rkc-strict (default for RKCH), "
+    "rkc-compat\n"
+    "  --clip C      VFP: the clip id (or its name); RKCH: the clip index\n"
+    "  --t MS        VFP: any finite number; RKCH: rounded down to whole ms, -2^31 .. 2^32-1\n"
+    "                (past 2^31-1 the i32 clock wraps, D21)\n"
+    "  --format F    json (default) or obj: the posed bone-aware mesh of a VFP rig as OBJ, each\n"
+    "                joint's group moved by model_j(t) * inverse(model_j(bind)); without "
+    "--format,\n"
+    "                -o OUT.obj selects obj\n"
+    "  -o OUT        write to OUT instead of stdout\n"
+    "Exit: 0 posed, 1 rejected ({\"error\": code} on stdout: the file's decode error,\n"
+    "eval.bad_clip for a clip that does not exist, eval.bad_time for a non-finite time),\n"
+    "2 usage, 3 I/O.\n";
 
-constexpr std::string_view kPolicies[] = {"step", "linear", "slerp"};
-constexpr std::string_view kModes[] = {"clamp", "loop"};
-constexpr OptionSpec kOptions[] = {{"--clip", true},
-                                   {"--t", true},
-                                   {"-o", true},
-                                   {"--policy", true, kPolicies},
-                                   {"--mode", true, kModes}};
+constexpr OptionSpec kOptions[] = {{"--clip", true},   {"--t", true},    {"-o", true},
+                                   {"--policy", true}, {"--mode", true}, {"--format", true},
+                                   {"--profile", true}};
 
-// --t: a finite number of milliseconds, the whole argument.
-bool parse_time(const std::optional<std::string>& text, double& t) {
-  if (!text) return false;
-  auto [p, ec] = std::from_chars(text->data(), text->data() + text->size(), t);
-  return ec == std::errc() && p == text->data() + text->size() && std::isfinite(t);
+// The whole argument as a number (from_chars accepts inf and nan: those are eval.bad_time).
+bool parse_number(const std::string& text, double& t) {
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), t);
+  return ec == std::errc() && p == text.data() + text.size();
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int write_out(const std::optional<std::string>& out, const std::string& text) {
+  if (!out) {
+    std::cout << text;
+    return kExitOk;
+  }
+  return write_file(*out, text) ? kExitOk : kExitIo;
+}
+
+struct Request {
+  std::string file, clip, format;
+  std::optional<std::string> out;
+  double t = 0;
+  SamplePolicy policy = SamplePolicy::Linear;
+  TimeMode mode = TimeMode::Clamp;
+};
+
+// --format obj: the posed bone-aware mesh (binary32 runtime, as a renderer would).
+int pose_obj(const VfpFile& f, const Request& r) {
+  PoseQuery q{r.clip, r.t, r.policy, r.mode};
+  auto check = pose_models(CapabilityModel{f}, q);  // the clip and time errors
+  if (!check.ok()) return report_rejection(check.error(), r.file);
+  const Anim* anim = f.anim();
+  size_t clip = 0;
+  for (size_t i = 0; i < anim->clips.size(); ++i)
+    if (std::to_string(anim->clips[i].id) == r.clip || anim->clips[i].name == r.clip) {
+      clip = i;
+      break;
+    }
+  auto runtime = RigRuntime::build(*f.skel(), anim);
+  if (!runtime.ok()) return report_rejection(runtime.error(), "rig");
+  auto joints = joint_map(*f.vox0(), *f.vskn());
+  if (!joints.ok()) return report_rejection(joints.error(), "rig");
+  PoseRequest req{clip, r.t, r.policy, r.mode};
+  auto obj = export_posed_obj(*f.vox0(), *joints, *runtime, req, f.skel());
+  if (!obj.ok()) return report_rejection(obj.error(), "pose");
+  return write_out(r.out, *obj);
 }
 
 int run(const Args& args) {
-  auto clip_name = args.get("--clip");
-  auto out = args.get("-o");
-  const std::string policy = args.get("--policy").value_or("linear");
-  const std::string mode = args.get("--mode").value_or("clamp");
-  double t = 0;
-  const bool t_ok = parse_time(args.get("--t"), t);
-  if (args.positional.size() != 1 || !clip_name || !t_ok || !out ||
-      (policy != "linear" && policy != "step" && policy != "slerp") ||
-      (mode != "clamp" && mode != "loop")) {
-    std::cerr << "voxrig: pose needs FILE, --clip NAME, --t MS (a finite number) and -o OUT "
-                 "(see --help)\n";
+  Request r;
+  auto policy = enum_option(args, "--policy", {"step", "linear", "slerp"}, "linear");
+  auto mode = enum_option(args, "--mode", {"clamp", "loop"}, "clamp");
+  r.out = args.last("-o");
+  const std::string def = r.out && ends_with(*r.out, ".obj") ? "obj" : "json";
+  auto format = enum_option(args, "--format", {"json", "obj"}, def);
+  if (!policy || !mode || !format) return kExitUsage;
+  r.format = *format;
+  r.policy = *policy == "step"    ? SamplePolicy::Step
+             : *policy == "slerp" ? SamplePolicy::Slerp
+                                  : SamplePolicy::Linear;
+  r.mode = *mode == "loop" ? TimeMode::Loop : TimeMode::Clamp;
+  auto clip = args.last("--clip");
+  auto t = args.last("--t");
+  if (args.positional.size() != 1 || !clip || !t) {
+    std::cerr << "voxrig: pose needs FILE, --clip C and --t MS (see --help)\n";
     return kExitUsage;
   }
-  int exit = kExitOk;
-  auto f = read_vfp(args.positional[0], exit);
-  if (!f) return exit;
-  if (!f->skel() || !f->vskn() || !f->anim()) {
-    std::cerr << "voxrig: " << args.positional[0] << " has no rig with clips\n";
-    return kExitReject;
+  if (!parse_number(*t, r.t)) {
+    std::cerr << "voxrig: --t: '" << *t << "' is not a decimal number of milliseconds\n";
+    return kExitUsage;
   }
-  std::optional<size_t> clip;
-  for (size_t i = 0; i < f->anim()->clips.size(); ++i)
-    if (f->anim()->clips[i].name == *clip_name) clip = i;
-  if (!clip) {
-    std::cerr << "voxrig: " << args.positional[0] << " has no clip named '" << *clip_name << "'\n";
-    return kExitReject;
+  r.clip = *clip;
+  r.file = args.positional[0];
+  bool bad = false;
+  const std::optional<Profile> given = profile_option(args, bad);
+  if (bad) return kExitUsage;
+  auto in = read_file(r.file);
+  if (!in) return kExitIo;
+  const Profile profile = effective_profile(given, *in);
+  auto model = decode_for_capability(*in, profile);
+  if (!model.ok()) return report_rejection(model.error(), r.file);
+  if (r.format == "obj") {
+    if (auto* f = std::get_if<VfpFile>(&*model)) return pose_obj(*f, r);
+    std::cerr << "voxrig: pose --format obj is for VFP rigs; an RKCH pose is JSON only\n";
+    return kExitUsage;
   }
-  auto runtime = RigRuntime::build(*f->skel(), f->anim());
-  if (!runtime.ok()) return report_rejection(runtime.error(), "rig");
-  auto joints = joint_map(*f->vox0(), *f->vskn());
-  if (!joints.ok()) return report_rejection(joints.error(), "rig");
-  PoseRequest req;
-  req.clip = *clip;
-  req.time_ms = t;
-  req.policy = policy == "step"    ? SamplePolicy::Step
-               : policy == "slerp" ? SamplePolicy::Slerp
-                                   : SamplePolicy::Linear;
-  req.mode = mode == "loop" ? TimeMode::Loop : TimeMode::Clamp;
-  auto obj = export_posed_obj(*f->vox0(), *joints, *runtime, req);
-  if (!obj.ok()) return report_rejection(obj.error(), "pose");
-  return write_file(*out, *obj) ? kExitOk : kExitIo;
+  auto models = pose_models(*model, PoseQuery{r.clip, r.t, r.policy, r.mode});
+  if (!models.ok()) return report_rejection(models.error(), r.file);
+  return write_out(r.out, model_matrices_json(*models));
 }
 
 }  // namespace
 
-extern const Command kPose{"pose", "sample a clip at a time and write the posed mesh (OBJ)", kUsage,
-                           kOptions, run};
+extern const Command kPose{"pose", "evaluate a clip at a time: model matrices (JSON) or posed OBJ",
+                           kUsage, kOptions, run};
 
 }  // namespace voxrig::cli

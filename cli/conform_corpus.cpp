@@ -112,6 +112,22 @@ int load_corpus(const std::string& dir, Corpus& out) {
       if (e.canonicalize.kind == conform::WriterSpec::Kind::Path) need(e.canonicalize.value);
     }
   }
+  for (const auto& c : out.manifest.capability_cases) {
+    const auto bytes = read_file(out.file(c.path), kCorpusRead);
+    if (!bytes) {
+      std::cerr << "voxrig conform: case " << c.id << ": cannot read " << out.file(c.path) << "\n";
+      ++missing;
+    } else if (to_hex(sha256(*bytes)) != c.sha256) {
+      std::cerr << "voxrig conform: case " << c.id << ": " << c.path
+                << " does not match the manifest\n";
+      ++differ;
+    }
+    std::error_code ec;
+    if (!c.output.empty() && !fs::is_regular_file(out.file(c.output), ec)) {
+      std::cerr << "voxrig conform: case " << c.id << ": missing " << out.file(c.output) << "\n";
+      ++missing;
+    }
+  }
   if (missing || differ) {
     std::cerr << "voxrig conform: the corpus in " << dir << " does not match its manifest ("
               << differ << " case file(s) differ, " << missing

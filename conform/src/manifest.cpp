@@ -151,6 +151,73 @@ ManifestCase parse_case(const json& c, size_t index) {
   return mc;
 }
 
+// compile_cases / pose_cases / mesh_cases entries (docs/manifest-schema.md).
+CapabilityCase parse_capability(const json& c, Check check, size_t index, const char* list) {
+  std::string where = std::string(list) + "[" + std::to_string(index) + "]";
+  if (!c.is_object()) throw Problem{where + ": must be an object"};
+  CapabilityCase k;
+  k.check = check;
+  k.id = string_field(c, "id", where);
+  where = "case " + k.id;
+  if (k.id.empty() || k.id.find_first_of(" \t\r\n#") != std::string::npos)
+    throw Problem{where + ": \"id\" must be non-empty without spaces or '#'"};
+  k.path = path_field(c, "path", where);
+  k.sha256 = string_field(c, "sha256", where);
+  k.format = string_field(c, "format", where);
+  k.rule = string_field(c, "rule", where, false);
+  const std::string level = string_field(c, "level", where);
+  if (level != "required" && level != "recommended")
+    throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};
+  k.level = level == "required" ? Level::Required : Level::Recommended;
+  if (auto t = c.find("tags"); t != c.end() && t->is_array())
+    for (const auto& tag : *t)
+      if (tag.is_string()) k.tags.push_back(tag.get<std::string>());
+  k.profile = check == Check::Compile ? "vfp-json" : string_field(c, "profile", where);
+  if (check != Check::Compile) {
+    bool known = false;
+    for (auto p : kProfiles) known |= p == k.profile;
+    if (!known) throw Problem{where + ": unknown profile \"" + k.profile + "\""};
+  }
+  auto ex = c.find("expect");
+  if (ex == c.end() || !ex->is_object()) throw Problem{where + ": \"expect\" must be an object"};
+  const std::string verdict = string_field(*ex, "verdict", where + " expect");
+  if (verdict != "accept" && verdict != "reject")
+    throw Problem{where + ": \"verdict\" must be \"accept\" or \"reject\""};
+  k.accept = verdict == "accept";
+  if (!k.accept) {
+    k.error = string_field(*ex, "error", where + " expect");
+    k.json_path = string_field(*ex, "path", where + " expect", false);
+  }
+  if (check == Check::Compile && k.accept) k.output = path_field(*ex, "output", where + " expect");
+  if (check == Check::Pose) {
+    k.clip = string_field(c, "clip", where);
+    k.t = string_field(c, "t", where);
+    k.policy = string_field(c, "policy", where, false);
+    k.mode = string_field(c, "mode", where, false);
+    if (k.accept) {
+      auto m = ex->find("model");
+      if (m == ex->end() || !m->is_array()) throw Problem{where + ": \"model\" must be an array"};
+      for (const auto& row : *m) {
+        if (!row.is_array() || row.size() != 16)
+          throw Problem{where + ": every model matrix has 16 numbers"};
+        Matrix16 mat{};
+        for (size_t e = 0; e < 16; ++e) {
+          if (!row[e].is_number()) throw Problem{where + ": a model element is not a number"};
+          mat[e] = row[e].get<double>();
+        }
+        k.model.push_back(mat);
+      }
+    }
+  }
+  if (check == Check::Mesh && k.accept) {
+    auto n = ex->find("reference_quads");
+    if (n == ex->end() || !n->is_number_unsigned())
+      throw Problem{where + ": \"reference_quads\" must be a count"};
+    k.reference_quads = n->get<size_t>();
+  }
+  return k;
+}
+
 }  // namespace
 
 const ManifestExpect* ManifestCase::find(std::string_view profile) const {
@@ -177,6 +244,19 @@ std::optional<Manifest> parse_manifest(std::string_view text, std::string* probl
       ManifestCase c = parse_case((*cases)[i], i);
       if (!ids.insert(c.id).second) throw Problem{"case " + c.id + ": duplicate id"};
       m.cases.push_back(std::move(c));
+    }
+    const std::pair<const char*, Check> lists[] = {{"compile_cases", Check::Compile},
+                                                   {"pose_cases", Check::Pose},
+                                                   {"mesh_cases", Check::Mesh}};
+    for (const auto& [list, check] : lists) {
+      auto l = doc.find(list);
+      if (l == doc.end()) continue;
+      if (!l->is_array()) throw Problem{std::string("manifest: \"") + list + "\" must be an array"};
+      for (size_t i = 0; i < l->size(); ++i) {
+        CapabilityCase c = parse_capability((*l)[i], check, i, list);
+        if (!ids.insert(c.id).second) throw Problem{"case " + c.id + ": duplicate id"};
+        m.capability_cases.push_back(std::move(c));
+      }
     }
     return m;
   } catch (const Problem& p) {

@@ -1,6 +1,7 @@
 // What a conform run prints and writes: the header, the stdout summary, JUnit XML and the JSON
 // report. Reader output is untrusted, so every string is repaired to UTF-8 before it is written
 // and XML gets only the characters XML 1.0 allows.
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -137,6 +138,11 @@ std::string header_text(const RunInfo& info) {
          "   writer checks: " + (info.writer ? "on" : "off") +
          "   jobs: " + std::to_string(info.jobs) + "   timeout: " + fixed(info.timeout_seconds, 1) +
          " s\n";
+  if (!info.capabilities.empty() || !info.dump) {
+    out += "  capabilities:";
+    for (const auto& c : info.capabilities) out += " " + c;
+    out += info.dump ? " (and the reader cases)\n" : " (reader cases not run: --no-dump)\n";
+  }
   if (!info.expected_failures.empty())
     out += "  expected failures: " + info.expected_failures + "\n";
   if (!info.filter.empty()) out += "  filter: " + info.filter + "\n";
@@ -178,6 +184,17 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
     out += "  recommended: " + std::to_string(rec.passed()) + " passed, " +
            std::to_string(rec.failed()) + " failed, " + std::to_string(rec.xfail) + " xfail\n";
   }
+  // Per capability (check): counted results only, in the order of the Check enum.
+  std::map<int, Tally> by_check;
+  for (const CaseResult& r : results)
+    if (r.counted) by_check[int(r.check)].add(r.verdict);
+  if (by_check.size() > 1 || (by_check.size() == 1 && by_check.begin()->first != 0)) {
+    out += "by capability:";
+    for (const auto& [check, t] : by_check)
+      out += "  " + std::string(to_string(Check(check))) + " " + std::to_string(t.passed()) +
+             " passed, " + std::to_string(t.failed()) + " failed;";
+    out.back() = '\n';
+  }
   out += "crash: " + std::to_string(c.crash) + "\n";
   out += "timeout: " + std::to_string(c.timeout) + "\n";
   out += "xfail: " + std::to_string(c.xfail) + "\n";
@@ -200,8 +217,17 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     double seconds = 0;
   };
   std::map<std::string, Group> groups;
+  // Reader checks group by profile; capability checks by "<capability> <profile>".
+  auto group_of = [](const CaseResult& r) {
+    return r.check == Check::Compile || r.check == Check::Pose || r.check == Check::Mesh
+               ? std::string(to_string(r.check)) + " " + r.profile
+               : r.profile;
+  };
+  std::vector<std::string> order(info.profiles.begin(), info.profiles.end());
   for (const CaseResult& r : results) {
-    Group& g = groups[r.profile];
+    const std::string key = group_of(r);
+    if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+    Group& g = groups[key];
     ++g.tests;
     g.seconds += r.seconds;
     g.body += "    <testcase classname=\"voxrig.conform." + xml(r.profile) + "\" name=\"" +
@@ -264,7 +290,7 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
   auto property = [](std::string_view name, std::string_view value) {
     return "      <property name=\"" + std::string(name) + "\" value=\"" + xml(value) + "\"/>\n";
   };
-  for (const auto& profile : info.profiles) {
+  for (const auto& profile : order) {
     auto it = groups.find(profile);
     if (it == groups.end()) continue;
     const Group& g = it->second;
@@ -306,6 +332,11 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   out += "],\n  \"codes\": \"" + std::string(to_string(info.codes)) + "\",\n";
   out += "  \"level\": \"" + std::string(info.level_all ? "all" : "required") + "\",\n";
   out += "  \"writer\": " + std::string(info.writer ? "true" : "false") + ",\n";
+  out += "  \"dump\": " + std::string(info.dump ? "true" : "false") + ",\n";
+  out += "  \"capabilities\": [";
+  for (size_t i = 0; i < info.capabilities.size(); ++i)
+    out += (i ? ", " : "") + quote(info.capabilities[i]);
+  out += "],\n";
   out += "  \"filter\": " + quote(info.filter) + ",\n";
   out += "  \"expected_failures\": " + quote(info.expected_failures) + ",\n";
   out += "  \"jobs\": " + std::to_string(info.jobs) + ",\n";
@@ -348,6 +379,7 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
     if (r.offset >= 0) out += ", \"offset\": " + std::to_string(r.offset);
     if (!r.hex_context.empty()) out += ", \"hex_context\": " + quote(r.hex_context);
     if (!r.output_head.empty()) out += ", \"output_head\": " + quote(r.output_head);
+    if (!r.quality.empty()) out += ", \"quality\": " + quote(r.quality);
     out += "}";
   }
   out += results.empty() ? "]\n}\n" : "\n  ]\n}\n";

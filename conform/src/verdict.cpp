@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "verdict_internal.h"
 #include "voxrig/conform.h"
 #include "voxrig/enum_names.h"
 
@@ -99,8 +100,21 @@ Judgement judge_rejection(const RunOutcome& run, bool expected_reject,
 
 }  // namespace
 
-constexpr EnumName<Check> kCheckNames[] = {
-    {Check::Dump, "dump"}, {Check::Roundtrip, "roundtrip"}, {Check::Canonicalize, "canonicalize"}};
+namespace detail {
+std::optional<Judgement> abnormal_run(const RunOutcome& run) { return abnormal(run); }
+Judgement judge_rejection_run(const RunOutcome& run, bool expected_reject,
+                              const std::string& expected_code, CodeMode codes,
+                              std::string_view what_was_expected) {
+  return judge_rejection(run, expected_reject, expected_code, codes, what_was_expected);
+}
+}  // namespace detail
+
+constexpr EnumName<Check> kCheckNames[] = {{Check::Dump, "dump"},
+                                           {Check::Roundtrip, "roundtrip"},
+                                           {Check::Canonicalize, "canonicalize"},
+                                           {Check::Compile, "compile"},
+                                           {Check::Pose, "pose"},
+                                           {Check::Mesh, "mesh"}};
 
 std::string_view to_string(Check c) { return name_of(kCheckNames, c, "dump"); }
 
@@ -180,8 +194,10 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// "vfp-json" is the profile compile results are reported under (a compiler has no profile).
 bool is_profile(std::string_view p) {
-  return p == "vfp-static" || p == "vfp-rig" || p == "rkc-strict" || p == "rkc-compat";
+  return p == "vfp-static" || p == "vfp-rig" || p == "rkc-strict" || p == "rkc-compat" ||
+         p == "vfp-json";
 }
 
 bool fails(Verdict v) {
@@ -228,7 +244,7 @@ ExpectedFailureList parse_expected_failures(std::string_view text) {
       auto c = check_from_string(tokens[2]);
       if (!c) {
         list.problems.push_back(where + "unknown check '" + std::string(tokens[2]) +
-                                "' (dump, roundtrip, canonicalize)");
+                                "' (dump, roundtrip, canonicalize, compile, pose, mesh)");
         continue;
       }
       e.check = *c;

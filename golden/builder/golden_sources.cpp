@@ -27,7 +27,7 @@ const std::vector<std::string> kBuilders = {"model", "base", "hex", "character",
                                             "kv6",   "kfa",  "rvc"};
 const std::set<std::string> kCompileKeys = {"id",     "rule",        "level", "tags",
                                             "expect", "note",        "json",  "json_lines",
-                                            "model",  "output_case", "rules"};
+                                            "model",  "output_case", "rules", "json_path"};
 const std::set<std::string> kFormats = {"vfp", "rkc", "kv6", "rvc", "kfa", "unknown"};
 
 bool valid_id(const std::string& id) {
@@ -263,6 +263,7 @@ bool parse_compile_case(const json& c, const std::string& golden, const std::str
     return false;
   }
   d.output_case = c.value("output_case", std::string());
+  d.json_path = c.value("json_path", std::string());
   return true;
 }
 
@@ -320,7 +321,12 @@ Sources load_sources(const std::string& golden_dir, std::vector<std::string>& er
       const std::string where = source + " case " + std::to_string(i) + " (" +
                                 (c.is_object() ? c.value("id", std::string("?")) : "?") + ")";
       try {
-        if (format == "vfp-json") {
+        if (format == "pose" || format == "mesh") {
+          if (!c.is_object() || !c.contains("id"))
+            errors.push_back(where + ": a plan needs an id");
+          else
+            s.capability_plans.push_back({format, source, c});
+        } else if (format == "vfp-json") {
           CompileCase d;
           if (!parse_compile_case(c, golden_dir, source, d, err))
             errors.push_back(where + ": " + err);

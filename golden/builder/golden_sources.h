@@ -63,6 +63,7 @@ struct CompileCase {
   std::string error;
   std::string output_case;  ///< accept: the output must equal this reader case's file
   RuleLists rules;          ///< the source's "rules"
+  std::string json_path;    ///< reject: the JSON path the compiler reports, when declared
 };
 
 /// Everything under golden/sources.
@@ -70,6 +71,13 @@ struct Sources {
   std::string root;                      ///< the golden directory
   std::map<std::string, CaseDef> cases;  ///< by id (sorted)
   std::map<std::string, CompileCase> compile_cases;
+  /// Capability case plans (sources with format "pose" or "mesh"), expanded by the CLI's golden
+  /// command (cli/golden_capabilities.cpp): {format, source file, the case object}.
+  struct Plan {
+    std::string format, source;
+    nlohmann::json spec;
+  };
+  std::vector<Plan> capability_plans;
 };
 
 /// The profiles a format's cases declare, in manifest order.

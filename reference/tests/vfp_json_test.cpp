@@ -218,7 +218,9 @@ TEST(VfpJsonCompile, ClipsAndTracksSortedKeysKeptAndDefaultedFromTheTracksJoint)
   EXPECT_TRUE(*back == f);
 }
 
-TEST(VfpJsonCompile, ExtraSectionsInJsonOrderBetweenVox0AndTheRig) {
+// formats.md "VFP core", Order: the compiler writes the canonical order: VOX0, the caches in JSON
+// order, SKEL VSKN ANIM, then the unknown sections in JSON order.
+TEST(VfpJsonCompile, ExtraSectionsInCanonicalOrderAroundTheRig) {
   VfpFile f = compile_ok(doc(R"(,"sections":[{"tag":"PRVW","payload_hex":"aBcD"},)"
                              R"({"tag":"ZZZ9","chunk_id":7,"flags":0,"payload_hex":""},)"
                              R"({"tag":"MSH0","chunk_id":-1,"flags":1,"payload_hex":"00"}],)"
@@ -229,16 +231,19 @@ TEST(VfpJsonCompile, ExtraSectionsInJsonOrderBetweenVox0AndTheRig) {
   EXPECT_EQ(f.sections[1].header.chunk_id, -1);  // default
   EXPECT_EQ(f.sections[1].header.flags, 0);      // default
   EXPECT_EQ(std::get<RawPayload>(f.sections[1].body).bytes, (std::vector<uint8_t>{0xAB, 0xCD}));
-  EXPECT_EQ(f.sections[2].header.tag, make_tag("ZZZ9"));
-  EXPECT_EQ(f.sections[2].header.chunk_id, 7);
-  EXPECT_TRUE(std::get<RawPayload>(f.sections[2].body).bytes.empty());
-  EXPECT_EQ(f.sections[3].header.tag, make_tag("MSH0"));
-  EXPECT_EQ(f.sections[3].header.flags, 1);  // a known cache may be REQUIRED
-  EXPECT_EQ(f.sections[4].header.tag, make_tag("SKEL"));
-  EXPECT_EQ(f.sections[5].header.tag, make_tag("VSKN"));
+  EXPECT_EQ(f.sections[2].header.tag, make_tag("MSH0"));
+  EXPECT_EQ(f.sections[2].header.flags, 1);  // a known cache may be REQUIRED
+  EXPECT_EQ(f.sections[3].header.tag, make_tag("SKEL"));
+  EXPECT_EQ(f.sections[4].header.tag, make_tag("VSKN"));
+  EXPECT_EQ(f.sections[5].header.tag, make_tag("ZZZ9"));
+  EXPECT_EQ(f.sections[5].header.chunk_id, 7);
+  EXPECT_TRUE(std::get<RawPayload>(f.sections[5].body).bytes.empty());
   auto bytes = encode_vfp(f);
   ASSERT_TRUE(bytes.ok());
   EXPECT_TRUE(decode_vfp(*bytes, DecodeOptions{Profile::VfpRig, {}}).ok());
+  auto canon = encode_vfp(canonicalized(f));
+  ASSERT_TRUE(canon.ok());
+  EXPECT_EQ(*canon, *bytes);
 }
 
 // ---- numbers (D16) ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 // invalid UTF-8 repaired before it reaches XML or JSON output) and never throws.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -69,9 +70,10 @@ std::optional<std::string> rejection_code(std::string_view text);
 
 // ---- what a check expects and what the reader did ----------------------------------------------
 
-/// Which operation a result checks: the reader protocol's dump, or an optional writer check.
-enum class Check { Dump, Roundtrip, Canonicalize };
-/// "dump", "roundtrip", "canonicalize".
+/// Which operation a result checks: the reader protocol's dump, an optional writer check, or a
+/// capability (conformance.md "Writers, evaluators and meshers": compile, pose, mesh).
+enum class Check { Dump, Roundtrip, Canonicalize, Compile, Pose, Mesh };
+/// "dump", "roundtrip", "canonicalize", "compile", "pose", "mesh".
 std::string_view to_string(Check c);
 std::optional<Check> check_from_string(std::string_view s);
 
@@ -175,6 +177,7 @@ struct CaseResult {
   int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
   std::string hex_context;            ///< a short hex dump around `offset` (failures only)
   std::string output_head;            ///< the start of the reader's stdout (failures only, bounded)
+  std::string quality;        ///< mesh: "N quads (reference M)"; never affects the verdict
 };
 
 /// Fills `path`, `rules` (with summaries and sections from `catalogue`, when given) and
@@ -261,6 +264,8 @@ struct RunInfo {
   CodeMode codes = CodeMode::Strict;
   bool level_all = false;
   bool writer = false;
+  bool dump = true;                       ///< false: --no-dump (reader cases not run)
+  std::vector<std::string> capabilities;  ///< "compile", "pose", "mesh" as claimed
   std::string filter;
   std::string expected_failures;  ///< the file, or ""
   unsigned jobs = 1;
@@ -296,6 +301,62 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
 /// Rows render in pages, so the page stays usable with tens of thousands of results.
 std::string report_html(const RunInfo& info, const std::vector<CaseResult>& results,
                         const Summary& summary);
+
+// ---- capabilities: compile, pose, mesh (conformance.md "Writers, evaluators and meshers") ----
+
+/// A column-major 4x4 model matrix (element (r, c) at [c * 4 + r]).
+using Matrix16 = std::array<double, 16>;
+
+/// D19's matrix tolerance: |got - want| <= kPoseAbsTolerance + kPoseRelTolerance * |want|.
+inline constexpr double kPoseAbsTolerance = 1e-6;
+inline constexpr double kPoseRelTolerance = 1e-5;
+
+/// What a pose case expects: the matrices (accept) or an error code.
+struct PoseExpectation {
+  bool accept = true;
+  std::string error;
+  std::span<const Matrix16> model;  ///< owned by the caller
+};
+
+/// Judges `COMMAND pose ...`: exit 0 with {"model": [[16 numbers], ...]} holding exactly one
+/// matrix per expected joint, each element within D19's tolerance (the failure names the first
+/// joint and element that differ, with row and column), or exit 1 with the expected code.
+/// Safe on any output.
+Judgement judge_pose(const PoseExpectation& expect, const RunOutcome& run, CodeMode codes);
+
+/// The exposed faces of a model as the mesh protocol defines them: VFP (decoded under a VFP
+/// profile; with a rig under vfp-rig, a face is also exposed toward a voxel of another joint) or
+/// KV6 (the stored vis bits, D22). Built once per case by mesh_faces().
+struct MeshFaces {
+  uint32_t size[3] = {0, 0, 0};
+  /// One entry per exposed face, in scan order (z, y, x, then -x +x -y +y -z +z).
+  struct Face {
+    uint32_t x, y, z;
+    uint8_t dir;  ///< 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z
+    uint16_t joint;
+    uint32_t color;
+  };
+  std::vector<Face> faces;
+};
+
+/// The exposed faces of `file` under `profile`, or nullopt with `*problem` set when the file
+/// does not decode (a corpus bug for an accepted mesh case). Allocates O(faces).
+std::optional<MeshFaces> mesh_faces(std::span<const uint8_t> file, std::string_view profile,
+                                    std::string* problem);
+
+/// Judges `COMMAND mesh --profile P FILE` by properties: every quad's box is one voxel thick
+/// along its normal and inside the grid; every covered face is exposed, with that joint and
+/// colour; no face is covered twice; every exposed face is covered. A failure names the first
+/// bad quad or the first uncovered face. `quality` receives "N quads (reference M)".
+Judgement judge_mesh(const MeshFaces& faces, size_t reference_quads, const RunOutcome& run,
+                     std::string* quality);
+
+/// Judges `COMMAND compile IN.json OUT.vfp`: judge_writer, plus on an expected reject the JSON
+/// path the manifest records (`json_path`, may be empty): a different path is reported in the
+/// reason and turns a pass into Fail only when `check_path` (--level all).
+Judgement judge_compile(const WriterExpectation& expect, const std::string& json_path,
+                        bool check_path, const RunOutcome& run,
+                        const std::optional<std::vector<uint8_t>>& produced, CodeMode codes);
 
 // ---- the golden manifest (docs/manifest-schema.md) ---------------------------------------------
 
@@ -334,10 +395,27 @@ struct ManifestCase {
   const ManifestExpect* find(std::string_view profile) const;
 };
 
+/// One capability case (manifest lists compile_cases, pose_cases, mesh_cases).
+struct CapabilityCase {
+  Check check = Check::Compile;
+  std::string id, path, sha256, format, rule;
+  Level level = Level::Required;
+  std::vector<std::string> tags;
+  std::string profile;  ///< pose / mesh; compile cases report under "vfp-json"
+  bool accept = true;
+  std::string error;                  ///< reject: the code
+  std::string json_path;              ///< compile reject: the JSON path, when recorded
+  std::string output;                 ///< compile accept: the expected bytes (path)
+  std::string clip, t, policy, mode;  ///< pose request (policy / mode empty for RKCH)
+  std::vector<Matrix16> model;        ///< pose accept
+  size_t reference_quads = 0;         ///< mesh
+};
+
 struct Manifest {
   std::string suite;
   std::string suite_version;
   std::vector<ManifestCase> cases;
+  std::vector<CapabilityCase> capability_cases;  ///< compile, then pose, then mesh
 };
 
 /// Parses manifest.json (schema "voxrig-manifest/1"). Unknown keys are ignored (newer minor

@@ -9,6 +9,9 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
                                                          reject: exit 1, {"error": code, ...}
     voxrig_reader.py roundtrip    --profile P IN OUT    parse, serialize in file order (D1)
     voxrig_reader.py canonicalize --profile P IN OUT    parse, serialize in canonical order (D1)
+    voxrig_reader.py pose --profile P --clip C --t T [--policy step|linear|slerp]
+                     [--mode clamp|loop] FILE            {"model": [[16 numbers], ...]}
+                                                         (voxrig_pose.py, conformance.md)
 
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
@@ -954,8 +957,77 @@ def _reject(e):
     return 1
 
 
+def pose_inputs(model):
+    """The SKEL joints and ANIM clips of a decoded model as floats for voxrig_pose.pose()."""
+    skel = model.first("SKEL")
+    anim = model.first("ANIM")
+    vskn = model.first("VSKN")
+    if not skel or skel.body is None or not vskn or vskn.body is None:
+        return None, []
+
+    def f(v):
+        return tuple(f32_value(b) for b in v)
+    joints = [(j.id, j.parent, f(j.t), f(j.r), f(j.s)) for j in skel.body.joints]
+    clips = []
+    if anim and anim.body is not None:
+        for c in anim.body.clips:
+            tracks = [(t.joint, [(k.time_ms, f(k.t), f(k.r), f(k.s)) for k in t.keys])
+                      for t in c.tracks]
+            name = bytes(c.name).decode("utf-8", "replace")
+            clips.append((c.id, c.duration_ms, name, tracks))
+    return joints, clips
+
+
+def run_pose(rest):
+    import voxrig_pose
+    opts = {"--profile": None, "--clip": None, "--t": None, "--policy": "linear",
+            "--mode": "clamp"}
+    files = []
+    i = 0
+    while i < len(rest):
+        if rest[i] in opts and i + 1 < len(rest):
+            opts[rest[i]] = rest[i + 1]
+            i += 2
+        else:
+            files.append(rest[i])
+            i += 1
+    if (len(files) != 1 or opts["--clip"] is None or opts["--t"] is None
+            or opts["--policy"] not in ("step", "linear", "slerp")
+            or opts["--mode"] not in ("clamp", "loop") or opts["--profile"] is None):
+        return _usage("pose needs --profile P --clip C --t T [--policy] [--mode] FILE")
+    try:
+        t = float(opts["--t"])
+    except ValueError:
+        return _usage("--t is not a number")
+    try:
+        with open(files[0], "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        sys.stderr.write("voxrig_reader.py: cannot read %s: %s\n" % (files[0], e))
+        return 2
+    if opts["--profile"] not in PROFILES or not is_vfp(data):
+        return _reject(Reject("file.unknown_format", 0, "", "not a VFP file under a VFP profile"))
+    try:
+        model = decode(data, opts["--profile"])
+    except Reject as e:
+        return _reject(e)
+    joints, clips = pose_inputs(model)
+    try:
+        if joints is None:
+            raise voxrig_pose.PoseReject("eval.bad_clip", "no rig under this profile")
+        models = voxrig_pose.pose(joints, clips, opts["--clip"], t, opts["--policy"],
+                                  opts["--mode"])
+    except voxrig_pose.PoseReject as e:
+        return _reject(Reject(e.code, 0, "", e.detail))
+    rows = ["[" + ", ".join(repr(v + 0.0) for v in m) + "]" for m in models]
+    sys.stdout.write("{\"model\": [" + ",\n  ".join(rows) + "]}\n")
+    return 0
+
+
 def run(argv):
     """Returns the exit code; prints the protocol output."""
+    if argv and argv[0] == "pose":
+        return run_pose(argv[1:])
     if not argv or argv[0] not in ("dump", "roundtrip", "canonicalize"):
         return _usage("expected a command")
     cmd, rest = argv[0], argv[1:]

@@ -35,9 +35,12 @@
 namespace voxrig {
 
 /// OBJ text for `quads` (see the header for conventions). `palette` empty: no vertex colours;
-/// otherwise a quad whose material is past the palette gets no colour either. Never fails;
-/// allocates the string.
-std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette = {});
+/// otherwise a quad whose material is past the palette gets no colour either. Groups: one `g`
+/// line whenever the joint changes, named after the SKEL joint of that id when `skel` has one
+/// with a non-empty name (whitespace and control characters become '_'), else `joint_<id>`.
+/// Never fails; allocates the string.
+std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette = {},
+                       const Skel* skel = nullptr);
 
 /// The pose a posed export shows.
 struct PoseRequest {
@@ -51,8 +54,10 @@ struct PoseRequest {
 /// that joint's skinning matrix. `joints` is the per-voxel joint map (joint_map()). Errors: the
 /// meshing and sampling codes (eval.buffer_size, eval.bad_clip, eval.bad_time, ...), and
 /// vskn.joint_missing when the joint map names a joint the runtime does not have.
+/// Groups are named as in export_obj when `skel` is given.
 Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
-                                     const RigRuntime& runtime, const PoseRequest& pose);
+                                     const RigRuntime& runtime, const PoseRequest& pose,
+                                     const Skel* skel = nullptr);
 
 /// glTF sampler interpolation for exported clips.
 enum class GltfInterpolation : uint8_t { Linear, Step };

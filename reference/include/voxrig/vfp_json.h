@@ -10,8 +10,9 @@
 namespace voxrig {
 
 /// Compiles the JSON text of formats.md "JSON compile input" (fine print 8, 9 and D16) into a
-/// model that encode_vfp writes as a valid file: sections VOX0, the extra sections in JSON order,
-/// then SKEL, VSKN, ANIM (ANIM only with at least one clip; no rig sections without "rig"), with
+/// model that encode_vfp writes as a valid file, in the canonical section order (formats.md "VFP
+/// core", Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
+/// least one clip; no rig sections without "rig"), then the unknown sections in JSON order, with
 /// every hash bound. Safe on any input text: errors are json.* codes whose `path` is a JSON path
 /// such as "$.rig.animations[0].tracks[1].keys[2].time_ms" and whose offset is the byte offset in
 /// the JSON text where known (0 otherwise).

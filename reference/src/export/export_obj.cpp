@@ -1,7 +1,7 @@
 // Wavefront OBJ export of quads, static or posed (see voxrig/export.h for the conventions).
 //
 // Text layout: a comment line, then per quad four `v` lines and one `f` line (1-based indices),
-// with a `g joint_<id>` line whenever the joint changes.
+// with a `g NAME` line whenever the joint changes (the SKEL joint's name, else joint_<id>).
 #include <charconv>
 #include <string>
 
@@ -41,11 +41,25 @@ void quad_corners(const Quad& q, Vec3 out[4]) {
   }
 }
 
+// The OBJ group name of joint `id`: its SKEL name with whitespace / controls as '_' (a group
+// name is one token), or joint_<id> without a skeleton, a joint of that id or a name.
+std::string group_name(uint16_t id, const Skel* skel) {
+  if (skel)
+    for (const SkelJoint& j : skel->joints) {
+      if (j.id != id || j.name.empty()) continue;
+      std::string n = j.name;
+      for (char& c : n)
+        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F) c = '_';
+      return n;
+    }
+  return "joint_" + std::to_string(id);
+}
+
 float srgb_unit(uint8_t c) { return static_cast<float>(c) / 255.0f; }
 
 // The shared writer: transform (per quad, may be null) maps grid points to output points.
 template <class Transform>
-std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette,
+std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* skel,
                       Transform&& transform) {
   std::string out;
   out.reserve(quads.size() * 120 + 64);
@@ -57,9 +71,7 @@ std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette
   uint64_t vertex = 1;
   for (const Quad& q : quads) {
     if (first || q.joint != joint) {
-      out += "g joint_";
-      append_uint(out, q.joint);
-      out += '\n';
+      out += "g " + group_name(q.joint, skel) + "\n";
       joint = q.joint;
       first = false;
     }
@@ -97,26 +109,30 @@ std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette
 
 }  // namespace
 
-std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette) {
-  return write_obj(quads, palette, [](const Quad&, const Vec3& p) { return p; });
+std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette,
+                       const Skel* skel) {
+  return write_obj(quads, palette, skel, [](const Quad&, const Vec3& p) { return p; });
 }
 
 static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
                                                       std::span<const uint16_t> joints,
                                                       const RigRuntime& runtime,
-                                                      const PoseRequest& pose);
+                                                      const PoseRequest& pose,
+                                                      const Skel* skel);
 
 // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
-                                     const RigRuntime& runtime, const PoseRequest& pose) {
+                                     const RigRuntime& runtime, const PoseRequest& pose,
+                                     const Skel* skel) {
   return guard_out_of_memory(
-      [&] { return export_posed_obj_unguarded(vox0, joints, runtime, pose); });
+      [&] { return export_posed_obj_unguarded(vox0, joints, runtime, pose, skel); });
 }
 
 static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
                                                       std::span<const uint16_t> joints,
                                                       const RigRuntime& runtime,
-                                                      const PoseRequest& pose) {
+                                                      const PoseRequest& pose,
+                                                      const Skel* skel) {
   MeshScratch scratch;
   std::vector<Quad> quads;
   VOXRIG_TRY(mesh_bone_aware(vox0, joints, quads, scratch));
@@ -134,7 +150,7 @@ static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
                          "joint map names joint " + std::to_string(q.joint) + ", not in SKEL");
     }
   }
-  return write_obj(quads, vox0.palette, [&](const Quad& q, const Vec3& p) {
+  return write_obj(quads, vox0.palette, skel, [&](const Quad& q, const Vec3& p) {
     return transform_point(skin[static_cast<size_t>(runtime.joint_index(q.joint))], p);
   });
 }

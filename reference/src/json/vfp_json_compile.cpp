@@ -11,8 +11,10 @@
 //
 // Check order: the JSON text (json_dom: syntax, duplicate keys, nesting), then the top object's
 // unknown keys (JSON order) and missing keys, then vfp, size, palette, voxels, sections, rig,
-// each front to back. Output sections: VOX0, the extra sections in JSON order, SKEL, VSKN, ANIM
-// (only with at least one clip); every hash bound by rebind().
+// each front to back. Output sections in the canonical writer order (formats.md "VFP core",
+// Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (only with at least one
+// clip), then the unknown sections in JSON order; every hash bound by rebind(). The order comes
+// from canonicalized(), the one home of that rule, so `canonicalize` of the output is a no-op.
 #include <algorithm>
 #include <new>
 
@@ -95,6 +97,7 @@ class Compiler {
         file.sections.push_back(Section{h, std::move(compiled.anim)});
       }
     }
+    file = canonicalized(std::move(file));
     rebind(file);
     return file;
   }

@@ -1,0 +1,79 @@
+// Shared plumbing of the capability protocols (conformance.md "Writers, evaluators and meshers"):
+// the `voxrig pose` and `voxrig mesh` protocol forms decode a file under a profile, validate
+// enum options with one message form, and print the protocol JSON.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "cli_common.h"
+#include "voxrig/kv6.h"
+#include "voxrig/mesh.h"
+#include "voxrig/pose_f64.h"
+#include "voxrig/rkc_model.h"
+#include "voxrig/vfp_model.h"
+
+namespace voxrig::cli {
+
+/// A file decoded for a capability: VFP (either VFP profile), an RKCH character or a KV6.
+using CapabilityModel = std::variant<VfpFile, Character, Kv6>;
+
+/// Decodes `bytes` under `profile`: the VFP profiles read VFP, the RKCH profiles read RKCH and
+/// KV6 (by magic). A file of the other family, or of a format the capability cannot use (RVC,
+/// KFA, unknown), is file.unknown_format (the same code `dump` gives). Safe on any bytes.
+Result<CapabilityModel> decode_for_capability(std::span<const uint8_t> bytes, Profile profile);
+
+/// The value of enum option `name` (or `fallback` when absent). When the value is not one of
+/// `allowed`, prints "voxrig: --policy: 'cubic' is not one of step, linear, slerp" and returns
+/// nullopt (the caller exits with kExitUsage).
+std::optional<std::string> enum_option(const Args& args, std::string_view name,
+                                       std::initializer_list<std::string_view> allowed,
+                                       std::string_view fallback);
+
+/// One pose request of the protocol, as text the way the command line gives it.
+struct PoseQuery {
+  std::string clip;  ///< VFP: clip id or name; RKCH: clip index
+  double t = 0;      ///< parsed --t (may be non-finite: eval.bad_time)
+  SamplePolicy policy = SamplePolicy::Linear;
+  TimeMode mode = TimeMode::Clamp;
+};
+
+/// The protocol answer for a decoded model: VFP model matrices in double (evaluate_models_f64)
+/// or the RKCH solved bone transforms (clock from 0 advanced by floor(t), in two steps past
+/// INT32_MAX so the i32 clock wraps, D21; placement p = the character's META root). Errors:
+/// eval.bad_clip (no such clip; the detail lists the clips), eval.bad_time (non-finite, or for
+/// RKCH outside -2^31 .. 2^32-1), and the evaluation codes. Allocates the result.
+Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQuery& q);
+
+/// The reference's protocol mesh of a decoded model: bone-aware (VFP with a rig under vfp-rig),
+/// greedy (static VFP), kv6 greedy (KV6); for an RKCH character every MSHS mesh, joint = mesh
+/// index. `mesher` is "bone-aware", "greedy" or "naive".
+Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher);
+
+/// {"model": [[16 numbers], ...]}: one column-major matrix per entry, each element as the
+/// shortest decimal that round-trips the double; a non-finite element is written as null.
+std::string model_matrices_json(std::span<const Mat4d> models);
+
+/// {"quads": [{"normal": "+x", "voxels": [x0, y0, z0, x1, y1, z1], "joint": J, "color": C},
+/// ...]}: the protocol form of reference quads (mesh.h coordinates turned into the inclusive
+/// box of the voxels whose `normal` face the quad covers).
+std::string quads_json(std::span<const Quad> quads);
+
+}  // namespace voxrig::cli
+
+namespace voxrig::cli {
+
+/// The .gltf (JSON) form of a .glb written by export_gltf: the GLB's JSON chunk with the BIN
+/// chunk embedded as a base64 data URI in buffers[0]. nullopt when `glb` is not a well-formed
+/// GLB of that shape (never for export_gltf output).
+std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb);
+
+/// "gltf" for a path ending in .gltf, "glb" for .glb, "obj" for .obj, "json" for .json, else "".
+std::string format_of_extension(const std::string& path);
+
+}  // namespace voxrig::cli

@@ -1,0 +1,31 @@
+// The capability cases of the golden corpus (conformance.md "Writers, evaluators and meshers"):
+// pose and mesh plans from golden/sources (format "pose" / "mesh") expanded into manifest
+// entries, with the reference's expectations (pose: evaluate_models_f64 / the RKCH solve; mesh:
+// the reference quad count, after checking the reference's own mesh with the judge).
+// golden/README.md ("Capability cases") is the author's guide.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "golden_sources.h"
+
+namespace voxrig::cli {
+
+/// What expanding the plans produced.
+struct CapabilityCorpus {
+  nlohmann::ordered_json pose = nlohmann::ordered_json::array();
+  nlohmann::ordered_json mesh = nlohmann::ordered_json::array();
+  std::map<std::string, std::vector<uint8_t>> files;  ///< by path relative to golden/
+  std::vector<std::string> mismatches;  ///< the reference disagrees with a hand value / itself
+  std::vector<std::string> errors;      ///< a plan is malformed
+  size_t pose_accept = 0, pose_reject = 0, mesh_cases = 0;
+};
+
+/// Expands every plan of `s` (reader cases are built on demand). Deterministic.
+CapabilityCorpus build_capability_cases(golden::Sources& s);
+
+}  // namespace voxrig::cli

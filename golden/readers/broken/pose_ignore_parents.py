@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""A deliberately broken player: the Python example reader's pose, but it ignores joint parents (model = local).
+golden/tests/broken_testees_caught.sh checks that `voxrig conform --pose` catches it on exactly
+the pose cases where that mistake changes a matrix beyond D19's tolerance."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import voxrig_pose  # noqa: E402
+import voxrig_reader  # noqa: E402
+
+voxrig_pose.BROKEN["ignore_parents"] = True
+
+if __name__ == "__main__":
+    sys.exit(voxrig_reader.main())
