@@ -35,18 +35,6 @@ Result<CapabilityModel> decode_for_capability(std::span<const uint8_t> bytes, Pr
                       std::string(to_string(profile)));
 }
 
-std::optional<std::string> enum_option(const Args& args, std::string_view name,
-                                       std::initializer_list<std::string_view> allowed,
-                                       std::string_view fallback) {
-  const std::string v = args.last(name).value_or(std::string(fallback));
-  for (auto a : allowed)
-    if (a == v) return v;
-  std::string list;
-  for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-  std::cerr << "voxrig: " << name << ": '" << v << "' is not one of " << list << "\n";
-  return std::nullopt;
-}
-
 std::string model_matrices_json(std::span<const Mat4d> models) {
   std::string out = "{\"model\": [";
   for (size_t j = 0; j < models.size(); ++j) {

@@ -28,13 +28,6 @@ using CapabilityModel = std::variant<VfpFile, Character, Kv6>;
 /// KFA, unknown), is file.unknown_format (the same code `dump` gives). Safe on any bytes.
 Result<CapabilityModel> decode_for_capability(std::span<const uint8_t> bytes, Profile profile);
 
-/// The value of enum option `name` (or `fallback` when absent). When the value is not one of
-/// `allowed`, prints "voxrig: --policy: 'cubic' is not one of step, linear, slerp" and returns
-/// nullopt (the caller exits with kExitUsage).
-std::optional<std::string> enum_option(const Args& args, std::string_view name,
-                                       std::initializer_list<std::string_view> allowed,
-                                       std::string_view fallback);
-
 /// One pose request of the protocol, as text the way the command line gives it.
 struct PoseQuery {
   std::string clip;  ///< VFP: clip id or name; RKCH: clip index

@@ -567,6 +567,14 @@ int run(const Args& args) {
     r.exit_code = run.exit_code;
     r.signal = run.signal;
     r.seconds = run.seconds;
+    if (p.cap) {
+      // Capability cases (compile, pose, mesh) carry no resolved rules in the manifest yet:
+      // they are reported with their capability and file only.
+      r.capability = std::string(to_string(p.check));
+      r.path = p.cap->path;
+      progress.step(p);
+      return;
+    }
     describe_case(r, *p.c, p.e, corpus.rules ? &*corpus.rules : nullptr);
     if (p.check != Check::Dump) r.capability = "writer";
     if (r.verdict != Verdict::Pass && r.verdict != Verdict::Loose) {

@@ -20,7 +20,8 @@ constexpr std::string_view kUsage =
     "               extension (.gltf -> gltf, anything else -> glb)\n"
     "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {{"-o", true}, {"--step", false}, {"--format", true}};
+constexpr std::string_view kFormats[] = {"glb", "gltf"};
+constexpr OptionSpec kOptions[] = {{"-o", true}, {"--step", false}, {"--format", true, kFormats}};
 
 int run(const Args& args) {
   auto out = args.get("-o");
@@ -28,9 +29,9 @@ int run(const Args& args) {
     std::cerr << "voxrig: export-gltf needs FILE and -o OUT.glb (see --help)\n";
     return kExitUsage;
   }
-  auto format = enum_option(args, "--format", {"glb", "gltf"},
-                            format_of_extension(*out) == "gltf" ? "gltf" : "glb");
-  if (!format) return kExitUsage;
+  // parse_args has checked --format against its choices.
+  const std::optional<std::string> format =
+      args.last("--format").value_or(format_of_extension(*out) == "gltf" ? "gltf" : "glb");
   int exit = kExitOk;
   auto f = read_vfp(args.positional[0], exit);
   if (!f) return exit;

@@ -35,8 +35,12 @@ constexpr std::string_view kUsage =
     "  --mesher M      bone-aware (default for rigs), greedy (default for static models), naive\n"
     "Exit: 0 written, 1 the file was rejected ({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {
-    {"--format", true}, {"-o", true}, {"--mesher", true}, {"--profile", true}};
+constexpr std::string_view kFormats[] = {"json", "obj", "glb", "gltf"};
+constexpr std::string_view kMeshers[] = {"bone-aware", "greedy", "naive"};
+constexpr OptionSpec kOptions[] = {{"--format", true, kFormats},
+                                   {"-o", true},
+                                   {"--mesher", true, kMeshers},
+                                   {"--profile", true, kProfileChoices}};
 
 int emit(const std::optional<std::string>& out, std::string_view text) {
   if (!out) {
@@ -57,9 +61,9 @@ int run(const Args& args) {
       return kExitUsage;
     }
   }
-  auto format = enum_option(args, "--format", {"json", "obj", "glb", "gltf"}, fallback);
-  auto mesher = enum_option(args, "--mesher", {"bone-aware", "greedy", "naive"}, "bone-aware");
-  if (!format || !mesher) return kExitUsage;
+  // parse_args has checked --format and --mesher against their choices.
+  const std::optional<std::string> format = args.last("--format").value_or(fallback);
+  const std::optional<std::string> mesher = args.last("--mesher").value_or("bone-aware");
   if (args.positional.size() != 1) {
     std::cerr << "voxrig: mesh needs one FILE (see --help)\n";
     return kExitUsage;

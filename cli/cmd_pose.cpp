@@ -41,9 +41,16 @@ constexpr std::string_view kUsage =
     "eval.bad_clip for a clip that does not exist, eval.bad_time for a non-finite time),\n"
     "2 usage, 3 I/O.\n";
 
-constexpr OptionSpec kOptions[] = {{"--clip", true},   {"--t", true},    {"-o", true},
-                                   {"--policy", true}, {"--mode", true}, {"--format", true},
-                                   {"--profile", true}};
+constexpr std::string_view kPolicies[] = {"step", "linear", "slerp"};
+constexpr std::string_view kModes[] = {"clamp", "loop"};
+constexpr std::string_view kFormats[] = {"json", "obj"};
+constexpr OptionSpec kOptions[] = {{"--clip", true},
+                                   {"--t", true},
+                                   {"-o", true},
+                                   {"--policy", true, kPolicies},
+                                   {"--mode", true, kModes},
+                                   {"--format", true, kFormats},
+                                   {"--profile", true, kProfileChoices}};
 
 // The whole argument as a number (from_chars accepts inf and nan: those are eval.bad_time).
 bool parse_number(const std::string& text, double& t) {
@@ -96,12 +103,12 @@ int pose_obj(const VfpFile& f, const Request& r) {
 
 int run(const Args& args) {
   Request r;
-  auto policy = enum_option(args, "--policy", {"step", "linear", "slerp"}, "linear");
-  auto mode = enum_option(args, "--mode", {"clamp", "loop"}, "clamp");
+  // parse_args has checked --policy, --mode and --format against their choices.
+  const std::optional<std::string> policy = args.last("--policy").value_or("linear");
+  const std::optional<std::string> mode = args.last("--mode").value_or("clamp");
   r.out = args.last("-o");
   const std::string def = r.out && ends_with(*r.out, ".obj") ? "obj" : "json";
-  auto format = enum_option(args, "--format", {"json", "obj"}, def);
-  if (!policy || !mode || !format) return kExitUsage;
+  const std::optional<std::string> format = args.last("--format").value_or(def);
   r.format = *format;
   r.policy = *policy == "step"    ? SamplePolicy::Step
              : *policy == "slerp" ? SamplePolicy::Slerp

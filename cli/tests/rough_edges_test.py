@@ -87,7 +87,7 @@ def edges(tmp):
         (["roundtrip", RIG, out("o"), "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
         (["canonicalize", RIG, out("o"), "--profile"],
          "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
-        (["mesh", RIG, "-o", out("m"), "--format"], "obj, gltf"),
+        (["mesh", RIG, "-o", out("m"), "--format"], "json, obj, glb, gltf"),
         (["mesh", RIG, "-o", out("m"), "--mesher"], "bone-aware, greedy, naive"),
         (["pose", RIG, "--clip", "idle", "--t", "0", "-o", out("p"), "--policy"],
          "step, linear, slerp"),

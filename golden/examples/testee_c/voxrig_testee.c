@@ -5,7 +5,7 @@
  *
  * Scope: the VFP container (file header, section headers, trailing bytes), the VOX0 payload,
  * unknown sections (REQUIRED ones reject unless they are cache tags) and the sourceHash; the
- * dump (schema voxrig-dump/1) with VOX0 decoded and every other section opaque. Under any other
+ * dump (schema voxrig-dump/2) with VOX0 decoded and every other section opaque. Under any other
  * profile it returns 2, which voxrig reports as a testee failure ("profile not supported").
  *
  * Compile with -DVOXRIG_TESTEE_PLANTED_BUG for the copy with one planted bug (an off-by-one in
@@ -224,7 +224,7 @@ static const char* decode(const uint8_t* data, size_t size, Model* m) {
 }
 
 static void dump(const uint8_t* data, const Model* m, Out* o) {
-  put(o, "{\"schema\": \"voxrig-dump/1\", \"format\": \"vfp\", \"version_minor\": %u, ",
+  put(o, "{\"schema\": \"voxrig-dump/2\", \"format\": \"vfp\", \"version_minor\": %u, ",
       m->version_minor);
   put(o, "\"source_hash\": \"");
   for (int i = 0; i < 32; ++i) put(o, "%02x", m->source_hash[i]);

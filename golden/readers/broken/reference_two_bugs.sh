@@ -11,7 +11,7 @@ out=$("$voxrig" "$@")
 rc=$?
 case "$out" in
   *'"vfp.section.unknown_required"'*)
-    printf '{"schema": "voxrig-dump/1", "format": "vfp", "sections": []}\n'
+    printf '{"schema": "voxrig-dump/2", "format": "vfp", "sections": []}\n'
     exit 0 ;;
   *'"skel.parent_cycle"'*)
     printf '{"error": "skel.parent_missing"}\n'
