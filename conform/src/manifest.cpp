@@ -74,19 +74,30 @@ WriterSpec writer_spec(const json& e, const char* key, const std::string& where)
   return w;
 }
 
+// A case id: non-empty, no whitespace or '#' (expected-failure lines are "ID PROFILE ...").
+std::string case_id_field(const json& c, const std::string& where) {
+  std::string id = string_field(c, "id", where);
+  if (id.empty() || id.find_first_of(" \t\r\n#") != std::string::npos)
+    throw Problem{"case " + id + ": \"id\" must be non-empty without spaces or '#'"};
+  return id;
+}
+
+// A file's SHA-256: 64 lower-case hex digits (the runner compares it with the file's hash).
+std::string sha256_field(const json& c, const std::string& where) {
+  std::string h = string_field(c, "sha256", where);
+  if (h.size() != 64 || h.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw Problem{where + ": \"sha256\" must be 64 lower-case hex digits"};
+  return h;
+}
+
 ManifestCase parse_case(const json& c, size_t index) {
   std::string where = "cases[" + std::to_string(index) + "]";
   if (!c.is_object()) throw Problem{where + ": must be an object"};
   ManifestCase mc;
-  mc.id = string_field(c, "id", where);
+  mc.id = case_id_field(c, where);
   where = "case " + mc.id;
-  if (mc.id.empty() || mc.id.find_first_of(" \t\r\n#") != std::string::npos)
-    throw Problem{where + ": \"id\" must be non-empty without spaces or '#'"};
   mc.path = path_field(c, "path", where);
-  mc.sha256 = string_field(c, "sha256", where);
-  if (mc.sha256.size() != 64 ||
-      mc.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
-    throw Problem{where + ": \"sha256\" must be 64 lower-case hex digits"};
+  mc.sha256 = sha256_field(c, where);
   mc.format = string_field(c, "format", where);
   mc.rule = string_field(c, "rule", where, false);
   if (auto r = c.find("rules"); r != c.end()) {
@@ -157,12 +168,10 @@ CapabilityCase parse_capability(const json& c, Check check, size_t index, const 
   if (!c.is_object()) throw Problem{where + ": must be an object"};
   CapabilityCase k;
   k.check = check;
-  k.id = string_field(c, "id", where);
+  k.id = case_id_field(c, where);
   where = "case " + k.id;
-  if (k.id.empty() || k.id.find_first_of(" \t\r\n#") != std::string::npos)
-    throw Problem{where + ": \"id\" must be non-empty without spaces or '#'"};
   k.path = path_field(c, "path", where);
-  k.sha256 = string_field(c, "sha256", where);
+  k.sha256 = sha256_field(c, where);
   k.format = string_field(c, "format", where);
   k.rule = string_field(c, "rule", where, false);
   const std::string level = string_field(c, "level", where);
