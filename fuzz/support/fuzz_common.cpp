@@ -170,6 +170,21 @@ void check_rvc_file(View bytes) {
                         back.value().frames == clip.frames &&
                         back.value().durations == clip.durations,
                     "re-encoded views read back different");
+  if (!clip.has_time) {
+    // rvc_put_chunk's insertion path (D3): TIME added to a clip without one goes after META and
+    // FRMS, before any unknown chunk, and reads back. has_time is what asks for it: with
+    // frame_count 0 the durations are empty, and rvc_update_time alone would remove TIME
+    // (corpus/rvc_structured/06dd6e4b..., fuzz/reports/coverage.md).
+    RvcClip timed = clip;
+    timed.version = 2;
+    timed.durations = rvc_effective_durations(clip);
+    timed.has_time = true;
+    VOXRIG_FUZZ_CHECK(rvc_update_time(timed).ok(), "rvc_update_time failed on a parsed clip");
+    auto t = decode_rvc(must(encode_rvc(timed), "encode_rvc"), 0, options(Profile::RkcCompat));
+    VOXRIG_FUZZ_CHECK(t.ok() && t.value().has_time && t.value().durations == timed.durations &&
+                          t.value().meta == clip.meta && t.value().frames == clip.frames,
+                      "a TIME chunk added to a clip without one does not read back");
+  }
   check_dump_bound(dump_rvc(clip), size);
 }
 

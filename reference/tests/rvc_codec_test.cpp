@@ -455,3 +455,36 @@ TEST(RvcWriter, Errors) {
   c.chunks[0].flags = 1;
   EXPECT_EQ(code_of_any(encode_rvc(c)), "rvc.write.unrepresentable");
 }
+
+// rvc_put_chunk's insertion path (fuzz/reports/coverage.md, corpus/rvc_structured/06dd6e4b...):
+// a TIME chunk added to a clip that had none lands after META / FRMS, before unknown chunks, and
+// reads back, also when the clip declares 0 frames (then durations is empty and only has_time
+// says that TIME is wanted).
+TEST(RvcWriter, InsertedTimeReadsBack) {
+  const Bytes xtra = Bytes{1, 2, 3};
+  for (uint32_t n : {0u, 1u}) {
+    const Bytes f = file({chunk("\x08\x03\x00\x00", xtra), chunk("META", meta({1, 1, 4}, n)),
+                          chunk("FRMS", n ? frms1() : Bytes{}), chunk("XTRA", xtra)});
+    auto r = decode_rvc(f, 0, strict());
+    ASSERT_TRUE(r.ok()) << r.error().to_text();
+    ASSERT_FALSE(r->has_time);
+    voxrig::RvcClip c = r.value();
+    c.durations = voxrig::rvc_effective_durations(c);
+    if (n == 0) {  // durations alone ask for nothing here: the contract removes TIME
+      voxrig::RvcClip none = c;
+      ASSERT_TRUE(voxrig::rvc_update_time(none).ok());
+      EXPECT_EQ(none.chunks.size(), 4u);
+      EXPECT_FALSE(none.has_time);
+    }
+    c.has_time = true;
+    ASSERT_TRUE(voxrig::rvc_update_time(c).ok());
+    std::vector<std::string> tags;
+    for (const auto& ch : c.chunks) tags.emplace_back(ch.tag.data(), 4);
+    EXPECT_EQ(tags, (std::vector<std::string>{std::string("\x08\x03\x00\x00", 4), "META", "FRMS",
+                                              "TIME", "XTRA"}));
+    auto back = decode_rvc(encode_rvc(c).value(), 0, strict());
+    ASSERT_TRUE(back.ok()) << back.error().to_text();
+    EXPECT_TRUE(back->has_time) << n << " frames";
+    EXPECT_EQ(back->durations, c.durations);
+  }
+}

@@ -169,13 +169,17 @@ RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot
 RvcChunk rvc_make_chunk(std::array<char, 4> tag, std::vector<uint8_t> raw);
 
 /// Puts `chunk` in place of the last chunk with its tag and drops the earlier ones with that tag
-/// (D3); appends it when there is none. Views are not touched.
+/// (D3). When there is none, a META / FRMS / TIME chunk is inserted where the writer's order
+/// (rkc-family.md §4.7: META, FRMS, TIME, then the rest) puts it: after the last chunk of a tag
+/// that comes before it in that order (so TIME goes after FRMS, before unknown chunks); any other
+/// tag is appended. The decoder accepts known chunks at any position. Views are not touched.
 void rvc_put_chunk(RvcClip& clip, RvcChunk chunk);
 
 /// Re-encode one view into its chunk (D3/D4) after editing clip.meta / clip.frames /
 /// clip.durations. rvc_update_frames also sets meta.frame_count = frames.size() and re-encodes
 /// META when that changed. rvc_update_time writes TIME when has_time or durations is non-empty
-/// (and sets has_time), and removes every TIME chunk otherwise.
+/// (and sets has_time), and removes every TIME chunk otherwise: to add TIME to a clip of 0
+/// frames (whose durations are empty) set has_time first.
 /// Errors: rvc.write.unrepresentable (a delta whose arrays disagree with owpc / its counts).
 Status rvc_update_meta(RvcClip& clip);
 Status rvc_update_frames(RvcClip& clip);
