@@ -73,11 +73,11 @@ TEST(RvcParse, ValidSmallClipViews) {
   EXPECT_EQ(c.meta.default_frame_ms, 33u);
   EXPECT_EQ(c.meta.frame_count, 2u);
   ASSERT_EQ(c.frames.size(), 2u);
-  const auto& k = std::get<voxrig::RvcVoxelFrame>(c.frames[0]);
+  const auto k = std::get<voxrig::RvcVoxelFrame>(c.frames.get(0));
   EXPECT_EQ(k.occupancy, (std::vector<uint32_t>{1}));
   EXPECT_EQ(k.color_offsets, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(k.colors, (std::vector<uint32_t>{0x80112233}));
-  const auto& d = std::get<voxrig::RvcDeltaFrame>(c.frames[1]);
+  const auto d = std::get<voxrig::RvcDeltaFrame>(c.frames.get(1));
   EXPECT_EQ(d.cols, (std::vector<uint32_t>{0}));
   EXPECT_EQ(d.occupancy, (std::vector<uint32_t>{3}));
   EXPECT_EQ(d.color_counts, (std::vector<uint32_t>{2}));

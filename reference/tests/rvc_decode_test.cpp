@@ -6,6 +6,7 @@
 
 #include "rvc_test_util.h"
 #include "voxrig/rvc.h"
+#include "voxrig/testing/alloc_counter.h"
 
 using namespace rvctest;
 using voxrig::decode_rvc;
@@ -245,18 +246,18 @@ TEST(RvcFromFrames, DeltasAndKeyInterval) {
   voxrig::RvcClip clip = voxrig::rvc_from_frames({2, 1, 4}, {0, 0, 0}, 0.25f, RvcLoopMode::PingPong,
                                                  frames, durations, 7, 3);
   ASSERT_EQ(clip.frames.size(), 6u);
-  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames[0]), f0);
-  const auto& d1 = std::get<voxrig::RvcDeltaFrame>(clip.frames[1]);
+  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames.get(0)), f0);
+  const auto d1 = std::get<voxrig::RvcDeltaFrame>(clip.frames.get(1));
   EXPECT_EQ(d1.cols, (std::vector<uint32_t>{1}));
   EXPECT_EQ(d1.occupancy, (std::vector<uint32_t>{0b1001}));
   EXPECT_EQ(d1.color_counts, (std::vector<uint32_t>{2}));
   EXPECT_EQ(d1.colors, (std::vector<uint32_t>{0xD, 0xE}));
-  const auto& d2 = std::get<voxrig::RvcDeltaFrame>(clip.frames[2]);
+  const auto d2 = std::get<voxrig::RvcDeltaFrame>(clip.frames.get(2));
   EXPECT_EQ(d2.cols, (std::vector<uint32_t>{0}));
   EXPECT_EQ(d2.colors, (std::vector<uint32_t>{0xA, 0xF}));
-  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames[3]), f2);   // 3 % 3 == 0: key
-  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames[4]), bad);  // cannot be diffed
-  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames[5]), f0);   // previous cannot be diffed
+  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames.get(3)), f2);   // 3 % 3 == 0: key
+  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames.get(4)), bad);  // cannot be diffed
+  EXPECT_EQ(std::get<RvcVoxelFrame>(clip.frames.get(5)), f0);   // previous cannot be diffed
   ASSERT_EQ(clip.chunks.size(), 3u);
   EXPECT_EQ(clip.chunks[2].inflated, u32s({1, 2, 3, 4, 5, 6}));
   auto bytes = voxrig::encode_rvc(clip);
@@ -271,8 +272,8 @@ TEST(RvcFromFrames, DeltasAndKeyInterval) {
   auto dec = voxrig::decode_rvc_frames(parsed.value(), voxrig::Limits{});
   ASSERT_TRUE(dec.ok());
   EXPECT_EQ(dec->frames, good);
-  EXPECT_TRUE(std::holds_alternative<voxrig::RvcDeltaFrame>(clip.frames[3]));
-  EXPECT_TRUE(std::get<voxrig::RvcDeltaFrame>(clip.frames[3]).cols.empty());  // f2 -> f2
+  EXPECT_TRUE(!clip.frames.is_key(3));
+  EXPECT_TRUE(std::get<voxrig::RvcDeltaFrame>(clip.frames.get(3)).cols.empty());  // f2 -> f2
 }
 
 TEST(RvcUpdate, EditingReencodesAndDropsEarlierDuplicates) {
@@ -339,4 +340,53 @@ TEST(RvcFrameAt, SeedTable) {
   const std::vector<uint32_t> big{0xFFFFFFFF, 0xFFFFFFFF};
   EXPECT_EQ(rvc_frame_at(big, RvcLoopMode::PingPong, UINT64_MAX), 1u);
   EXPECT_EQ(rvc_frame_at(big, RvcLoopMode::Once, UINT64_MAX), 1u);
+}
+
+// ---- memory: RvcFrames (issue 16, rvc.h "Memory") --------------------------------------------
+
+// 2^20 declared frames (one key, then empty deltas: 5 stored bytes each) cost at most the
+// inflated FRMS + RvcFrames::kOverheadBytes per frame, not a ~100-byte record per frame.
+TEST(RvcMemory, EmptyDeltaBombIsBoundedByStoredBytes) {
+  const uint32_t n = uint32_t{1} << 20;
+  Bytes frms = seed_key();
+  frms.reserve(frms.size() + size_t{5} * n);
+  for (uint32_t i = 1; i < n; ++i) put_bytes(frms, Bytes{1, 0, 0, 0, 0});
+  const Bytes f = file({chunk("META", meta({1, 1, 4}, n)), chunk("FRMS", deflated(frms, 9), 1)});
+  voxrig::testing::heap_reset_peak();
+  auto r = voxrig::decode_rvc(f, 0, strict());
+  const size_t peak = voxrig::testing::heap_peak_growth();
+  ASSERT_TRUE(r.ok()) << r.error().to_text();
+  ASSERT_EQ(r->frames.size(), n);
+  const uint64_t frames_bound = frms.size() + voxrig::RvcFrames::kOverheadBytes * uint64_t{n};
+  EXPECT_LE(r->frames.memory_bytes(), frames_bound);
+  // The whole decode: the stored and inflated chunks, the frames and the validator's state.
+  EXPECT_LE(peak, f.size() * 2 + frms.size() + frames_bound + (size_t{1} << 20)) << peak;
+  // Error offsets still name each frame's kind byte (D12): frame 1 starts after the key.
+  EXPECT_EQ(r->frames.stored_offset(0), 0u);
+  EXPECT_EQ(r->frames.stored_offset(1), seed_key().size());
+  EXPECT_EQ(r->frames.stored_offset(n - 1), seed_key().size() + size_t{5} * (n - 2));
+}
+
+// The views and the owning copies agree; set() replaces one frame; equality is per frame.
+TEST(RvcMemory, FramesViewsAndEdits) {
+  voxrig::RvcFrames a;
+  const voxrig::RvcVoxelFrame k{{1, 2}, {0, 1, 2}, {7, 8}};
+  const voxrig::RvcDeltaFrame d{{0, 3}, {5, 6}, {1, 0}, {9}};
+  a.push_back(k);
+  a.push_back(d);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_TRUE(a.is_key(0));
+  EXPECT_FALSE(a.is_key(1));
+  EXPECT_EQ(std::get<voxrig::RvcVoxelFrame>(a.get(0)), k);
+  EXPECT_EQ(std::get<voxrig::RvcDeltaFrame>(a.get(1)), d);
+  EXPECT_EQ(a.stored_offset(1), 1 + 4 * (3 + 2 + 3 + 2));
+  EXPECT_EQ(a.stored_offset(2), a.stored_offset(1) + 1 + 4 * (1 + 2 * (1 + 1 + 1)) + 4);
+  voxrig::RvcFrames b = a;
+  EXPECT_TRUE(a == b);
+  b.set(0, voxrig::RvcDeltaFrame{});
+  EXPECT_FALSE(a == b);
+  EXPECT_FALSE(b.is_key(0));
+  EXPECT_EQ(std::get<voxrig::RvcDeltaFrame>(b.get(1)), d);
+  b.set(0, k);
+  EXPECT_TRUE(a == b);
 }

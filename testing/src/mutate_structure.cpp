@@ -264,7 +264,8 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
       return rvc_update_meta(c).ok();
     case 3: {  // flip an occupancy bit in one frame and repair its colour runs
       if (c.frames.empty()) return false;
-      RvcEncodedFrame& ef = c.frames[pick(rng, c.frames.size())];
+      const size_t at = pick(rng, c.frames.size());
+      RvcEncodedFrame ef = c.frames.get(at);
       if (auto* k = std::get_if<RvcVoxelFrame>(&ef)) {
         if (k->occupancy.empty()) return false;
         k->occupancy[pick(rng, k->occupancy.size())] ^= 1u << pick(rng, 32);
@@ -279,11 +280,13 @@ bool edit_clip(RvcClip& c, Rng& rng, size_t room) {
         d.color_counts.push_back(n);
         for (uint32_t i = 0; i < n; ++i) d.colors.push_back(random_colour(rng));
       }
+      c.frames.set(at, ef);
       return rvc_update_frames(c).ok();
     }
     case 4:  // append a copy of a frame or an empty delta
-      c.frames.push_back(c.frames.empty() || pick(rng, 2) ? RvcEncodedFrame(RvcDeltaFrame{})
-                                                          : c.frames[pick(rng, c.frames.size())]);
+      c.frames.push_back(c.frames.empty() || pick(rng, 2)
+                             ? RvcEncodedFrame(RvcDeltaFrame{})
+                             : c.frames.get(pick(rng, c.frames.size())));
       return rvc_update_frames(c).ok();
     case 5:  // TIME present with random durations, or absent
       c.has_time = pick(rng, 4) != 0;

@@ -9,9 +9,9 @@
 // chunk per D4 and drops earlier duplicates of it.
 //
 // Memory: decode_rvc holds the stored bytes, the inflated payloads (<= Limits::
-// rvc_inflated_total) and the frame views (array data <= the inflated FRMS size, plus one
-// sizeof(RvcEncodedFrame) per frame, frame_count <= Limits::rvc_frames). Nothing is ever sized
-// from META dims at parse time.
+// rvc_inflated_total) and the frame views (RvcFrames: the inflated FRMS size + at most
+// RvcFrames::kOverheadBytes = 24 bytes per frame, and a frame takes at least 5 stored bytes, so
+// at most ~5.8 x the inflated FRMS size). Nothing is ever sized from META dims at parse time.
 #pragma once
 
 #include <array>
@@ -80,22 +80,98 @@ struct RvcDeltaFrame {
 /// A frame as stored in FRMS: index 0 = Key (kind byte 0), index 1 = Delta (kind byte 1).
 using RvcEncodedFrame = std::variant<RvcVoxelFrame, RvcDeltaFrame>;
 
+/// Read-only view of a Key frame's three arrays (members as in RvcVoxelFrame). Points into an
+/// RvcFrames or an RvcVoxelFrame and is valid while that is alive and not modified.
+struct RvcKeyView {
+  std::span<const uint32_t> occupancy, color_offsets, colors;
+  RvcKeyView() = default;
+  RvcKeyView(const RvcVoxelFrame& f)  // NOLINT(google-explicit-constructor): a frame is a view
+      : occupancy(f.occupancy), color_offsets(f.color_offsets), colors(f.colors) {}
+  /// An owning copy. Allocates.
+  RvcVoxelFrame to_frame() const;
+};
+
+/// Read-only view of a Delta frame's four arrays (members as in RvcDeltaFrame); validity as for
+/// RvcKeyView.
+struct RvcDeltaView {
+  std::span<const uint32_t> cols, occupancy, color_counts, colors;
+  RvcDeltaView() = default;
+  RvcDeltaView(const RvcDeltaFrame& d)  // NOLINT(google-explicit-constructor)
+      : cols(d.cols), occupancy(d.occupancy), color_counts(d.color_counts), colors(d.colors) {}
+  /// An owning copy. Allocates.
+  RvcDeltaFrame to_frame() const;
+};
+
+/// The frames of a clip as stored in FRMS, held compactly so that memory follows the stored
+/// bytes and not the declared frame count (issue 16; a 7.7 KB file may declare 2^20 empty delta
+/// frames): one flat u32 buffer holds every frame's arrays, each frame preceded by its array
+/// lengths (3 words for a key, 4 for a delta), and an index holds one u64 per frame (its offset in
+/// the buffer; the top bit says delta). So the frames cost at most
+///   kRvcFrameOverheadBytes (24) per frame + 4 bytes per u32 value stored,
+/// i.e. for a parsed clip at most the inflated FRMS size + 24 × frame_count bytes (capacity
+/// included: decode_rvc reserves exactly). Frames are appended in order and never reordered, so
+/// two lists are equal iff they hold the same frames (kind and arrays) in the same order.
+class RvcFrames {
+ public:
+  /// Upper bound on the bytes a frame costs besides its u32 values (index 8 + lengths <= 16).
+  static constexpr size_t kOverheadBytes = 24;
+
+  size_t size() const { return index_.size(); }
+  bool empty() const { return index_.empty(); }
+  /// Kind of frame i (< size()): true for a Key, false for a Delta.
+  bool is_key(size_t i) const { return (index_[i] & kDeltaBit) == 0; }
+  /// Views of frame i; is_key(i) must hold for key(), !is_key(i) for delta().
+  RvcKeyView key(size_t i) const;
+  RvcDeltaView delta(size_t i) const;
+  /// An owning copy of frame i. Allocates.
+  RvcEncodedFrame get(size_t i) const;
+
+  /// Appends a frame (copied). Each array must have fewer than 2^32 entries (what FRMS can hold;
+  /// std::length_error otherwise). Allocates (std::bad_alloc).
+  void push_back(const RvcEncodedFrame& f);
+  void push_key(const RvcKeyView& k);
+  void push_delta(const RvcDeltaView& d);
+  /// Appends a key / delta with the given array lengths and returns where to write its arrays, in
+  /// member order, contiguous (for parsers). Valid until the next change of the list.
+  uint32_t* add_key(uint32_t occupancy, uint32_t color_offsets, uint32_t colors);
+  uint32_t* add_delta(uint32_t cols, uint32_t occupancy, uint32_t color_counts, uint32_t colors);
+  /// Replaces frame i (< size()): rewrites the frames from i on. Allocates.
+  void set(size_t i, const RvcEncodedFrame& f);
+  /// Reserves room for `frames` more frames holding `words` more u32 values in all.
+  void reserve(size_t frames, size_t words);
+  void clear();
+
+  /// Where frame i's kind byte is in the FRMS payload these frames encode to (encode_frms; for a
+  /// parsed clip, where it was read). O(i). Used for error offsets (D12).
+  uint64_t stored_offset(size_t i) const;
+  /// Bytes held (index and buffer capacity), for the memory bound's tests.
+  size_t memory_bytes() const { return index_.capacity() * 8 + words_.capacity() * 4; }
+
+  bool operator==(const RvcFrames& o) const = default;
+
+ private:
+  static constexpr uint64_t kDeltaBit = uint64_t{1} << 63;
+  uint32_t* add(bool delta, std::span<const uint32_t> lengths);
+  uint64_t at(size_t i) const { return index_[i] & ~kDeltaBit; }
+  std::vector<uint64_t> index_;  // per frame: offset of its lengths in words_, | kDeltaBit
+  std::vector<uint32_t> words_;  // per frame: lengths, then the arrays in member order
+};
+
 /// A parsed or built clip: the chunks as stored plus views of the last META / FRMS / TIME.
 struct RvcClip {
   uint16_t version = 2;          ///< 1 or 2 as stored (the writer keeps it)
   std::vector<RvcChunk> chunks;  ///< every chunk in file order as stored (D3), duplicates kept
   // ---- views of the last META / FRMS / TIME chunk ----
   RvcMeta meta;
-  std::vector<RvcEncodedFrame> frames;  ///< meta.frame_count frames as stored
-  bool has_time = false;                ///< a TIME chunk is present
-  std::vector<uint32_t> durations;      ///< TIME values (meta.frame_count of them) or empty
+  RvcFrames frames;                 ///< meta.frame_count frames as stored
+  bool has_time = false;            ///< a TIME chunk is present
+  std::vector<uint32_t> durations;  ///< TIME values (meta.frame_count of them) or empty
   /// Where the views came from, so later frame errors carry file offsets (not part of equality).
   struct Source {
     uint64_t meta_offset = 0;    ///< absolute offset of the last META chunk's stored payload
     bool meta_deflated = false;  ///< that chunk was deflated (errors then add @inflated+N)
     uint64_t frms_offset = 0;    ///< same for the last FRMS chunk
-    bool frms_deflated = false;
-    std::vector<uint32_t> frame_pos;  ///< each frame's position in the FRMS (inflated) payload
+    bool frms_deflated = false;  ///< (a frame's position in FRMS: frames.stored_offset(i))
   } source;
   /// Bytes-equal semantics (D3/D5): equal iff version and chunks (tag, flags, stored) are equal,
   /// i.e. iff encode_rvc would write the same bytes.

@@ -3,12 +3,16 @@
 
 #include <openssl/evp.h>
 
-#include <cstdlib>
+#include <new>
 
 namespace voxrig {
 
 namespace {
-[[noreturn]] void openssl_failed() { std::abort(); }  // only on OOM inside OpenSSL: a bug here
+// With the algorithm fixed, OpenSSL's digest calls fail only when its allocator does (memory is
+// OpenSSL's malloc, or whatever CRYPTO_set_mem_functions installed: the OOM sweep's failing
+// counter). That is std::bad_alloc, which every entry point turns into internal.out_of_memory
+// (result.h guard_out_of_memory).
+[[noreturn]] void openssl_failed() { throw std::bad_alloc(); }
 }  // namespace
 
 Sha256 sha256(std::span<const uint8_t> data) {
@@ -21,8 +25,11 @@ Sha256 sha256(std::span<const uint8_t> data) {
 }
 
 Sha256Stream::Sha256Stream() : ctx_(EVP_MD_CTX_new()) {
-  if (!ctx_ || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1)
+  if (!ctx_) openssl_failed();
+  if (EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1) {
+    EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_));  // no destructor runs for a throwing ctor
     openssl_failed();
+  }
 }
 
 Sha256Stream::~Sha256Stream() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }

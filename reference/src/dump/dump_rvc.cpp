@@ -29,7 +29,7 @@ namespace voxrig {
 
 namespace {
 
-void digest_u32s(JsonOut& out, std::string_view key, const std::vector<uint32_t>& v) {
+void digest_u32s(JsonOut& out, std::string_view key, std::span<const uint32_t> v) {
   Sha256Stream h;
   uint8_t buf[4096];
   size_t n = 0;
@@ -59,7 +59,7 @@ class LeHasher {
   void u32(uint32_t x) {
     for (int b = 0; b < 4; ++b) u8(static_cast<uint8_t>(x >> (8 * b)));
   }
-  void u32s(const std::vector<uint32_t>& v, size_t from, size_t n) {
+  void u32s(std::span<const uint32_t> v, size_t from, size_t n) {
     for (size_t i = from; i < from + n && i < v.size(); ++i) u32(v[i]);
   }
   Sha256 finish() {
@@ -90,14 +90,15 @@ void digest_frames_rest(JsonOut& out, const RvcClip& clip, size_t from) {
   LeHasher h;
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
   for (size_t i = from; i < clip.frames.size(); ++i) {
-    if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
+    if (clip.frames.is_key(i)) {
+      const RvcKeyView key = clip.frames.key(i);
       h.u8(0);
-      for (const auto* v : {&key->occupancy, &key->color_offsets, &key->colors}) {
-        h.u32(static_cast<uint32_t>(v->size()));
-        h.u32s(*v, 0, v->size());
+      for (std::span<const uint32_t> v : {key.occupancy, key.color_offsets, key.colors}) {
+        h.u32(static_cast<uint32_t>(v.size()));
+        h.u32s(v, 0, v.size());
       }
     } else {
-      const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
+      const RvcDeltaView d = clip.frames.delta(i);
       h.u8(1);
       h.u32(static_cast<uint32_t>(d.cols.size()));
       size_t ci = 0;
@@ -154,15 +155,15 @@ void dump_fields(JsonOut& out, const RvcClip& clip) {
   out.key("frames");
   out.begin_array();
   for (size_t i = 0; i < inline_frames; ++i) {
-    const RvcEncodedFrame& f = clip.frames[i];
     out.begin_object();
-    if (const auto* key = std::get_if<RvcVoxelFrame>(&f)) {
+    if (clip.frames.is_key(i)) {
+      const RvcKeyView key = clip.frames.key(i);
       out.field_string("kind", "key");
-      digest_u32s(out, "occupancy", key->occupancy);
-      digest_u32s(out, "color_offsets", key->color_offsets);
-      digest_u32s(out, "colors", key->colors);
+      digest_u32s(out, "occupancy", key.occupancy);
+      digest_u32s(out, "color_offsets", key.color_offsets);
+      digest_u32s(out, "colors", key.colors);
     } else {
-      const auto& d = std::get<RvcDeltaFrame>(f);
+      const RvcDeltaView d = clip.frames.delta(i);
       out.field_string("kind", "delta");
       out.field_u64("columns", d.cols.size());
       digest_u32s(out, "cols", d.cols);

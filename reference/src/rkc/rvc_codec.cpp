@@ -23,8 +23,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -58,13 +60,32 @@ std::string tag_text(const std::array<char, 4>& tag) {
   return s;
 }
 
+// zlib's memory comes from operator new (z_stream.zalloc / zfree, zlib's official hook), so a
+// replaced operator new sees it: the OOM sweep counts and fails it (testing/alloc_counter.h).
+// A failure is Z_MEM_ERROR, which the callers turn into std::bad_alloc (never rvc.bad_deflate,
+// and never a silently raw chunk).
+voidpf zlib_alloc(voidpf, uInt items, uInt size) {
+  return ::operator new (size_t{items} * size, std::nothrow);
+}
+void zlib_free(voidpf, voidpf p) { ::operator delete(p); }
+
+z_stream new_z_stream() {
+  z_stream z{};
+  z.zalloc = zlib_alloc;
+  z.zfree = zlib_free;
+  return z;
+}
+
 // Inflates `stream` (raw DEFLATE) into exactly raw_len bytes. False when the stream is bad, ends
 // early, would produce more than raw_len, or produces fewer. Bytes after the final block are
-// accepted (the seed's miniz_oxide inflater stops at the end of the stream).
+// accepted (the seed's miniz_oxide inflater stops at the end of the stream). std::bad_alloc when
+// zlib runs out of memory.
 bool inflate_exact(std::span<const uint8_t> stream, uint32_t raw_len, std::vector<uint8_t>& out) {
   out.assign(raw_len, 0);
-  z_stream z{};
-  if (inflateInit2(&z, -15) != Z_OK) return false;
+  z_stream z = new_z_stream();
+  const int init = inflateInit2(&z, -15);
+  if (init == Z_MEM_ERROR) throw std::bad_alloc();
+  if (init != Z_OK) return false;
   uint8_t dummy_in = 0, dummy_out = 0;
   z.next_in = stream.empty() ? &dummy_in : const_cast<Bytef*>(stream.data());
   z.avail_in = static_cast<uInt>(stream.size());
@@ -73,6 +94,7 @@ bool inflate_exact(std::span<const uint8_t> stream, uint32_t raw_len, std::vecto
   const int ret = inflate(&z, Z_FINISH);
   const uint64_t produced = z.total_out;
   inflateEnd(&z);
+  if (ret == Z_MEM_ERROR) throw std::bad_alloc();
   return ret == Z_STREAM_END && produced == raw_len;
 }
 
@@ -127,7 +149,9 @@ Result<RvcMeta> parse_meta(ByteReader& r, const Limits& limits) {
 }
 
 // FRMS is the hot loop (a million 5-byte frames is a legal file), so it reads with the
-// non-failing primitives and renders a Path only when an error is made.
+// non-failing primitives and renders a Path only when an error is made. Each frame is scanned
+// once for its lengths (every truncation found before anything is allocated for it), then its
+// values are copied into RvcFrames' flat buffer.
 struct FrmsReader {
   ByteReader& r;
   size_t frame = 0;
@@ -142,72 +166,82 @@ struct FrmsReader {
     if (!r.try_u32(v)) return truncated(field);
     return {};
   }
-  // Appends `count` u32s; the count is checked against the bytes that remain before anything
-  // is reserved, and any shortfall is rvc.truncated, as in the seed.
-  Status u32s(uint64_t count, std::vector<uint32_t>& out, const char* field) {
+  // Skips `count` u32s (rvc.truncated when fewer remain, as in the seed).
+  Status skip_u32s(uint64_t count, const char* field) {
     std::span<const uint8_t> bytes;
     if (count > r.remaining() / 4 || !r.try_bytes(static_cast<size_t>(count) * 4, bytes))
       return truncated(field);
-    const size_t old = out.size();
-    out.resize(old + static_cast<size_t>(count));
-    for (size_t i = 0; i < count; ++i) out[old + i] = load_u32(bytes.data() + 4 * i);
     return {};
   }
-  Status counted_u32s(std::vector<uint32_t>& out, const char* field) {
-    uint32_t n = 0;
+  // A u32 count and that many u32s: returns the count and where the values start.
+  Status counted(uint32_t& n, const uint8_t*& at, const char* field) {
     VOXRIG_TRY(u32(n, field));
-    return u32s(n, out, field);
+    at = r.data().data() + r.pos();
+    return skip_u32s(n, field);
   }
 };
+
+uint32_t* load_u32s(uint32_t* out, const uint8_t* in, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = load_u32(in + 4 * i);
+  return out + n;
+}
 
 Status parse_frms(ByteReader& r, RvcClip& clip) {
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
   const uint32_t n = clip.meta.frame_count;
-  // Clamped reservation (never an error of its own, D13): a frame takes at least 5 bytes.
-  clip.frames.reserve(std::min<uint64_t>(n, r.remaining() / 5));
-  clip.source.frame_pos.reserve(std::min<uint64_t>(n, r.remaining() / 5));
+  // Clamped reservation (never an error of its own, D13): a frame takes at least 5 bytes, and
+  // RvcFrames holds a stored byte's u32 in 4 bytes plus at most 12 bytes of lengths per frame
+  // beyond the stored counts, so this is exactly enough and nothing grows.
+  const uint64_t max_frames = std::min<uint64_t>(n, r.remaining() / 5);
+  clip.frames.reserve(max_frames, r.remaining() / 4 + 3 * max_frames);
   FrmsReader fr{r};
   for (uint32_t i = 0; i < n; ++i) {
     fr.frame = i;
     fr.column = -1;
-    const size_t pos = r.pos();
     uint8_t kind = 0;
     if (!r.try_u8(kind)) return fr.truncated("kind");
     if (kind == 0) {
-      RvcVoxelFrame key;
-      VOXRIG_TRY(fr.counted_u32s(key.occupancy, "occupancy"));
-      VOXRIG_TRY(fr.counted_u32s(key.color_offsets, "color_offsets"));
-      VOXRIG_TRY(fr.counted_u32s(key.colors, "colors"));
-      clip.frames.emplace_back(std::move(key));
+      std::array<uint32_t, 3> len{};
+      std::array<const uint8_t*, 3> at{};
+      VOXRIG_TRY(fr.counted(len[0], at[0], "occupancy"));
+      VOXRIG_TRY(fr.counted(len[1], at[1], "color_offsets"));
+      VOXRIG_TRY(fr.counted(len[2], at[2], "colors"));
+      uint32_t* out = clip.frames.add_key(len[0], len[1], len[2]);
+      for (size_t k = 0; k < 3; ++k) out = load_u32s(out, at[k], len[k]);
     } else if (kind == 1) {
-      RvcDeltaFrame d;
       uint32_t changed = 0;
       VOXRIG_TRY(fr.u32(changed, "changed_count"));
-      if (changed != 0) {
-        // A listed column takes at least 8 + 4*owpc bytes: clamp the reservations by that.
-        const uint64_t fit = r.remaining() / (8 + 4 * uint64_t{owpc});
-        const uint64_t reserve = std::min<uint64_t>(changed, fit);
-        d.cols.reserve(reserve);
-        d.color_counts.reserve(reserve);
-        d.occupancy.reserve(reserve * owpc);
-      }
+      const size_t start = r.pos();
+      uint64_t colors = 0;
       for (uint32_t c = 0; c < changed; ++c) {
         fr.column = c;
         uint32_t col = 0, nc = 0;
         VOXRIG_TRY(fr.u32(col, "col"));
-        d.cols.push_back(col);
-        VOXRIG_TRY(fr.u32s(owpc, d.occupancy, "occupancy"));
+        VOXRIG_TRY(fr.skip_u32s(owpc, "occupancy"));
         VOXRIG_TRY(fr.u32(nc, "colors"));
-        VOXRIG_TRY(fr.u32s(nc, d.colors, "colors"));
-        d.color_counts.push_back(nc);
+        VOXRIG_TRY(fr.skip_u32s(nc, "colors"));
+        colors += nc;
       }
-      clip.frames.emplace_back(std::move(d));
+      // Every listing took at least 8 + 4*owpc stored bytes, so these lengths fit u32.
+      uint32_t* cols =
+          clip.frames.add_delta(changed, changed * owpc, changed, static_cast<uint32_t>(colors));
+      uint32_t* occ = cols + changed;
+      uint32_t* counts = occ + uint64_t{changed} * owpc;
+      uint32_t* col_out = counts + changed;
+      const uint8_t* p = r.data().data() + start;
+      for (uint32_t c = 0; c < changed; ++c) {
+        cols[c] = load_u32(p);
+        occ = load_u32s(occ, p + 4, owpc);
+        p += 4 + 4 * size_t{owpc};
+        counts[c] = load_u32(p);
+        col_out = load_u32s(col_out, p + 4, counts[c]);
+        p += 4 + 4 * size_t{counts[c]};
+      }
     } else {
       return error_at(ErrorCode::RvcBadFrameKind, r.offset() - 1,
                       Path("FRMS").child("frame", i).child("kind"),
                       "frame kind " + std::to_string(kind));
     }
-    clip.source.frame_pos.push_back(static_cast<uint32_t>(pos));
   }
   return {};
 }
@@ -229,8 +263,14 @@ Status parse_time(ByteReader& r, RvcClip& clip) {
 
 bool detail::deflate_d4(std::span<const uint8_t> raw, std::vector<uint8_t>& out) {
   if (raw.size() > UINT32_MAX) return false;
-  z_stream z{};
-  if (deflateInit2(&z, 8, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
+  z_stream z = new_z_stream();
+  const int init = deflateInit2(&z, 8, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+  if (init == Z_MEM_ERROR) throw std::bad_alloc();
+  if (init != Z_OK) return false;
+  struct End {  // the resize below may throw: the stream is ended on every path
+    z_stream& z;
+    ~End() { deflateEnd(&z); }
+  } end{z};
   out.resize(deflateBound(&z, static_cast<uLong>(raw.size())));
   uint8_t dummy = 0;
   z.next_in = raw.empty() ? &dummy : const_cast<Bytef*>(raw.data());
@@ -239,7 +279,6 @@ bool detail::deflate_d4(std::span<const uint8_t> raw, std::vector<uint8_t>& out)
   z.avail_out = static_cast<uInt>(out.size());
   const int ret = deflate(&z, Z_FINISH);
   out.resize(z.total_out);
-  deflateEnd(&z);
   return ret == Z_STREAM_END;
 }
 
@@ -462,31 +501,29 @@ std::vector<uint8_t> detail::encode_meta(const RvcMeta& m) {
   return w.take();
 }
 
-Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip,
-                                                 std::vector<uint32_t>* positions) {
+Result<std::vector<uint8_t>> detail::encode_frms(const RvcClip& clip) {
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
   ByteWriter w;
-  if (positions) positions->clear();
   for (size_t i = 0; i < clip.frames.size(); ++i) {
     const Path fp = Path("FRMS").child("frame", static_cast<int64_t>(i));
     if (w.size() > UINT32_MAX)
       return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "FRMS over u32");
-    if (positions) positions->push_back(static_cast<uint32_t>(w.size()));
-    auto put = [&](const std::vector<uint32_t>& v) -> bool {
-      if (v.size() > UINT32_MAX) return false;
+    // Array lengths fit u32: RvcFrames holds no longer array.
+    auto put = [&](std::span<const uint32_t> v) {
       w.u32(static_cast<uint32_t>(v.size()));
       for (uint32_t x : v) w.u32(x);
-      return true;
     };
-    if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
+    if (clip.frames.is_key(i)) {
+      const RvcKeyView key = clip.frames.key(i);
       w.u8(0);
-      if (!put(key->occupancy) || !put(key->color_offsets) || !put(key->colors))
-        return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp, "array over u32");
+      put(key.occupancy);
+      put(key.color_offsets);
+      put(key.colors);
     } else {
-      const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
+      const RvcDeltaView d = clip.frames.delta(i);
       uint64_t sum = 0;
       for (uint32_t n : d.color_counts) sum += n;
-      if (d.cols.size() > UINT32_MAX || d.color_counts.size() != d.cols.size() ||
+      if (d.color_counts.size() != d.cols.size() ||
           d.occupancy.size() != d.cols.size() * uint64_t{owpc} || sum != d.colors.size())
         return error_at(ErrorCode::RvcWriteUnrepresentable, 0, fp,
                         "delta arrays disagree with owpc or colour counts");
@@ -517,12 +554,10 @@ Status rvc_update_meta(RvcClip& clip) {
 Status rvc_update_frames(RvcClip& clip) {
   if (clip.frames.size() > UINT32_MAX)
     return error_at(ErrorCode::RvcWriteUnrepresentable, 0, Path("FRMS"), "more than u32 frames");
-  std::vector<uint32_t> positions;
-  VOXRIG_ASSIGN_OR_RETURN(auto raw, detail::encode_frms(clip, &positions));
+  VOXRIG_ASSIGN_OR_RETURN(auto raw, detail::encode_frms(clip));
   RvcChunk c = rvc_make_chunk(kTagFrms, std::move(raw));
   clip.source.frms_offset = 0;
   clip.source.frms_deflated = c.deflated();
-  clip.source.frame_pos = std::move(positions);
   rvc_put_chunk(clip, std::move(c));
   const auto n = static_cast<uint32_t>(clip.frames.size());
   if (clip.meta.frame_count != n) {

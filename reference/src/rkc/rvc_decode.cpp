@@ -73,8 +73,8 @@ uint64_t popcount_words(const uint32_t* w, uint32_t n) {
 Error frame_error(const RvcClip& clip, ErrorCode code, size_t i, const Path& p,
                   std::string detail) {
   Error e = error_at(code, clip.source.frms_offset, p, std::move(detail));
-  if (i < clip.source.frame_pos.size()) {
-    const uint32_t pos = clip.source.frame_pos[i];
+  if (i < clip.frames.size()) {
+    const uint64_t pos = clip.frames.stored_offset(i);
     if (clip.source.frms_deflated)
       e.path += "@inflated+" + std::to_string(pos);
     else
@@ -97,7 +97,7 @@ Status working_set_check(const RvcClip& clip, const Shape& s, const Limits& limi
 }
 
 // VoxelFrame::validate(dims) in the seed's order; nullopt when the frame is valid.
-std::optional<Error> check_frame(const RvcClip& clip, const RvcVoxelFrame& f, const Shape& s,
+std::optional<Error> check_frame(const RvcClip& clip, const RvcKeyView& f, const Shape& s,
                                  size_t i) {
   const Path p = frame_path(i);
   if (f.occupancy.size() != s.words)
@@ -124,7 +124,7 @@ std::optional<Error> check_frame(const RvcClip& clip, const RvcVoxelFrame& f, co
 
 // Checks a delta's listed columns against cols and its own arrays (a hand-built view can make
 // them disagree; parse cannot). Fills `starts` with each listing's first colour index.
-std::optional<Error> check_delta(const RvcClip& clip, const RvcDeltaFrame& d, const Shape& s,
+std::optional<Error> check_delta(const RvcClip& clip, const RvcDeltaView& d, const Shape& s,
                                  size_t i, std::vector<uint64_t>& starts) {
   starts.assign(1, 0);
   for (size_t k = 0; k < d.cols.size(); ++k) {
@@ -140,7 +140,7 @@ std::optional<Error> check_delta(const RvcClip& clip, const RvcDeltaFrame& d, co
 }
 
 // Listing indices sorted by column, only the last listing of each column kept.
-std::vector<uint32_t> last_listing_by_column(const RvcDeltaFrame& d) {
+std::vector<uint32_t> last_listing_by_column(const RvcDeltaView& d) {
   std::vector<uint32_t> order(d.cols.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<uint32_t>(k);
   std::stable_sort(order.begin(), order.end(),
@@ -167,16 +167,17 @@ Status validate_rvc_frames(const RvcClip& clip, const Limits& limits) {
     return popcount_words(occ.data() + c * s.owpc, s.owpc) != runlen[c];
   };
   for (size_t i = 0; i < clip.frames.size(); ++i) {
-    if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
-      if (auto e = check_frame(clip, *key, s, i)) return *e;
-      occ.assign(key->occupancy.begin(), key->occupancy.end());
+    if (clip.frames.is_key(i)) {
+      const RvcKeyView key = clip.frames.key(i);
+      if (auto e = check_frame(clip, key, s, i)) return *e;
+      occ.assign(key.occupancy.begin(), key.occupancy.end());
       runlen.resize(s.cols);
       for (uint64_t c = 0; c < s.cols; ++c)
-        runlen[c] = key->color_offsets[c + 1] - key->color_offsets[c];
+        runlen[c] = key.color_offsets[c + 1] - key.color_offsets[c];
       have_key = true;
       bad = 0;
     } else {
-      const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
+      const RvcDeltaView d = clip.frames.delta(i);
       if (!have_key)
         return frame_error(clip, ErrorCode::RvcDeltaBeforeKey, i, frame_path(i),
                            "a delta frame before any key frame");
@@ -221,13 +222,14 @@ Result<RvcDecoded> decode_rvc_frames(const RvcClip& clip, const Limits& limits) 
   };
   std::vector<uint64_t> starts;
   for (size_t i = 0; i < clip.frames.size(); ++i) {
-    if (const auto* key = std::get_if<RvcVoxelFrame>(&clip.frames[i])) {
-      if (auto e = check_frame(clip, *key, s, i)) return *e;
-      VOXRIG_TRY(charge(i, key->colors.size()));
-      out.frames.push_back(*key);
+    if (clip.frames.is_key(i)) {
+      const RvcKeyView key = clip.frames.key(i);
+      if (auto e = check_frame(clip, key, s, i)) return *e;
+      VOXRIG_TRY(charge(i, key.colors.size()));
+      out.frames.push_back(key.to_frame());
       continue;
     }
-    const auto& d = std::get<RvcDeltaFrame>(clip.frames[i]);
+    const RvcDeltaView d = clip.frames.delta(i);
     if (out.frames.empty())
       return frame_error(clip, ErrorCode::RvcDeltaBeforeKey, i, frame_path(i),
                          "a delta frame before any key frame");
@@ -361,20 +363,19 @@ RvcClip rvc_from_frames(std::array<uint32_t, 3> dims, std::array<float, 3> pivot
   clip.meta.default_frame_ms = default_frame_ms;
   clip.meta.frame_count = static_cast<uint32_t>(frames.size());
   const Shape s = shape_of(clip.meta);
-  clip.frames.reserve(frames.size());
   for (size_t i = 0; i < frames.size(); ++i) {
     const bool key = i == 0 || (keyframe_interval != 0 && i % keyframe_interval == 0);
     if (!key && diffable(frames[i - 1], s) && diffable(frames[i], s))
-      clip.frames.emplace_back(diff_frames(frames[i - 1], frames[i], s));
+      clip.frames.push_delta(diff_frames(frames[i - 1], frames[i], s));
     else
-      clip.frames.emplace_back(frames[i]);
+      clip.frames.push_key(frames[i]);
   }
   clip.has_time = !durations.empty();
   clip.durations.assign(durations.begin(), durations.end());
 
   clip.chunks.push_back(rvc_make_chunk({'M', 'E', 'T', 'A'}, detail::encode_meta(clip.meta)));
   clip.source.meta_deflated = clip.chunks.back().deflated();
-  auto frms = detail::encode_frms(clip, &clip.source.frame_pos);
+  auto frms = detail::encode_frms(clip);
   // Unreachable for frames built above (every delta is consistent; sizes fit u32 in practice).
   std::vector<uint8_t> frms_raw;
   if (frms.ok()) frms_raw = std::move(frms).value();

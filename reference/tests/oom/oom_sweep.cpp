@@ -11,7 +11,8 @@
 //     allocation was one the operation may survive (none today: any other outcome is listed).
 // A crash, an escaped exception, another error code or a different output is a finding. Leaks
 // are found by LeakSanitizer when the binary is built with the asan preset
-// (scripts/oom-sweep.sh). Exit 0 clean, 1 findings, 2 usage, 3 I/O.
+// (scripts/oom-sweep.sh). zlib's and OpenSSL's allocations are counted and failed too (see
+// check_c_library_hooks). Exit 0 clean, 1 findings, 2 usage, 3 I/O.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,6 +35,7 @@
 #include "voxrig/pose.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
+#include "voxrig/sha256.h"
 #include "voxrig/testing/alloc_counter.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
@@ -287,6 +290,72 @@ std::optional<Bytes> read_bytes(const std::string& path) {
   return Bytes(std::istreambuf_iterator<char>(in), {});
 }
 
+// The C libraries' allocations are in the sweep too: zlib's through the codec's z_stream.zalloc
+// (operator new), OpenSSL's through CRYPTO_set_mem_functions (count_openssl_allocations, called
+// first in main). Checked here once, so a hook that stops working fails the sweep instead of
+// silently shrinking it: SHA-256 and D4 deflation must allocate under the counter, and failing
+// each of their allocations must throw std::bad_alloc (which the entry points map to
+// internal.out_of_memory) or give the unfailed result, never another one (before, a failed
+// deflateInit gave a raw chunk and a failed OpenSSL call aborted).
+int check_c_library_hooks() {
+  int bad = 0;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) {
+      ++bad;
+      std::cout << "FINDING c-library-hooks: " << what << "\n";
+    }
+  };
+  const Bytes zeros(4096, 0);
+  const voxrig::Sha256 want = voxrig::sha256(zeros);
+  auto count_of = [](auto&& f) {
+    const vt::AllocationProbe p;
+    f();
+    return p.count();
+  };
+  const uint64_t sha_allocs = count_of([&] { (void)voxrig::sha256(zeros); });
+  const uint64_t deflate_allocs = count_of([&] {
+    (void)voxrig::rvc_make_chunk({'X', 'T', 'R', 'A'}, zeros);
+  });
+  expect(sha_allocs > 0, "OpenSSL's SHA-256 made no counted allocation");
+  // A raw copy costs a few vectors; deflateInit2 alone allocates 5 blocks (state, window, prev,
+  // head, pending buffer).
+  expect(deflate_allocs >= 5, "D4 deflation made " + std::to_string(deflate_allocs) +
+                                  " counted allocations: zlib's are not counted");
+  // f() returns whether its result equals the unfailed one: a failure OpenSSL recovers from
+  // (it has a few, e.g. a cache entry) must still give the right digest.
+  auto each_fails = [&](const char* what, uint64_t allocs, auto&& f) {
+    for (uint64_t n = 1; n <= allocs; ++n) {
+      bool threw = false, same = false;
+      vt::fail_nth_allocation(n);
+      try {
+        same = f();
+      } catch (const std::bad_alloc&) {
+        threw = true;
+      }
+      const bool hit = vt::injected_failure_happened();
+      vt::fail_nth_allocation(0);
+      expect(threw || same, std::string(what) + ": allocation " + std::to_string(n) + "/" +
+                                std::to_string(allocs) + (hit ? " failed" : " (not reached)") +
+                                ": no std::bad_alloc and a different result");
+    }
+  };
+  const voxrig::RvcChunk chunk = voxrig::rvc_make_chunk({'X', 'T', 'R', 'A'}, zeros);
+  each_fails("sha256", sha_allocs, [&] { return voxrig::sha256(zeros) == want; });
+  each_fails("Sha256Stream", sha_allocs + 4, [&] {
+    voxrig::Sha256Stream h;
+    h.update(zeros);
+    return h.finish() == want;
+  });
+  each_fails("rvc_make_chunk", deflate_allocs, [&] {
+    return voxrig::rvc_make_chunk({'X', 'T', 'R', 'A'}, zeros) == chunk &&
+           chunk.flags == 1;  // 4 KiB of zeros deflate: a raw chunk means zlib failed silently
+  });
+  expect(voxrig::sha256(zeros) == want, "SHA-256 differs after injected failures");
+  std::cout << "c-library hooks: SHA-256 " << sha_allocs << " and D4 deflate " << deflate_allocs
+            << " counted allocations, each failure a std::bad_alloc or survived\n";
+  return bad;
+}
+
 int usage() {
   std::cerr
       << "usage: voxrig_oom_sweep --golden DIR [--full] [--filter SUBSTR]\n"
@@ -321,6 +390,10 @@ int main(int argc, char** argv) {
     }
   }
   if (golden.empty()) return usage();
+  if (!vt::count_openssl_allocations()) {
+    std::cerr << "voxrig_oom_sweep: OpenSSL allocated before CRYPTO_set_mem_functions\n";
+    return 3;
+  }
   const auto manifest_text = read_bytes(golden + "/manifest.json");
   if (!manifest_text) {
     std::cerr << "voxrig_oom_sweep: cannot read " << golden << "/manifest.json\n";
@@ -364,6 +437,7 @@ int main(int argc, char** argv) {
                       return outcome_of(e, e.ok() ? text_of(*e) : std::string());
                     }});
   }
+  t.findings += static_cast<uint64_t>(check_c_library_hooks());
   size_t done = 0;
   for (const Job& job : jobs) {
     sweep_job(job, full, t);

@@ -1,9 +1,12 @@
 // The counting global operator new/delete behind voxrig/testing/alloc_counter.h. Kept out of
 // testing/src/*.cpp (the voxrig::testing archive) on purpose: see the header. It only counts and
 // forwards to malloc / aligned_alloc / free, so it is harmless to every other test in a binary
-// (and to ASan, which intercepts malloc itself). Relaxed atomics: the counts are read by the
+// (and to ASan, which intercepts malloc itself). zlib allocates through operator new (the
+// codec sets z_stream.zalloc), so it is counted here too; OpenSSL is once a binary calls
+// count_openssl_allocations(). Relaxed atomics: the counts are read by the
 // thread that made the allocations it measures.
 #include <malloc.h>
+#include <openssl/crypto.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -55,6 +58,32 @@ void* allocate(size_t n, size_t align) {
   return counted(p);
 }
 
+// OpenSSL's allocator hooks (CRYPTO_set_mem_functions): the same counting and the same failure
+// injection as operator new, so a failed OpenSSL allocation is tested like any other.
+void* crypto_malloc(size_t n, const char*, int) { return allocate(n, 0); }
+
+void* crypto_realloc(void* p, size_t n, const char* file, int line) {
+  if (p == nullptr) return crypto_malloc(n, file, line);
+  if (n == 0) {  // CRYPTO_realloc's contract: free and return NULL
+    uncounted(p);
+    return nullptr;
+  }
+  const uint64_t call = g_calls.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (call == g_fail_at.load(std::memory_order_relaxed)) {
+    g_fail_at.store(0, std::memory_order_relaxed);
+    g_failed.store(true, std::memory_order_relaxed);
+    return nullptr;  // the old block stays valid, as realloc's does
+  }
+  const bool keep = g_keep_bytes.load(std::memory_order_relaxed);
+  const auto before = keep ? static_cast<int64_t>(malloc_usable_size(p)) : 0;
+  void* q = std::realloc(p, n);
+  if (q == nullptr) return nullptr;
+  if (keep) g_in_use.fetch_sub(before, std::memory_order_relaxed);
+  return counted(q);
+}
+
+void crypto_free(void* p, const char*, int) { uncounted(p); }
+
 void* allocate_or_throw(size_t n, size_t align) {
   if (void* p = allocate(n, align)) return p;
   throw std::bad_alloc();
@@ -86,6 +115,10 @@ void fail_nth_allocation(uint64_t n) {
 }
 
 bool injected_failure_happened() { return g_failed.load(std::memory_order_relaxed); }
+
+bool count_openssl_allocations() {
+  return CRYPTO_set_mem_functions(crypto_malloc, crypto_realloc, crypto_free) == 1;
+}
 
 }  // namespace voxrig::testing
 

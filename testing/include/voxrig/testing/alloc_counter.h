@@ -6,8 +6,10 @@
 // voxrig::testing archive: the linker would pull an archived operator new into every binary that
 // links the archive (the CLI included). A binary gets the counter by linking
 // voxrig::alloc_counter directly (an object library is not passed on through another library),
-// and then has exactly one replacement. Every operator new / new[] variant is counted; C
-// allocations (zlib, OpenSSL) go to malloc directly and are not.
+// and then has exactly one replacement. Every operator new / new[] variant is counted. Of the C
+// libraries, zlib allocates through operator new (the codec sets z_stream.zalloc / zfree, zlib's
+// hook), so it is counted and failed like C++ allocations; OpenSSL is too, through its hook
+// CRYPTO_set_mem_functions, in a binary that calls count_openssl_allocations() first.
 #pragma once
 
 #include <cstddef>
@@ -42,8 +44,14 @@ size_t heap_peak_growth();
 /// operator new / new[] call (n >= 1, any thread) fails as if the heap were exhausted — the
 /// throwing forms throw std::bad_alloc, the nothrow forms return nullptr — and every other call
 /// succeeds. n == 0 disarms. Only one failure per arming (the allocator "recovers"), so the
-/// error path itself can allocate; malloc calls of C libraries (zlib, OpenSSL) are not injected.
+/// error path itself can allocate. zlib's allocations are among the calls (operator new), and
+/// OpenSSL's after count_openssl_allocations() (its malloc / realloc return NULL).
 void fail_nth_allocation(uint64_t n);
+
+/// Routes OpenSSL's allocations (CRYPTO_set_mem_functions: malloc, realloc, free) through the
+/// same counter and failure injection. Must run before OpenSSL's first allocation (first thing in
+/// main); returns false when it is too late (OpenSSL then keeps its own allocator). Process-wide.
+bool count_openssl_allocations();
 
 /// True when the failure armed by the last fail_nth_allocation() has happened.
 bool injected_failure_happened();
