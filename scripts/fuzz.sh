@@ -44,6 +44,10 @@ Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan 
                          builds the example C testee with its planted bug and checks that
                          fuzz_differential finds it within SECONDS (default 60), starting from
                          valid files only (.ci/run runs this)
+  replay TARGET EXE INPUT...
+                         run EXE once over the inputs (-runs=0) under the timeout,
+                         malloc_limit_mb and rss_limit_mb of fuzz/TARGET.options (what the
+                         fuzz-regress CTests run; does not build)
   list                   print the targets
   --help                 this text
 
@@ -62,19 +66,36 @@ all_targets() { grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/fuzz/targets.txt"; }
 targets() { if [[ -n "${TARGETS:-}" ]]; then echo $TARGETS; else all_targets; fi; }
 
 # libFuzzer flags from fuzz/<target>.options ([libfuzzer] dict = X.dict, max_len = N, timeout = S,
-# malloc_limit_mb = M); the dictionary lives in corpus/ (ClusterFuzzLite copies it next to the
-# binary instead). Callers put their defaults before these, so the options win (libFuzzer takes
-# the last value of a flag).
+# malloc_limit_mb = M, rss_limit_mb = R); the dictionary lives in corpus/ (ClusterFuzzLite copies
+# it next to the binary instead). Callers put their defaults before these, so the options win
+# (libFuzzer takes the last value of a flag). The one parser of the .options files: the
+# fuzz-regress CTests get theirs through `replay` below. VOXRIG_FUZZ_OPTIONS_DIR (default fuzz/)
+# points at another directory of .options files (the limit proof test uses a tightened copy).
 option_flags() {
-  local opts="$ROOT/fuzz/$1.options" dict key value
+  local opts="${VOXRIG_FUZZ_OPTIONS_DIR:-$ROOT/fuzz}/$1.options" dict key value
   [[ -f "$opts" ]] || return 0
   dict="$(sed -n 's/^[[:space:]]*dict[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$opts" | tail -1)"
   [[ -n "$dict" ]] && echo "-dict=$ROOT/corpus/$dict"
-  for key in max_len timeout malloc_limit_mb; do
+  for key in max_len timeout malloc_limit_mb rss_limit_mb; do
     value="$(sed -n "s/^[[:space:]]*$key[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p" "$opts" | tail -1)"
     [[ -n "$value" ]] && echo "-$key=$value"
   done
   return 0
+}
+
+# The per-input limits of a target's options only (timeout, malloc_limit_mb, rss_limit_mb): what a
+# replay applies. Not max_len (libFuzzer would cut longer regression inputs) nor the dictionary.
+limit_flags() { option_flags "$1" | grep -e '^-timeout=' -e '^-malloc_limit_mb=' -e '^-rss_limit_mb=' || true; }
+
+# replay TARGET EXE INPUT...: runs EXE (a libFuzzer binary, or the GCC build's replay driver,
+# fuzz/support/replay_main.cpp, which enforces the same three flags) once over the inputs under
+# the target's limits. What the fuzz-regress.<target> CTests run; never builds.
+replay() {
+  [[ $# -ge 3 ]] || die "usage: scripts/fuzz.sh replay TARGET EXE INPUT..."
+  local t="$1" exe="$2"
+  shift 2
+  # shellcheck disable=SC2046  # one flag a line
+  exec "$exe" -runs=0 $(limit_flags "$t") "$@"
 }
 
 build() {
@@ -342,6 +363,7 @@ case "$MODE" in
   stats) stats "${ARGS[@]}" ;;
   differential) differential "${ARGS[@]}" ;;
   differential-proof) differential_proof "${ARGS[@]}" ;;
+  replay) replay "${ARGS[@]}" ;;
   list) targets ;;
   -h|--help|help) usage ;;
   *) usage; exit 2 ;;
