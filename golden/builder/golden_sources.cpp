@@ -25,10 +25,9 @@ const std::set<std::string> kCaseKeys = {"id",   "rule",      "level",     "tags
                                          "kfa",  "rvc",       "rules"};
 const std::vector<std::string> kBuilders = {"model", "base", "hex", "character",
                                             "kv6",   "kfa",  "rvc"};
-const std::set<std::string> kCompileKeys = {"id",     "rule",        "level", "tags",
-                                            "expect", "note",        "json",  "json_lines",
-                                            "model",  "output_case", "rules", "json_path",
-                                            "json_hex"};
+const std::set<std::string> kCompileKeys = {
+    "id",         "rule",  "level",       "tags",  "expect",    "note",    "json",
+    "json_lines", "model", "output_case", "rules", "json_path", "json_hex"};
 const std::set<std::string> kFormats = {"vfp", "rkc", "kv6", "rvc", "kfa", "unknown"};
 
 bool valid_id(const std::string& id) {
