@@ -282,11 +282,11 @@ def _rig(m, node, p, limits):
                     raise _err("json.voxel_range", c, b.at("position") + [k],
                                "the position lies outside the grid")
                 pos.append(c.value)
+            jid = _integer(b.get("joint"), b.at("joint"), 0, 65535, "a joint id")
             off = pos[0] + m.size[0] * (pos[1] + m.size[1] * pos[2])
-            if m.voxels[off] == 0:
+            if m.voxels[off] == 0:  # the fields first, then non-empty, joint exists (D16)
                 raise _err("json.binding_empty_voxel", b.get("position"), b.at("position"),
                            "the voxel is empty")
-            jid = _integer(b.get("joint"), b.at("joint"), 0, 65535, "a joint id")
             if jid not in joints:
                 raise _err("json.joint_missing", b.get("joint"), b.at("joint"), "no such joint")
             if bindings.get(off, jid) != jid:
