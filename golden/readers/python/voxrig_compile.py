@@ -254,12 +254,14 @@ def _rig(m, node, p, limits):
     for jid, j in joints.items():
         if j["parent"] != -1 and j["parent"] not in joints:
             raise _err("json.parent_missing", j["pnode"], j["ppath"], "no joint has that id")
-    for jid, j in joints.items():  # JSON order: the first joint that sits on a cycle
+    # JSON order: the first joint whose parent chain never reaches a root (a joint leading into
+    # a cycle counts, as in SKEL: docs/vfp-check-order.md); a self-parent is a cycle.
+    for jid, j in joints.items():
         seen, cur = set(), jid
         while cur != -1 and cur not in seen:
             seen.add(cur)
             cur = joints[cur]["parent"]
-        if cur == jid:
+        if cur != -1:
             raise _err("json.parent_cycle", j["pnode"], j["ppath"], "the parents form a cycle")
     default = next(iter(joints))
     if o.get("default_joint") is not None:
