@@ -222,5 +222,84 @@ TEST(PoseExact, LinearSamplingMatchesTheReferenceNlerp) {
   }
 }
 
+bool same_trs_bits(const Trs& a, const Trs& b) {
+  const float fa[10] = {a.t.x, a.t.y, a.t.z, a.r.x, a.r.y, a.r.z, a.r.w, a.s.x, a.s.y, a.s.z};
+  const float fb[10] = {b.t.x, b.t.y, b.t.z, b.r.x, b.r.y, b.r.z, b.r.w, b.s.x, b.s.y, b.s.z};
+  for (int i = 0; i < 10; ++i)
+    if (bits(fa[i]) != bits(fb[i])) return false;
+  return true;
+}
+
+TEST(PoseExact, TracksSharingKeyTimesSampleAsIfAlone) {
+  // A track whose key times equal the previous track's reuses that track's bracket and u
+  // (RigRuntime::Track::same_times). Runs of shared times of several lengths, a track with the
+  // same count but other times, one with another count, one-key tracks: every track must give
+  // the bits it gives in a clip of its own (where nothing is shared), for every policy, with and
+  // without a cache, forward over a loop wrap and at jumps.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  const std::vector<uint32_t> kinds = {0, 0, 0, 1, 1, 0, 2, 2, 2, 2, 3, 3, 0, 1, 4, 4, 0, 0};
+  Skel skel;
+  AnimClip clip;
+  clip.duration_ms = 1000;
+  for (size_t j = 0; j < kinds.size(); ++j) {
+    SkelJoint sj;
+    sj.id = static_cast<uint16_t>(j);
+    sj.parent = -1;
+    skel.joints.push_back(sj);
+    AnimTrack tr;
+    tr.joint = static_cast<uint16_t>(j);
+    // kind 0: 11 keys every 100 ms; 1: 11 keys, uneven; 2: 7 keys; 3: one key; 4: 11 keys
+    // every 100 ms from 30 ms.
+    const uint32_t count = kinds[j] == 2 ? 7 : kinds[j] == 3 ? 1 : 11;
+    for (uint32_t k = 0; k < count; ++k) {
+      AnimKey key;
+      key.time_ms = kinds[j] == 1   ? k * k * 9
+                    : kinds[j] == 2 ? k * 150 + 20
+                    : kinds[j] == 4 ? 30 + k * 100
+                                    : k * 100;
+      key.trs.t = {unit(rng), unit(rng), unit(rng)};
+      key.trs.r = Quat{unit(rng), unit(rng), unit(rng), unit(rng)};
+      key.trs.s = {1 + unit(rng), 1 + unit(rng), 1};
+      tr.keys.push_back(key);
+    }
+    clip.tracks.push_back(tr);
+  }
+  Anim anim;
+  anim.clips.push_back(clip);
+  auto rt = RigRuntime::build(skel, &anim);
+  ASSERT_TRUE(rt.ok());
+  std::vector<RigRuntime> alone;  // runtime j: a clip with track j only
+  for (size_t j = 0; j < kinds.size(); ++j) {
+    Anim one;
+    one.clips.push_back(AnimClip{});
+    one.clips[0].duration_ms = clip.duration_ms;
+    one.clips[0].tracks.push_back(clip.tracks[j]);
+    auto r = RigRuntime::build(skel, &one);
+    ASSERT_TRUE(r.ok());
+    alone.push_back(std::move(*r));
+  }
+  std::vector<double> times;
+  for (int f = 0; f < 90; ++f) times.push_back(f * 1000.0 / 60.0);
+  for (double t : {930.0, 10.0, 999.0, 0.0, 500.0, 500.0, 25.0, 975.0, 100.0, 30.0, 20.0})
+    times.push_back(t);
+  for (SamplePolicy policy : {SamplePolicy::Linear, SamplePolicy::Slerp, SamplePolicy::Step}) {
+    SamplingCache cache(rt->max_track_count());
+    std::vector<Trs> all(kinds.size());
+    for (double t : times) {
+      for (SamplingCache* c : {static_cast<SamplingCache*>(nullptr), &cache}) {
+        ASSERT_TRUE((SamplingJob{&*rt, 0, t, policy, TimeMode::Loop, c, all}.run().ok()));
+        for (size_t j = 0; j < kinds.size(); ++j) {
+          std::vector<Trs> out(kinds.size());
+          ASSERT_TRUE(
+              (SamplingJob{&alone[j], 0, t, policy, TimeMode::Loop, nullptr, out}.run().ok()));
+          ASSERT_TRUE(same_trs_bits(all[j], out[j]))
+              << "policy " << int(policy) << " t " << t << " track " << j;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace voxrig

@@ -118,6 +118,10 @@ class RigRuntime {
     uint32_t joint;      // joint index
     uint32_t first_key;  // index into the key streams
     uint32_t key_count;  // >= 1
+    // 1 when this track's key times equal the previous track's of the same clip (same count,
+    // same values; baked clips key every joint at the same frames): the sampler then reuses that
+    // track's bracket and interpolation factor instead of searching and dividing again.
+    uint32_t same_times;
     double index_scale;  // (key_count - 1) / (last time - first time): the interpolation guess
   };
   struct Clip {

@@ -98,27 +98,31 @@ inline void trs_affine4(const Trs* const trs[4], __m128 a[12]) {
   a[11] = tz;
 }
 
+// Lane L of the four floats at p in all four lanes: pshufd with a memory operand (an integer
+// shuffle: bit moves only, so the same bits) loads and splats in one instruction, without the
+// register copy a shufps splat needs and without holding all 12 SoA terms in registers.
 template <int L>
-inline __m128 lane(__m128 v) {
-  return _mm_shuffle_ps(v, v, _MM_SHUFFLE(L, L, L, L));
+inline __m128 lane(const float* p) {
+  return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(p)),
+                                            _MM_SHUFFLE(L, L, L, L)));
 }
 
 // models[j] = models[parent] * local, the local matrix being lane L of `a` (trs_affine4).
 // Per column the association of mul_column: ((p0 + p1) + p2) + p3.
 template <int L>
-inline void compose_lane(const __m128 a[12], const float* parent, float* out) {
+inline void compose_lane(const float* a, const float* parent, float* out) {
   const __m128 pc0 = _mm_loadu_ps(parent), pc1 = _mm_loadu_ps(parent + 4);
   const __m128 pc2 = _mm_loadu_ps(parent + 8), pc3 = _mm_loadu_ps(parent + 12);
   const __m128 p3_zero = _mm_mul_ps(pc3, _mm_setzero_ps());  // the 0 in row 3 of columns 0-2
   for (int c = 0; c < 3; ++c) {
-    const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a[3 * c]));
-    const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a[3 * c + 1]));
-    const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a[3 * c + 2]));
+    const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a + 4 * (3 * c)));
+    const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a + 4 * (3 * c + 1)));
+    const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a + 4 * (3 * c + 2)));
     _mm_storeu_ps(out + 4 * c, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3_zero));
   }
-  const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a[9]));
-  const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a[10]));
-  const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a[11]));
+  const __m128 p0 = _mm_mul_ps(pc0, lane<L>(a + 36));
+  const __m128 p1 = _mm_mul_ps(pc1, lane<L>(a + 40));
+  const __m128 p2 = _mm_mul_ps(pc2, lane<L>(a + 44));
   const __m128 p3 = _mm_mul_ps(pc3, _mm_set1_ps(1.0f));
   _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3));
 }
@@ -126,7 +130,7 @@ inline void compose_lane(const __m128 a[12], const float* parent, float* out) {
 // One joint of a group: a root takes its local matrix (scalar path, same terms), a child
 // composes with its parent (already written: parents come first in the order).
 template <int L>
-inline void finish_lane(const __m128 a[12], uint32_t j, std::span<const int32_t> parents,
+inline void finish_lane(const float* a, uint32_t j, std::span<const int32_t> parents,
                         std::span<const Trs> locals, std::span<Mat4> models) {
   float* out = models[j].m;
   if (parents[j] < 0) {
@@ -241,10 +245,13 @@ Status LocalToModelJob::run() const {
     const Trs* const trs[4] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]]};
     __m128 a[12];
     trs_affine4(trs, a);
-    finish_lane<0>(a, j[0], parents, locals, models);
-    finish_lane<1>(a, j[1], parents, locals, models);
-    finish_lane<2>(a, j[2], parents, locals, models);
-    finish_lane<3>(a, j[3], parents, locals, models);
+    // The SoA terms go to the stack; each joint splats its lane from there (lane()).
+    alignas(16) float soa[48];
+    for (int k = 0; k < 12; ++k) _mm_store_ps(soa + 4 * k, a[k]);
+    finish_lane<0>(soa, j[0], parents, locals, models);
+    finish_lane<1>(soa, j[1], parents, locals, models);
+    finish_lane<2>(soa, j[2], parents, locals, models);
+    finish_lane<3>(soa, j[3], parents, locals, models);
   }
   for (uint32_t j : order.subspan(g)) {
     __m128 local[4];

@@ -3,7 +3,9 @@
 // Per track the job finds the bracket k with time[k] <= t < time[k+1]. With a SamplingCache the
 // previous bracket is tried first (before the clip-end tests), then the next one, and only then
 // the interpolation guess and a binary search, so forward playback costs O(1) per track and
-// random access O(log keys).
+// random access O(log keys). A track whose key times equal the previous track's (flagged at
+// build: baked clips key every joint at the same frames) takes that track's bracket and u as
+// they are, so a clip keyed at common frames searches and divides once per frame, not per track.
 //
 // Linear sampling is value + d * u on whole SSE registers (RigRuntime::KeyStep precomputes d =
 // next - this with the same float subtraction lerp would do), and the pending nlerp
@@ -204,51 +206,61 @@ Status SamplingJob::run() const {
   const RigRuntime::Track* tracks = rt.tracks_.data() + c.first_track;
   const double* all_times = rt.key_time_.data();
   const RigRuntime::KeyStep* all_steps = rt.key_step_.data();
+  // The bracket k and the interpolation factor u of the last track that searched: a track with
+  // `same_times` (its key times equal the previous track's) has the same bracket and the same u
+  // (same operands, same bits), so it skips the cursor, the search and the division.
+  uint32_t k = 0;
+  bool lerp = false;  // t is strictly inside bracket k and the policy interpolates
+  float u = 0.0f;
   for (uint32_t i = 0; i < c.track_count; ++i) {
     const RigRuntime::Track& tr = tracks[i];
-    const double* times = all_times + tr.first_key;
-    const uint32_t n = tr.key_count;
     Trs& out = output[tr.joint];
-    uint32_t k;
-    bool inside;  // times[k] <= t < times[k + 1]
-    // Forward playback: the cached bracket still holds (cur <= n - 2, so this also proves
-    // times[0] <= t < times[n-1]: no clip-end test, no search).
-    const uint32_t cur = cursors != nullptr && n >= 2 ? std::min(cursors[i], n - 2) : 0;
-    if (cursors != nullptr && n >= 2 && times[cur] <= t && t < times[cur + 1]) {
-      k = cur;
-      inside = true;
-    } else if (t <= times[0]) {
-      k = 0;
-      inside = false;
-    } else if (t >= times[n - 1]) {
-      k = n - 1;
-      inside = false;
-    } else {
-      // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
-      // bracket after the cached one (forward playback; cur + 2 <= n - 1 as t < times[n-1]),
-      // else guess by interpolation (exact for evenly spaced keys), else binary-search the
-      // side the guess rules out.
-      uint32_t hint = n;
-      if (cursors != nullptr && times[cur] <= t && t < times[cur + 2]) hint = cur + 1;
-      if (hint == n) {
-        const double g = (t - times[0]) * tr.index_scale;
-        const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
-        if (times[guess] > t) {
-          hint = search(times, 0, guess, t);
-        } else if (t < times[guess + 1]) {
-          hint = guess;
-        } else {
-          hint = search(times, guess + 1, n - 1, t);
+    if (!tr.same_times) {
+      const double* times = all_times + tr.first_key;
+      const uint32_t n = tr.key_count;
+      bool inside;  // times[k] <= t < times[k + 1]
+      // Forward playback: the cached bracket still holds (cur <= n - 2, so this also proves
+      // times[0] <= t < times[n-1]: no clip-end test, no search).
+      const uint32_t cur = cursors != nullptr && n >= 2 ? std::min(cursors[i], n - 2) : 0;
+      if (cursors != nullptr && n >= 2 && times[cur] <= t && t < times[cur + 1]) {
+        k = cur;
+        inside = true;
+      } else if (t <= times[0]) {
+        k = 0;
+        inside = false;
+      } else if (t >= times[n - 1]) {
+        k = n - 1;
+        inside = false;
+      } else {
+        // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
+        // bracket after the cached one (forward playback; cur + 2 <= n - 1 as t < times[n-1]),
+        // else guess by interpolation (exact for evenly spaced keys), else binary-search the
+        // side the guess rules out.
+        uint32_t hint = n;
+        if (cursors != nullptr && times[cur] <= t && t < times[cur + 2]) hint = cur + 1;
+        if (hint == n) {
+          const double g = (t - times[0]) * tr.index_scale;
+          const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
+          if (times[guess] > t) {
+            hint = search(times, 0, guess, t);
+          } else if (t < times[guess + 1]) {
+            hint = guess;
+          } else {
+            hint = search(times, guess + 1, n - 1, t);
+          }
         }
+        if (cursors != nullptr) cursors[i] = hint;
+        k = hint;
+        inside = true;
       }
-      if (cursors != nullptr) cursors[i] = hint;
-      k = hint;
-      inside = true;
+      lerp = inside && t != times[k] && policy != SamplePolicy::Step;
+      if (lerp) {
+        const double t0 = times[k];
+        u = static_cast<float>((t - t0) / (times[k + 1] - t0));
+      }
     }
     const RigRuntime::KeyStep& step = all_steps[tr.first_key + k];
-    if (inside && t != times[k] && policy != SamplePolicy::Step) {
-      const double t0 = times[k];
-      const float u = static_cast<float>((t - t0) / (times[k + 1] - t0));
+    if (lerp) {
       if (policy == SamplePolicy::Linear) {
         lerp_step(&step.value.t.x, &step.d.t.x, u, &out.t.x);
         pending.add(&out.r);
