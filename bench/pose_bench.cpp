@@ -64,13 +64,24 @@ const char* policy_name(SamplePolicy p) {
   return p == SamplePolicy::Step ? "step" : p == SamplePolicy::Linear ? "linear" : "slerp";
 }
 
+// Runs the pose jobs of one benchmark on the SSE2 baseline kernels (pose.h PoseKernels) while
+// it lives: the `_sse2` benchmarks measure that path on machines where Auto picks AVX.
+struct KernelScope {
+  explicit KernelScope(bool sse2) {
+    set_pose_kernels(sse2 ? PoseKernels::Sse2 : PoseKernels::Auto);
+  }
+  ~KernelScope() { set_pose_kernels(PoseKernels::Auto); }
+};
+
 void register_sampling(SamplePolicy policy, TimeMode mode, bool forward, uint32_t joints,
-                       bool with_l2m) {
-  const std::string name = std::string(with_l2m ? "POSE/sample_l2m/" : "POSE/sample/") +
-                           policy_name(policy) + "/" +
-                           (mode == TimeMode::Clamp ? "clamp/" : "loop/") +
-                           (forward ? "forward/" : "random/") + std::to_string(joints);
+                       bool with_l2m, bool sse2 = false) {
+  const std::string name =
+      std::string(with_l2m ? (sse2 ? "POSE/sample_l2m_sse2/" : "POSE/sample_l2m/")
+                           : "POSE/sample/") +
+      policy_name(policy) + "/" + (mode == TimeMode::Clamp ? "clamp/" : "loop/") +
+      (forward ? "forward/" : "random/") + std::to_string(joints);
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const KernelScope kernels(sse2);
     const PoseInput& in = pose_input(joints);
     SamplingCache cache(in.runtime->max_track_count());
     std::vector<Trs> locals(joints);
@@ -180,14 +191,19 @@ void time_job(benchmark::State& state, const Job& job) {
 }
 
 void register_hierarchy(uint32_t joints) {
-  benchmark::RegisterBenchmark(
-      ("POSE/l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
-        const PoseInput& in = pose_input(joints);
-        std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
-        std::vector<Mat4> models(joints);
-        time_job(state, LocalToModelJob{in.runtime.get(), locals, models});
-        rates(state, 0, joints);
-      });
+  for (bool sse2 : {false, true}) {
+    benchmark::RegisterBenchmark(
+        ((sse2 ? "POSE/l2m_sse2/" : "POSE/l2m/") + std::to_string(joints)).c_str(),
+        [=](benchmark::State& state) {
+          const KernelScope kernels(sse2);
+          const PoseInput& in = pose_input(joints);
+          std::vector<Trs> locals(in.runtime->bind_locals().begin(),
+                                  in.runtime->bind_locals().end());
+          std::vector<Mat4> models(joints);
+          time_job(state, LocalToModelJob{in.runtime.get(), locals, models});
+          rates(state, 0, joints);
+        });
+  }
   benchmark::RegisterBenchmark(("POSE/skinning/" + std::to_string(joints)).c_str(),
                                [=](benchmark::State& state) {
                                  const PoseInput& in = pose_input(joints);
@@ -250,6 +266,7 @@ const bool registered = [] {
       if (joints != 256)
         register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, false);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true);
+      register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true, true);
       register_plain(forward, joints);
       register_pose_baseline(forward, joints);
     }

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "voxrig/pose.h"
@@ -107,33 +108,44 @@ TEST(PoseExact, TrsToMat4MatchesTheScalarFormula) {
   }
 }
 
-TEST(PoseExact, LocalToModelMatchesTheScalarComposition) {
-  // 300 joints listed children-first in places (parent ids above the child's), roots mixed in.
-  std::mt19937 rng(9);
-  Skel skel;
-  const size_t n = 300;
-  for (size_t i = 0; i < n; ++i) {
-    SkelJoint j;
-    j.id = static_cast<uint16_t>(i);
-    j.parent = -1;
-    skel.joints.push_back(j);
+// LocalToModelJob under both kernel sets (pose.h PoseKernels: the AVX kernel where the CPU has
+// it, and the SSE2 baseline), each against the scalar composition.
+class PoseKernelsTest : public ::testing::TestWithParam<PoseKernels> {
+ protected:
+  void SetUp() override { set_pose_kernels(GetParam()); }
+  void TearDown() override { set_pose_kernels(PoseKernels::Auto); }
+};
+
+INSTANTIATE_TEST_SUITE_P(PoseExact, PoseKernelsTest,
+                         ::testing::Values(PoseKernels::Auto, PoseKernels::Sse2),
+                         [](const auto& info) {
+                           return std::string(info.param == PoseKernels::Auto ? "Auto" : "Sse2");
+                         });
+
+TEST_P(PoseKernelsTest, SelectsTheRequestedKernels) {
+  const std::string in_use = pose_kernels_in_use();
+#if defined(__SSE2__)
+  if (GetParam() == PoseKernels::Sse2) {
+    EXPECT_EQ(in_use, "sse2");
+  } else {
+    EXPECT_TRUE(in_use == "avx" || in_use == "sse2") << in_use;
+#if defined(__x86_64__) && defined(__GNUC__)
+    EXPECT_EQ(in_use == "avx", bool(__builtin_cpu_supports("avx")));
+#endif
   }
-  // A chain over a shuffled order, so parents are both before and after their children.
-  std::vector<uint16_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
-  std::shuffle(order.begin(), order.end(), rng);
-  for (size_t k = 1; k < n; ++k)
-    if (k % 37 != 0) skel.joints[order[k]].parent = static_cast<int16_t>(order[rng() % k]);
+#else
+  EXPECT_EQ(in_use, "portable");
+#endif
+}
+
+// models of `skel` with `locals` against the scalar composition, resolving each joint
+// recursively through its parent.
+void expect_scalar_composition(const Skel& skel, const std::vector<Trs>& locals) {
+  const size_t n = skel.joints.size();
   auto rt = RigRuntime::build(skel, nullptr);
   ASSERT_TRUE(rt.ok());
-  std::vector<Trs> locals(n);
-  for (Trs& t : locals)
-    t = Trs{{special(rng), special(rng), special(rng)},
-            {special(rng), special(rng), special(rng), special(rng)},
-            {special(rng), special(rng), special(rng)}};
   std::vector<Mat4> models(n);
   ASSERT_TRUE((LocalToModelJob{&*rt, locals, models}.run().ok()));
-  // Reference: resolve each joint recursively through its parent.
   std::vector<Mat4> ref(n);
   std::vector<bool> done(n, false);
   const std::function<void(size_t)> resolve = [&](size_t j) {
@@ -150,6 +162,61 @@ TEST(PoseExact, LocalToModelMatchesTheScalarComposition) {
   for (size_t j = 0; j < n; ++j) {
     resolve(j);
     expect_same(models[j], ref[j], "joint", j);
+  }
+}
+
+std::vector<Trs> special_locals(std::mt19937& rng, size_t n) {
+  std::vector<Trs> locals(n);
+  for (Trs& t : locals)
+    t = Trs{{special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng)}};
+  return locals;
+}
+
+TEST_P(PoseKernelsTest, LocalToModelMatchesTheScalarComposition) {
+  // 300 joints listed children-first in places (parent ids above the child's), roots mixed in.
+  std::mt19937 rng(9);
+  Skel skel;
+  const size_t n = 300;
+  for (size_t i = 0; i < n; ++i) {
+    SkelJoint j;
+    j.id = static_cast<uint16_t>(i);
+    j.parent = -1;
+    skel.joints.push_back(j);
+  }
+  // A chain over a shuffled order, so parents are both before and after their children.
+  std::vector<uint16_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (size_t k = 1; k < n; ++k)
+    if (k % 37 != 0) skel.joints[order[k]].parent = static_cast<int16_t>(order[rng() % k]);
+  expect_scalar_composition(skel, special_locals(rng, n));
+}
+
+TEST_P(PoseKernelsTest, LocalToModelChainsAndFansMatchTheScalarComposition) {
+  // The AVX kernel composes lanes (0, 1) and (2, 3) of a group as pairs unless a lane is a root
+  // or the second joint's parent is the first: a plain chain (every pair dependent), a fan
+  // (every pair independent, one parent), and a chain with roots and fans interleaved, at
+  // lengths that leave 0-3 joints after the last group of four.
+  std::mt19937 rng(12);
+  for (size_t n : {8u, 13u, 62u, 67u}) {
+    for (int shape = 0; shape < 3; ++shape) {
+      Skel skel;
+      for (size_t i = 0; i < n; ++i) {
+        SkelJoint j;
+        j.id = static_cast<uint16_t>(i);
+        j.parent = i == 0                 ? int16_t{-1}
+                   : shape == 0           ? static_cast<int16_t>(i - 1)
+                   : shape == 1           ? int16_t{0}
+                   : i % 5 == 0           ? int16_t{-1}
+                   : i % 3 == 0 && i >= 2 ? static_cast<int16_t>(i - 2)
+                                          : static_cast<int16_t>(i - 1);
+        skel.joints.push_back(j);
+      }
+      SCOPED_TRACE("n " + std::to_string(n) + " shape " + std::to_string(shape));
+      expect_scalar_composition(skel, special_locals(rng, n));
+    }
   }
 }
 

@@ -206,6 +206,16 @@ struct SamplingJob {
   Status run() const;
 };
 
+/// Which SIMD kernels LocalToModelJob runs on x86-64. Auto (the default): the AVX kernel when
+/// the CPU and OS support AVX, else the SSE2 baseline; Sse2: always the SSE2 baseline. Both give
+/// the same bits (pose_exact_test runs both); Sse2 lets tests and benchmarks run the baseline
+/// path on any machine. Thread-safe; applies to jobs started afterwards. No effect elsewhere.
+enum class PoseKernels : uint8_t { Auto, Sse2 };
+/// Selects the kernels (see PoseKernels). Never allocates, never fails.
+void set_pose_kernels(PoseKernels kernels);
+/// The kernels LocalToModelJob uses now: "avx", "sse2" or "portable" (no SSE2).
+const char* pose_kernels_in_use();
+
 /// Composes local TRS into model matrices, parents first: model = parent model * T * R * S.
 struct LocalToModelJob {
   const RigRuntime* runtime = nullptr;

@@ -11,13 +11,24 @@
 // computed for all four at once (the scalar trs_affine's operations, lane by lane), and each
 // joint then multiplies its parent's columns by broadcasts of its own lane. The products with
 // the local matrix's constant row (0 0 0 1) are still computed (p * 0 can be -0 or NaN), so
-// every bit matches the scalar composition.
+// every bit matches the scalar composition. Splats are pshufd from the SoA terms on the stack
+// (a non-destructive integer shuffle: no register copy, bits unchanged).
+//
+// Kernels (pose.h PoseKernels): l2m_sse2 is the baseline every x86-64 runs; l2m_avx (built with
+// target("avx"), chosen at run time when the CPU has AVX) is the same code VEX-encoded plus
+// two joints per 256-bit product (lanes 0+1 and 2+3 of a group, unless one is a root or the
+// second's parent is the first). Per 128-bit half it does the SSE2 kernel's operations in its
+// order, so both give the same bits; pose_exact_test runs both.
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <span>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #endif
 
 #include "voxrig/pose.h"
@@ -234,11 +245,30 @@ Status LocalToModelJob::validate() const {
   return ok_status();
 }
 
-Status LocalToModelJob::run() const {
-  VOXRIG_TRY(validate());
-  const std::span<const int32_t> parents = runtime->parents();
 #if defined(__SSE2__)
-  const std::span<const uint32_t> order = runtime->parent_first_order();
+namespace {
+
+// The joints of `order` after the last whole group of four (scalar-shaped, same terms).
+inline void l2m_tail(std::span<const uint32_t> order, std::span<const int32_t> parents,
+                     std::span<const Trs> locals, std::span<Mat4> models) {
+  for (uint32_t j : order) {
+    __m128 local[4];
+    trs_columns(locals[j], local);
+    float* out = models[j].m;
+    if (parents[j] < 0) {
+      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+      continue;
+    }
+    const float* p = models[parents[j]].m;
+    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
+                          _mm_loadu_ps(p + 12)};
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+  }
+}
+
+// The SSE2 baseline kernel (every x86-64).
+void l2m_sse2(std::span<const uint32_t> order, std::span<const int32_t> parents,
+              std::span<const Trs> locals, std::span<Mat4> models) {
   size_t g = 0;
   for (; g + 4 <= order.size(); g += 4) {
     const uint32_t* j = order.data() + g;
@@ -253,19 +283,132 @@ Status LocalToModelJob::run() const {
     finish_lane<2>(soa, j[2], parents, locals, models);
     finish_lane<3>(soa, j[3], parents, locals, models);
   }
-  for (uint32_t j : order.subspan(g)) {
-    __m128 local[4];
-    trs_columns(locals[j], local);
-    float* out = models[j].m;
-    if (parents[j] < 0) {
-      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
-      continue;
-    }
-    const float* p = models[parents[j]].m;
-    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
-                          _mm_loadu_ps(p + 12)};
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+  l2m_tail(order.subspan(g), parents, locals, models);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VOXRIG_POSE_AVX 1
+std::atomic<uint8_t> g_kernels{static_cast<uint8_t>(PoseKernels::Auto)};
+
+// The AVX kernel runs when allowed (set_pose_kernels) and the CPU and OS support AVX (libgcc's
+// check includes the OS's XSAVE state).
+bool pose_avx_enabled() {
+  static const bool has_avx = __builtin_cpu_supports("avx");
+  return has_avx &&
+         g_kernels.load(std::memory_order_relaxed) == static_cast<uint8_t>(PoseKernels::Auto);
+}
+
+// compose_lane for the joints of lanes L and L + 1 at once: joint a in the low 128 bits of each
+// ymm register, joint b in the high 128. The splat of lane L / L + 1 is vpermilps of the SoA term
+// broadcast to both halves (bit moves), the parents' columns are two 128-bit loads; per 128-bit
+// half the very products and sums of compose_lane, in its order.
+#define VOXRIG_AVX __attribute__((target("avx"), always_inline)) inline
+// Two parents' column c: a's in the low 128 bits, b's in the high.
+VOXRIG_AVX __m256 pair_column(const float* a, const float* b) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1);
+}
+// The four SoA floats at p in both halves, then lane L in the low four, lane L + 1 in the high.
+VOXRIG_AVX __m256 pair_splat(const float* p, __m256i ctrl) {
+  return _mm256_permutevar_ps(_mm256_broadcast_ps(reinterpret_cast<const __m128*>(p)), ctrl);
+}
+VOXRIG_AVX void pair_store(float* a, float* b, __m256 v) {
+  _mm_storeu_ps(a, _mm256_castps256_ps128(v));
+  _mm_storeu_ps(b, _mm256_extractf128_ps(v, 1));
+}
+
+// compose_lane for the joints of lanes L and L + 1 at once: joint a in the low 128 bits of each
+// ymm register, joint b in the high 128. The splat of lane L / L + 1 is vpermilps of the SoA term
+// broadcast to both halves (bit moves), the parents' columns are two 128-bit loads; per 128-bit
+// half the very products and sums of compose_lane, in its order.
+template <int L>
+VOXRIG_AVX void compose_pair(const float* soa, const float* pa, const float* pb, float* oa,
+                             float* ob) {
+  const __m256i ctrl = _mm256_setr_epi32(L, L, L, L, L + 1, L + 1, L + 1, L + 1);
+  const __m256 pc0 = pair_column(pa, pb), pc1 = pair_column(pa + 4, pb + 4);
+  const __m256 pc2 = pair_column(pa + 8, pb + 8), pc3 = pair_column(pa + 12, pb + 12);
+  const __m256 p3_zero = _mm256_mul_ps(pc3, _mm256_setzero_ps());
+  for (int c = 0; c < 3; ++c) {
+    const __m256 p0 = _mm256_mul_ps(pc0, pair_splat(soa + 4 * (3 * c), ctrl));
+    const __m256 p1 = _mm256_mul_ps(pc1, pair_splat(soa + 4 * (3 * c + 1), ctrl));
+    const __m256 p2 = _mm256_mul_ps(pc2, pair_splat(soa + 4 * (3 * c + 2), ctrl));
+    pair_store(oa + 4 * c, ob + 4 * c,
+               _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(p0, p1), p2), p3_zero));
   }
+  const __m256 p0 = _mm256_mul_ps(pc0, pair_splat(soa + 36, ctrl));
+  const __m256 p1 = _mm256_mul_ps(pc1, pair_splat(soa + 40, ctrl));
+  const __m256 p2 = _mm256_mul_ps(pc2, pair_splat(soa + 44, ctrl));
+  const __m256 p3 = _mm256_mul_ps(pc3, _mm256_set1_ps(1.0f));
+  pair_store(oa + 12, ob + 12, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(p0, p1), p2), p3));
+}
+
+// Lanes L and L + 1 of a group: a pair when both have parents and b's parent is not a (whose
+// matrix is not written yet), else one at a time.
+template <int L>
+VOXRIG_AVX void finish_pair(const float* soa, const uint32_t* j, std::span<const int32_t> parents,
+                            std::span<const Trs> locals, std::span<Mat4> models) {
+  const int32_t pa = parents[j[L]], pb = parents[j[L + 1]];
+  if (pa < 0 || pb < 0 || pb == int32_t(j[L])) {
+    finish_lane<L>(soa, j[L], parents, locals, models);
+    finish_lane<L + 1>(soa, j[L + 1], parents, locals, models);
+    return;
+  }
+  compose_pair<L>(soa, models[pa].m, models[pb].m, models[j[L]].m, models[j[L + 1]].m);
+}
+
+// The AVX kernel (function multiversioning by hand: chosen at run time, pose.h PoseKernels):
+// VEX encoding (no register copies) and two joints per 256-bit product. Same bits as l2m_sse2.
+__attribute__((target("avx"))) void l2m_avx(std::span<const uint32_t> order,
+                                            std::span<const int32_t> parents,
+                                            std::span<const Trs> locals, std::span<Mat4> models) {
+  size_t g = 0;
+  for (; g + 4 <= order.size(); g += 4) {
+    const uint32_t* j = order.data() + g;
+    const Trs* const trs[4] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]]};
+    __m128 a[12];
+    trs_affine4(trs, a);
+    alignas(16) float soa[48];
+    for (int k = 0; k < 12; ++k) _mm_store_ps(soa + 4 * k, a[k]);
+    finish_pair<0>(soa, j, parents, locals, models);
+    finish_pair<2>(soa, j, parents, locals, models);
+  }
+  l2m_tail(order.subspan(g), parents, locals, models);
+}
+#endif
+
+}  // namespace
+#endif
+
+void set_pose_kernels(PoseKernels kernels) {
+#if defined(VOXRIG_POSE_AVX)
+  g_kernels.store(static_cast<uint8_t>(kernels), std::memory_order_relaxed);
+#else
+  (void)kernels;
+#endif
+}
+
+const char* pose_kernels_in_use() {
+#if defined(VOXRIG_POSE_AVX)
+  if (pose_avx_enabled()) return "avx";
+#endif
+#if defined(__SSE2__)
+  return "sse2";
+#else
+  return "portable";
+#endif
+}
+
+Status LocalToModelJob::run() const {
+  VOXRIG_TRY(validate());
+  const std::span<const int32_t> parents = runtime->parents();
+#if defined(__SSE2__)
+  const std::span<const uint32_t> order = runtime->parent_first_order();
+#if defined(VOXRIG_POSE_AVX)
+  if (pose_avx_enabled()) {
+    l2m_avx(order, parents, locals, models);
+    return ok_status();
+  }
+#endif
+  l2m_sse2(order, parents, locals, models);
 #else
   for (uint32_t j : runtime->parent_first_order()) {
     const Mat4 local = trs_to_mat4(locals[j]);
