@@ -305,7 +305,8 @@ TEST(PoseExact, TracksSharingKeyTimesSampleAsIfAlone) {
   // without a cache, forward over a loop wrap and at jumps.
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> unit(-1, 1);
-  const std::vector<uint32_t> kinds = {0, 0, 0, 1, 1, 0, 2, 2, 2, 2, 3, 3, 0, 1, 4, 4, 0, 0};
+  const std::vector<uint32_t> kinds = {0, 0, 0, 1, 1, 0, 2, 2, 2, 2, 3, 3, 0, 1, 4, 4, 0,
+                                       0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1};
   Skel skel;
   AnimClip clip;
   clip.duration_ms = 1000;

@@ -119,6 +119,59 @@ inline void lerp_step(const float* v, const float* d, float u, float* out) {
 #endif
 }
 
+#if defined(__SSE2__)
+// Linear sampling of four tracks with the same bracket k and factor u (tracks[1..3] have
+// same_times), straight from registers: lerp_step for each, then normalize4's operations on the
+// four rotations transposed into SoA, then each Trs written once. Same operations, same bits as
+// lerp_step + PendingNormalize, without storing the lerped rotations and reloading them.
+// value[i] / step[i]: a key step's value and d (RigRuntime::KeyStep), as ten floats each.
+inline void lerp4_linear(const float* const value[4], const float* const step[4], float u,
+                         Trs* const out[4]) {
+  const __m128 uu = _mm_set1_ps(u);
+  __m128 a[4], b[4], c[4];  // (tx ty tz rx), (ry rz rw sx), (sy sz) per track
+  for (int i = 0; i < 4; ++i) {
+    const float* v = value[i];
+    const float* d = step[i];
+    a[i] = _mm_add_ps(_mm_loadu_ps(v), _mm_mul_ps(_mm_loadu_ps(d), uu));
+    b[i] = _mm_add_ps(_mm_loadu_ps(v + 4), _mm_mul_ps(_mm_loadu_ps(d + 4), uu));
+    const __m128 v2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v + 8)));
+    const __m128 d2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(d + 8)));
+    c[i] = _mm_add_ps(v2, _mm_mul_ps(d2, uu));
+  }
+  // x = lane 3 of a[0..3]; y, z, w (and sx) = the transposed b.
+  __m128 x = _mm_movehl_ps(_mm_unpackhi_ps(a[2], a[3]), _mm_unpackhi_ps(a[0], a[1]));
+  __m128 y = b[0], z = b[1], w = b[2], sx = b[3];
+  _MM_TRANSPOSE4_PS(y, z, w, sx);
+  const __m128 sum =
+      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                 _mm_mul_ps(w, w));
+  const __m128 len = _mm_sqrt_ps(sum);
+  const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
+  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
+  x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
+  y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
+  z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
+  w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+  _MM_TRANSPOSE4_PS(y, z, w, sx);  // back to (ry rz rw sx) per track
+  const __m128 rows[4] = {y, z, w, sx};
+  // a[i] with lane 3 replaced by x lane i: s = (tz, tz, x_i, x_i), then (tx, ty, tz, x_i).
+  const __m128 s0 = _mm_shuffle_ps(a[0], x, _MM_SHUFFLE(0, 0, 2, 2));
+  const __m128 s1 = _mm_shuffle_ps(a[1], x, _MM_SHUFFLE(1, 1, 2, 2));
+  const __m128 s2 = _mm_shuffle_ps(a[2], x, _MM_SHUFFLE(2, 2, 2, 2));
+  const __m128 s3 = _mm_shuffle_ps(a[3], x, _MM_SHUFFLE(3, 3, 2, 2));
+  const __m128 first[4] = {_mm_shuffle_ps(a[0], s0, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[1], s1, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[2], s2, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[3], s3, _MM_SHUFFLE(2, 0, 1, 0))};
+  for (int i = 0; i < 4; ++i) {
+    float* o = &out[i]->t.x;
+    _mm_storeu_ps(o, first[i]);
+    _mm_storeu_ps(o + 4, rows[i]);
+    _mm_store_sd(reinterpret_cast<double*>(o + 8), _mm_castps_pd(c[i]));
+  }
+}
+#endif
+
 inline Quat slerp(const Quat& a, Quat b, float u) {
   float dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   if (dot < 0.0f) {
@@ -259,6 +312,23 @@ Status SamplingJob::run() const {
         u = static_cast<float>((t - t0) / (times[k + 1] - t0));
       }
     }
+#if defined(__SSE2__)
+    // Four tracks that share this bracket and u (the next three have same_times): one SoA batch.
+    if (lerp && policy == SamplePolicy::Linear && i + 3 < c.track_count &&
+        (tracks[i + 1].same_times & tracks[i + 2].same_times & tracks[i + 3].same_times) != 0) {
+      const RigRuntime::KeyStep* const ks[4] = {
+          all_steps + tr.first_key + k, all_steps + tracks[i + 1].first_key + k,
+          all_steps + tracks[i + 2].first_key + k, all_steps + tracks[i + 3].first_key + k};
+      const float* const values[4] = {&ks[0]->value.t.x, &ks[1]->value.t.x, &ks[2]->value.t.x,
+                                      &ks[3]->value.t.x};
+      const float* const ds[4] = {&ks[0]->d.t.x, &ks[1]->d.t.x, &ks[2]->d.t.x, &ks[3]->d.t.x};
+      Trs* const outs[4] = {&out, &output[tracks[i + 1].joint], &output[tracks[i + 2].joint],
+                            &output[tracks[i + 3].joint]};
+      lerp4_linear(values, ds, u, outs);
+      i += 3;
+      continue;
+    }
+#endif
     const RigRuntime::KeyStep& step = all_steps[tr.first_key + k];
     if (lerp) {
       if (policy == SamplePolicy::Linear) {
