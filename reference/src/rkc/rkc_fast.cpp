@@ -70,6 +70,33 @@ struct Cursor {
   }
 };
 
+// load_bone_xform and load_hinge (eval/bone_xform.cpp, the wire layout's home) inlined: the
+// fixed-size records of a 10 KB character are mostly frames, and a call per record was ~10 % of
+// its decode. Same fields, same little-endian loads; RkcFastPath checks they agree.
+inline void floats_at(const uint8_t* p, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = load_f32(p + 4 * i);
+}
+inline BoneXform xform_at(const uint8_t* p) {
+  BoneXform x;
+  floats_at(p, x.t.data(), 3);
+  floats_at(p + 12, x.r.data(), 4);
+  floats_at(p + 28, x.s.data(), 3);
+  return x;
+}
+inline Hinge hinge_at(const uint8_t* p) {
+  Hinge h;
+  h.parent = static_cast<int32_t>(load_u32(p));
+  floats_at(p + 4, h.p[0].data(), 3);
+  floats_at(p + 16, h.p[1].data(), 3);
+  floats_at(p + 28, h.v[0].data(), 3);
+  floats_at(p + 40, h.v[1].data(), 3);
+  h.vmin = static_cast<int16_t>(load_u16(p + 52));
+  h.vmax = static_cast<int16_t>(load_u16(p + 54));
+  h.htype = p[56];
+  std::memcpy(h.filler.data(), p + 57, 7);
+  return h;
+}
+
 Cursor cursor(std::span<const uint8_t> payload) {
   return Cursor{payload.data(), payload.data() + payload.size()};
 }
@@ -120,13 +147,13 @@ bool bons(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
       if (kind > 1) return false;
       a.kind = static_cast<AttachmentKind>(kind);
       a.index = load_u32(r.p + 2);
-      a.local_offset = load_bone_xform(r.p + 6);
+      a.local_offset = xform_at(r.p + 6);
       a.speed_q8 = static_cast<int32_t>(load_u32(r.p + 46));
       a.start_phase_ms = load_u32(r.p + 50);
       r.p += kAttachmentSize;
     }
     if (r.left() < kHingeSize) return false;
-    bone.hinge = load_hinge(r.p);
+    bone.hinge = hinge_at(r.p);
     r.p += kHingeSize;
   }
   return true;
@@ -139,7 +166,7 @@ bool skeletal(Cursor body, size_t bone_count, const Limits& lim, SkeletalClip& s
   if (charged > lim.rkc_frame_cells || cells > body.left() / kBoneXformSize) return false;
   s.frames.resize(static_cast<size_t>(cells));
   for (BoneXform& x : s.frames) {
-    x = load_bone_xform(body.p);
+    x = xform_at(body.p);
     body.p += kBoneXformSize;
   }
   uint32_t seqcount;
