@@ -56,7 +56,8 @@ constexpr std::string_view kUsage =
     "                  vfp-static, vfp-rig and rkc-strict cases): for a reader that supports\n"
     "                  some profiles only, e.g. --profile vfp-static\n"
     "Every dump is checked once first: a reader that rejects or fails a corpus file, or whose\n"
-    "dump differs from the reference's, is reported and the command exits 4 (no JSON).\n"
+    "dump differs from the reference's (compared as JSON values, as voxrig conform does), is\n"
+    "reported and the command exits 4 (no JSON).\n"
     "Exit: 0 written, 2 usage, 3 I/O (library not loadable, file not writable), 4 check failed.\n";
 
 constexpr OptionSpec kOptions[] = {{"--testee", true},
