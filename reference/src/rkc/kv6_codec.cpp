@@ -175,20 +175,19 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   if (columns > left / 2) return false;
   left -= static_cast<size_t>(columns) * 2;
 
+  // reserve + push_back: each element written once (resize would value-initialise it first).
   const uint8_t* p = h + kHeaderSize;
-  m.voxels.resize(numvoxs);
+  m.voxels.reserve(numvoxs);
   uint64_t z_bad = 0;
-  for (Kv6Voxel& v : m.voxels) {
-    v = Kv6Voxel{load_u32(p), load_u16(p + 4), p[6], p[7]};
-    z_bad |= v.z >= m.zsiz;
-    p += kVoxelSize;
+  for (uint32_t i = 0; i < numvoxs; ++i, p += kVoxelSize) {
+    const uint16_t z = load_u16(p + 4);
+    z_bad |= z >= m.zsiz;
+    m.voxels.push_back(Kv6Voxel{load_u32(p), z, p[6], p[7]});
   }
-  m.xlen.resize(m.xsiz);
+  m.xlen.reserve(m.xsiz);
   uint64_t xsum = 0;
-  for (uint32_t& x : m.xlen) {
-    x = load_u32(p);
-    xsum += x;
-    p += 4;
+  for (uint32_t x = 0; x < m.xsiz; ++x, p += 4) {
+    xsum += m.xlen.emplace_back(load_u32(p));
   }
   m.ylen.resize(static_cast<size_t>(columns));
   uint64_t ysum = 0;

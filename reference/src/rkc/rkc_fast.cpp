@@ -141,16 +141,13 @@ bool bons(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
     if (!r.name(bone.name) || !r.count(attach_count, lim.rkc_attachments_per_bone)) return false;
     // The whole attachment table in one check (54 bytes each; attach_count <= the limit).
     if (attach_count > r.left() / kAttachmentSize) return false;
-    bone.attachments.resize(attach_count);
-    for (Attachment& a : bone.attachments) {
+    bone.attachments.reserve(attach_count);
+    for (uint32_t j = 0; j < attach_count; ++j, r.p += kAttachmentSize) {
       const uint16_t kind = load_u16(r.p);
       if (kind > 1) return false;
-      a.kind = static_cast<AttachmentKind>(kind);
-      a.index = load_u32(r.p + 2);
-      a.local_offset = xform_at(r.p + 6);
-      a.speed_q8 = static_cast<int32_t>(load_u32(r.p + 46));
-      a.start_phase_ms = load_u32(r.p + 50);
-      r.p += kAttachmentSize;
+      bone.attachments.push_back(
+          Attachment{static_cast<AttachmentKind>(kind), load_u32(r.p + 2), xform_at(r.p + 6),
+                     static_cast<int32_t>(load_u32(r.p + 46)), load_u32(r.p + 50)});
     }
     if (r.left() < kHingeSize) return false;
     bone.hinge = hinge_at(r.p);
@@ -164,18 +161,16 @@ bool skeletal(Cursor body, size_t bone_count, const Limits& lim, SkeletalClip& s
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
   if (charged > lim.rkc_frame_cells || cells > body.left() / kBoneXformSize) return false;
-  s.frames.resize(static_cast<size_t>(cells));
-  for (BoneXform& x : s.frames) {
-    x = xform_at(body.p);
-    body.p += kBoneXformSize;
-  }
+  // reserve + push_back writes each record once (resize would value-initialise it first).
+  s.frames.reserve(static_cast<size_t>(cells));
+  for (uint64_t i = 0; i < cells; ++i, body.p += kBoneXformSize)
+    s.frames.push_back(xform_at(body.p));
   uint32_t seqcount;
   if (!body.count(seqcount, lim.rkc_seq) || seqcount > body.left() / kSeqSize) return false;
-  s.seq.resize(seqcount);
-  for (Seq& q : s.seq) {
-    q = Seq{static_cast<int32_t>(load_u32(body.p)), static_cast<int32_t>(load_u32(body.p + 4))};
-    body.p += kSeqSize;
-  }
+  s.seq.reserve(seqcount);
+  for (uint32_t i = 0; i < seqcount; ++i, body.p += kSeqSize)
+    s.seq.push_back(
+        Seq{static_cast<int32_t>(load_u32(body.p)), static_cast<int32_t>(load_u32(body.p + 4))});
   return true;  // trailing bytes in the body: a warning only
 }
 
