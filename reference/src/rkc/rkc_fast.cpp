@@ -5,9 +5,10 @@
 // Why a second pass is correct: every rule of the field-by-field decoder that can reject (a
 // short read, a limit, a bad mesh_kind, numhin != bones, ill-formed UTF-8, an embedded KV6 or RVC
 // error, a cross reference) makes this return false, so an input is accepted here only if the
-// field-by-field decoder accepts it, and then both build the same Character (the reader tests
-// and the rkc_fast_test property compare them). Inputs that need repairs (rkc-compat UTF-8, KV6
-// run tables) also go the long way: they are rare and the repair lives there.
+// field-by-field decoder accepts it, and then both build the same Character (the property
+// RkcFastPath in properties/rkc_fast_props.cpp compares them on valid and damaged files). Inputs
+// that need repairs (rkc-compat UTF-8, KV6 run tables) also go the long way: they are rare and the
+// repair lives there.
 //
 // Why it is faster: no Result or Path per field, no per-chunk Path, no offset tables for the
 // cross-reference errors (they are only needed on the way to an error), one bounds check per
