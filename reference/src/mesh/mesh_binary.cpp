@@ -74,7 +74,9 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 
 // A row's three joint-change masks over 64 lanes: dx (p[i] != p[i+1]), dy (p[i] != ry[i]), dz
 // (p[i] != rz[i]); dy/dz are 0 when ry/rz is null. 72 values from p and 64 from ry and rz must
-// be readable. One pass over the row (diff_mask16 three times would load it three times).
+// be readable. One pass over the row builds dx and only tests whether the +y and +z rows equal
+// this one (compares and-ed together, one movemask each): joint maps bind regions, so
+// neighbouring rows are nearly always equal, and only a pair that is not pays for its mask.
 struct RowMasks16 {
   uint64_t dx, dy, dz;
 };
@@ -83,19 +85,23 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
   const uint16_t* qz = rz != nullptr ? rz : p;
 #if defined(__SSE2__)
   RowMasks16 m{0, 0, 0};
+  __m128i eqy = _mm_set1_epi8(-1), eqz = eqy;
+  const auto ld = [](const uint16_t* q) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+  };
   for (int i = 0; i < 4; ++i) {
-    const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i + 8));
-    const auto diff = [&](const uint16_t* q) {
-      const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i));
-      const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i + 8));
-      const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, b0), _mm_cmpeq_epi16(a1, b1));
-      return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
-    };
-    m.dx |= diff(p + 1);
-    m.dy |= diff(qy);
-    m.dz |= diff(qz);
+    const __m128i a0 = ld(p + 16 * i);
+    const __m128i a1 = ld(p + 16 * i + 8);
+    const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, ld(p + 16 * i + 1)),
+                                       _mm_cmpeq_epi16(a1, ld(p + 16 * i + 9)));
+    m.dx |= uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
+    eqy = _mm_and_si128(eqy, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qy + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qy + 16 * i + 8))));
+    eqz = _mm_and_si128(eqz, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qz + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qz + 16 * i + 8))));
   }
+  if (_mm_movemask_epi8(eqy) != 0xFFFF) m.dy = diff_mask16(p, qy);
+  if (_mm_movemask_epi8(eqz) != 0xFFFF) m.dz = diff_mask16(p, qz);
   return m;
 #else
   return RowMasks16{diff_mask_scalar(p, p + 1), diff_mask_scalar(p, qy), diff_mask_scalar(p, qz)};
@@ -158,6 +164,55 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   }
 }
 
+// The occupancy of a row's 64 lanes (masked by `live`) and, in `uniform`, the palette index
+// every solid lane holds when they all hold one (0: the row is empty or mixed). A uniform row
+// has no change inside it, and two uniform rows differ everywhere or nowhere, so most rows of a
+// model painted in regions need no per-lane change compares at all. 64 bytes must be readable.
+inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  __m128i a[4];
+  uint64_t empty = 0;
+  for (int i = 0; i < 4; ++i) {
+    a[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    empty |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a[i], zero)))}
+             << (16 * i);
+  }
+  const uint64_t o = ~empty & live;
+  uniform = 0;
+  if (o == 0) return 0;
+  const uint8_t u = p[std::countr_zero(o)];
+  const __m128i uv = _mm_set1_epi8(static_cast<char>(u));
+  uint64_t same = 0;
+  for (int i = 0; i < 4; ++i) {
+    same |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a[i], uv)))}
+            << (16 * i);
+  }
+  if ((o & ~same) == 0) uniform = u;
+  return o;
+#else
+  uint64_t o = 0;
+  for (int i = 0; i < 64; ++i) o |= uint64_t{p[i] != 0} << i;
+  o &= live;
+  uniform = 0;
+  if (o == 0) return 0;
+  const uint8_t u = p[std::countr_zero(o)];
+  for (uint64_t m = o; m != 0; m &= m - 1)
+    if (p[std::countr_zero(m)] != u) return o;
+  uniform = u;
+  return o;
+#endif
+}
+
+// Bit i = (q[i] != 0 and q[i] != p[i]): one direction of row_masks8. 64 bytes of each readable.
+inline uint64_t change_mask8(const uint8_t* p, const uint8_t* q) {
+  alignas(16) static constexpr uint8_t kZeros[64] = {};
+  return diff_mask8(p, q) & diff_mask8(q, kZeros);
+}
+
+// Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows).
+// Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done
+// and their `puni` decides whether the pair needs the per-lane compare.
 void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint8_t* end = g.vox + g.count;
   alignas(16) uint8_t buf[80];
@@ -166,42 +221,61 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint64_t live = low_bits(t.cx);
   const uint64_t live_pairs = low_bits(t.cx - 1);  // pairs (i, i+1) inside the tile
   const size_t plane = size_t{g.sx} * g.sy;
-  for (int zz = -1; zz <= int(t.cz); ++zz) {
+  uint64_t* occ = s.occ.data();
+  uint8_t* puni = s.puni.data();
+  for (int zz = int(t.cz); zz >= -1; --zz) {
     const int64_t z = int64_t{t.z0} + zz;
     const bool z_in = z >= 0 && z < int64_t{g.sz};
     const bool z_inner = zz >= 0 && zz < int(t.cz);
-    for (int yy = -1; yy <= int(t.cy); ++yy) {
+    for (int yy = int(t.cy); yy >= -1; --yy) {
       const int64_t y = int64_t{t.y0} + yy;
       const size_t r = row_index(zz, yy);
       if (!z_in || y < 0 || y >= int64_t{g.sy}) {
-        s.occ[r] = 0;
+        occ[r] = 0;
         continue;
       }
       const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
       const uint8_t* rp = readable80(p, end, buf);
       if (!z_inner || yy < 0 || yy >= int(t.cy)) {
-        s.occ[r] = nonzero_mask(rp) & live;
+        occ[r] = nonzero_mask(rp) & live;
         continue;
       }
       // The change masks matter only under this row's own faces (see merge_plane): an empty
-      // row needs none of them (the occupancy test alone is a third of the work).
-      const uint64_t o = nonzero_mask(rp) & live;
-      s.occ[r] = o;
+      // row needs none of them.
+      uint8_t u = 0;
+      const uint64_t o = row_occupancy(rp, live, u);
+      occ[r] = o;
+      puni[r] = u;
       if (o == 0) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
         continue;
       }
-      const uint8_t* ry = yy + 1 < int(t.cy) ? readable80(p + g.sx, end, buf2) : nullptr;
-      const uint8_t* rz = zz + 1 < int(t.cz) ? readable80(p + plane, end, buf3) : nullptr;
-      const RowMasks8 m = row_masks8(rp, ry, rz);
       uint8_t b = 0;
       if (t.x0 > 0 && p[-1] != 0) b |= 1;
       if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
       s.border[r] = b;
-      s.pcx[r] = m.dx & o & live_pairs;
-      s.pcy[r] = m.dy & o;
-      s.pcz[r] = m.dz & o;
+      const bool has_y = yy + 1 < int(t.cy), has_z = zz + 1 < int(t.cz);
+      if (u == 0) {
+        const RowMasks8 m = row_masks8(rp, has_y ? readable80(p + g.sx, end, buf2) : nullptr,
+                                       has_z ? readable80(p + plane, end, buf3) : nullptr);
+        s.pcx[r] = m.dx & o & live_pairs;
+        s.pcy[r] = m.dy & o;
+        s.pcz[r] = m.dz & o;
+        continue;
+      }
+      // Uniform row: no change inside; toward a uniform neighbour the pair differs on all
+      // common solid lanes or on none.
+      s.pcx[r] = 0;
+      const auto pair = [&](bool has, size_t n, const uint8_t* q, uint8_t* qbuf) -> uint64_t {
+        if (!has) return 0;
+        const uint64_t both = o & occ[n];
+        if (both == 0) return 0;
+        if (puni[n] != 0) return puni[n] != u ? both : 0;
+        return change_mask8(rp, readable80(q, end, qbuf)) & o;
+      };
+      s.pcy[r] = pair(has_y, row_index(zz, yy + 1), p + g.sx, buf2);
+      s.pcz[r] = pair(has_z, row_index(zz + 1, yy), p + plane, buf3);
     }
   }
 }
