@@ -37,19 +37,29 @@ namespace {
 
 // Rows of a tile lie sx (voxels) or 2 * sx (joint ids) bytes apart, so a pass over a tile's rows
 // is a strided stream that the hardware prefetcher loses at page boundaries; on large grids the
-// passes wait on memory. prefetch_row asks for the row `delta` elements from `p` (the row
-// kAhead rows on in the pass's direction) when `exists` says that row lies in the grid: its
-// first min(row_bytes, 128) bytes (the bytes a 64-lane row reads).
+// passes wait on memory. Each pass asks for the row kAhead rows on in its own direction:
+// prefetch_row(p, delta, ok, wide) fetches the 64 bytes at p + delta when `ok` (the row lies in
+// the grid and the tile is full-width), and with `wide` the 64 after them too: a joint row's
+// second half, or the next x-tile's voxels, which that tile then reads from the L2 cache
+// (measured faster than fetching this tile's 64 bytes only). Grids under kPrefetchVoxels (1 MB of
+// voxels, 2 MB of joint ids) stay in the L2 cache between passes: no prefetching (streams()).
 inline constexpr uint32_t kAhead = 4;
+inline constexpr size_t kPrefetchVoxels = size_t{1} << 20;
+inline bool streams(const Grid& g, const Tile& t) {
+  return t.cx == kTile && g.count >= kPrefetchVoxels;
+}
 template <class T>
 inline void prefetch_row([[maybe_unused]] const T* p, [[maybe_unused]] int64_t delta,
-                         [[maybe_unused]] bool exists, [[maybe_unused]] size_t row_bytes) {
+                         [[maybe_unused]] bool ok, [[maybe_unused]] bool wide) {
 #if defined(__SSE2__)
-  if (!exists) return;
+  if (!ok) return;
   const char* q = reinterpret_cast<const char*>(p + delta);
   _mm_prefetch(q, _MM_HINT_T0);
-  if (row_bytes > 64) _mm_prefetch(q + 64, _MM_HINT_T0);
-  if (row_bytes >= 128) _mm_prefetch(q + 127, _MM_HINT_T0);
+  _mm_prefetch(q + 63, _MM_HINT_T0);
+  if (wide) {
+    _mm_prefetch(q + 64, _MM_HINT_T0);
+    _mm_prefetch(q + 127, _MM_HINT_T0);
+  }
 #endif
 }
 
@@ -90,11 +100,11 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 #endif
 }
 
-// A row's joint changes along x (dx: p[i] != p[i+1]) and toward its +y and +z rows (dy, dz:
-// p[i] != q[i]; 0 when that row is null). One pass over the row builds dx and only tests
-// whether each neighbour row equals this one (compares and-ed together, one movemask each):
-// joint maps bind regions, so neighbouring rows are nearly always equal, and only a pair that is
-// not pays for its mask. 72 values from p and 64 from ry and rz must be readable.
+// A row's three joint-change masks over 64 lanes: dx (p[i] != p[i+1]), dy (p[i] != ry[i]), dz
+// (p[i] != rz[i]); dy/dz are 0 when ry/rz is null. 72 values from p and 64 from ry and rz must
+// be readable. One pass over the row builds dx and only tests whether the +y and +z rows equal
+// this one (compares and-ed together, one movemask each): joint maps bind regions, so
+// neighbouring rows are nearly always equal, and only a pair that is not pays for its mask.
 struct RowMasks16 {
   uint64_t dx, dy, dz;
 };
@@ -113,14 +123,10 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
     const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, ld(p + 16 * i + 1)),
                                        _mm_cmpeq_epi16(a1, ld(p + 16 * i + 9)));
     m.dx |= uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
-    if (ry != nullptr) {
-      eqy = _mm_and_si128(eqy, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qy + 16 * i)),
-                                             _mm_cmpeq_epi16(a1, ld(qy + 16 * i + 8))));
-    }
-    if (rz != nullptr) {
-      eqz = _mm_and_si128(eqz, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qz + 16 * i)),
-                                             _mm_cmpeq_epi16(a1, ld(qz + 16 * i + 8))));
-    }
+    eqy = _mm_and_si128(eqy, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qy + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qy + 16 * i + 8))));
+    eqz = _mm_and_si128(eqz, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qz + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qz + 16 * i + 8))));
   }
   if (_mm_movemask_epi8(eqy) != 0xFFFF) m.dy = diff_mask16(p, qy);
   if (_mm_movemask_epi8(eqz) != 0xFFFF) m.dz = diff_mask16(p, qz);
@@ -130,80 +136,45 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
 #endif
 }
 
-// Bit i = (p[i] != q[i]), i < 64, for two joint rows that are nearly always equal (joint maps
-// bind regions): one and-ed pass of compares decides equality, and only an unequal pair pays
-// for its mask. 64 values of each must be readable.
-inline uint64_t joint_pair_diff(const uint16_t* p, const uint16_t* q) {
-#if defined(__SSE2__)
-  __m128i eq = _mm_set1_epi8(-1);
-  for (int i = 0; i < 64; i += 8) {
-    eq = _mm_and_si128(eq,
-                       _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)),
-                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + i))));
-  }
-  if (_mm_movemask_epi8(eq) == 0xFFFF) return 0;
-#endif
-  return diff_mask16(p, q);
-}
-
 // Fills s.jdx, s.jborder, s.jdy, s.jdz for tile t (grid.joints must be set; s.occ already
 // built). A joint change matters only between two solid voxels (a face toward an empty voxel is
 // exposed anyway), so a pair of rows with no solid voxel in common skips the compare: its mask
 // is left 0. jdx/jborder are read only under this row's faces, jdy/jdz[r] only where both r and
-// its +y/+z neighbour are solid. Rows go in descending z, then y: a row whose live lanes hold one
-// joint (jdx zero inside the tile) records it in s.juni, and a pair of two such rows is one
-// scalar compare.
+// its +y/+z neighbour are solid.
 void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const bool pf = streams(g, t);
   const uint16_t* end = g.joints + g.count;
   alignas(16) uint16_t buf[72];
   alignas(16) uint16_t buf2[72];
   alignas(16) uint16_t buf3[72];
   const uint64_t live = low_bits(t.cx);
-  const uint64_t live_pairs = low_bits(t.cx - 1);
   const size_t plane = size_t{g.sx} * g.sy;
   const uint64_t* occ = s.occ.data();
-  uint8_t* uflag = s.juni_flag.data();
-  uint16_t* uval = s.juni.data();
   auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
-  for (uint32_t zz = t.cz; zz-- > 0;) {
+  for (uint32_t zz = 0; zz < t.cz; ++zz) {
     const uint32_t z = t.z0 + zz;
-    for (uint32_t yy = t.cy; yy-- > 0;) {
+    for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const uint32_t y = t.y0 + yy;
       const size_t r = row_index(int(zz), int(yy));
       const uint64_t o = occ[r];
-      uflag[r] = 0;
       if (o == 0) {
         s.jdx[r] = s.jdy[r] = s.jdz[r] = 0;
         s.jborder[r] = 0;
         continue;
       }
       const uint16_t* p = row_ptr(y, z);
-      prefetch_row(p, -int64_t{kAhead} * g.sx, yy >= kAhead, 2 * g.sx);
+      prefetch_row(p, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
       const uint16_t* rp = readable72(p, end, buf);
-      // A pair is compared only when both rows have a solid voxel in common. Toward a row that
-      // holds one joint, the pair waits for this row's dx (one scalar compare if this row holds
-      // one joint too); toward any other row it is tested in the same pass as dx.
-      const size_t ny = row_index(int(zz), int(yy) + 1), nz = row_index(int(zz) + 1, int(yy));
-      const bool y_pair = y + 1 < g.sy && (o & occ[ny]) != 0;
-      const bool z_pair = z + 1 < g.sz && (o & occ[nz]) != 0;
-      const bool y_late = y_pair && yy + 1 < t.cy && uflag[ny] != 0;
-      const bool z_late = z_pair && zz + 1 < t.cz && uflag[nz] != 0;
-      const RowMasks16 m =
-          row_masks16(rp, y_pair && !y_late ? readable72(p + g.sx, end, buf2) : nullptr,
-                      z_pair && !z_late ? readable72(p + plane, end, buf3) : nullptr);
+      const bool y_pair = y + 1 < g.sy && (o & occ[row_index(int(zz), int(yy) + 1)]) != 0;
+      const bool z_pair = z + 1 < g.sz && (o & occ[row_index(int(zz) + 1, int(yy))]) != 0;
+      const RowMasks16 m = row_masks16(rp, y_pair ? readable72(p + g.sx, end, buf2) : nullptr,
+                                       z_pair ? readable72(p + plane, end, buf3) : nullptr);
       // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
       // it is not, the right border bit is 0 and this bit is never used.
       s.jdx[r] = m.dx & live;
       s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
-      const bool uniform = (m.dx & live_pairs) == 0;
-      uflag[r] = uniform;
-      uval[r] = p[0];
-      const auto late = [&](size_t n, const uint16_t* q) -> uint64_t {
-        if (uniform) return uval[n] != p[0] ? live : 0;
-        return joint_pair_diff(rp, readable72(q, end, buf2)) & live;
-      };
-      s.jdy[r] = y_late ? late(ny, p + g.sx) : m.dy & live;
-      s.jdz[r] = z_late ? late(nz, p + plane) : m.dz & live;
+      s.jdy[r] = m.dy & live;
+      s.jdz[r] = m.dz & live;
     }
     // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
     const bool y_pair = t.y0 > 0 && (occ[row_index(int(zz), -1)] & occ[row_index(int(zz), 0)]) != 0;
@@ -249,6 +220,7 @@ inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
 // run. Joint maps bind regions, so at 128^3 and up most tiles lie inside one joint, and a tile
 // that does not usually fails within its first rows.
 bool tile_one_joint(const Grid& g, const Tile& t, const MeshScratch::Impl& s, uint16_t& joint) {
+  const bool pf = streams(g, t);
   const uint16_t* jend = g.joints + g.count;
   alignas(16) uint16_t jbuf[72];
   bool found = false;
@@ -258,7 +230,7 @@ bool tile_one_joint(const Grid& g, const Tile& t, const MeshScratch::Impl& s, ui
       const uint64_t solid = s.occ[row_index(int(zz), int(yy))];
       const uint16_t* jr = g.joints + g.index(t.x0, t.y0 + yy, t.z0 + zz);
       // At 256^3 this pass is what reads the joint map from memory.
-      prefetch_row(jr, int64_t{kAhead} * g.sx, yy + kAhead < t.cy, 2 * g.sx);
+      prefetch_row(jr, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
       if (solid == 0) continue;
       if (!found) {
         j = jr[std::countr_zero(solid)];
@@ -353,6 +325,7 @@ inline uint64_t change_mask8(const uint8_t* p, const uint8_t* q) {
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done
 // and their `puni` decides whether the pair needs the per-lane compare.
 void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const bool pf = streams(g, t), wide = t.x0 + 2 * kTile <= g.sx;
   const uint8_t* end = g.vox + g.count;
   alignas(16) uint8_t buf[80];
   alignas(16) uint8_t buf2[80];
@@ -374,7 +347,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         continue;
       }
       const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
-      prefetch_row(p, -int64_t{kAhead} * g.sx, yy >= int(kAhead), g.sx);
+      prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
       const uint8_t* rp = readable80(p, end, buf);
       if (!z_inner || yy < 0 || yy >= int(t.cy)) {
         occ[r] = nonzero_mask(rp) & live;

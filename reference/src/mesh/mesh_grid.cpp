@@ -36,8 +36,6 @@ void MeshScratch::Impl::ensure() {
   jborder.assign(kRowCount, 0);
   jdy.assign(kRowCount, 0);
   jdz.assign(kRowCount, 0);
-  juni_flag.assign(kRowCount, 0);
-  juni.assign(kRowCount, 0);
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);

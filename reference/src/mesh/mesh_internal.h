@@ -35,8 +35,6 @@ struct MeshScratch::Impl {
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
   std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
   std::vector<uint64_t> jdz;     // joint(x, z) != joint(x, z+1), rows zz in -1..cz-1
-  std::vector<uint8_t> juni_flag;  // inner rows: 1 when the live lanes hold one joint, juni
-  std::vector<uint16_t> juni;
   // x-face planes, [direction][x][z]: bit y = face present; xchange marks faces whose material
   // differs from the face at y + 1, xdown those that differ from the face at z + 1.
   std::vector<uint64_t> xface;
