@@ -69,6 +69,17 @@ RvcClip moving_ball_clip(uint32_t d, uint32_t frames);
 /// tenth bone.
 Character character(uint32_t bones, bool voxel_clips);
 
+/// The seed's synthetic character shape scaled down (its `synthetic_character()`: unit KV6
+/// meshes, short names, hinge frames from Q15 angles): `bones` bones in a chain-like random tree,
+/// one 1-voxel KV6 and one static attachment per bone, one skeletal clip of `frames` frames with
+/// a looping seq. Per-file costs dominate its decode (seed_character(16, 8) is ~10 KB).
+Character seed_character(uint32_t bones, uint32_t frames);
+
+/// The smallest benchmark character, exactly 259 bytes encoded (the benchmarks check it): META
+/// "t", one 1-voxel KV6, one root bone "b" without attachments, one skeletal clip "w" of one
+/// frame and no seq, empty VCLP.
+Character tiny_character();
+
 /// Aborts with `what` unless the condition holds (input generation must not fail silently).
 void require(bool ok, const std::string& what);
 

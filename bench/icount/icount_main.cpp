@@ -21,6 +21,7 @@
 #include "../inputs.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
+#include "voxrig/rkc.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 
@@ -140,6 +141,19 @@ int skel_decode() {
   return measured([&] { return decode_skel(bytes, 0, ctx, limits).ok(); });
 }
 
+int rkch_decode(const Character& c, int calls) {
+  // RKCH decode + validate (rkc-strict) of one character, `calls` times (one untimed warm-up).
+  const std::vector<uint8_t> bytes = must(encode_rkc(c), "RKCH encode");
+  DecodeOptions o;
+  o.profile = Profile::RkcStrict;
+  if (!decode_rkc(bytes, o).ok()) return 1;
+  return measured([&] {
+    bool ok = true;
+    for (int i = 0; i < calls; ++i) ok &= decode_rkc(bytes, o).ok();
+    return ok;
+  });
+}
+
 struct Workload {
   const char* name;
   int (*run)();
@@ -152,6 +166,8 @@ const Workload kWorkloads[] = {
     {"pose_sample_256", [] { return pose(false); }},
     {"pose_sample_l2m_256", [] { return pose(true); }},
     {"skel_decode_1024", skel_decode},
+    {"rkch_decode_259b", [] { return rkch_decode(tiny_character(), 10); }},
+    {"rkch_decode_10kb", [] { return rkch_decode(seed_character(16, 12), 1); }},
 };
 
 }  // namespace
