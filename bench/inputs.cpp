@@ -170,6 +170,15 @@ Anim pose_anim(const Skel& skel, uint32_t keys, uint64_t seed) {
   return a;
 }
 
+Anim pose_anim_distinct_times(const Skel& skel, uint32_t keys, uint64_t seed) {
+  Anim a = pose_anim(skel, keys, seed);
+  std::vector<AnimTrack>& tracks = a.clips[0].tracks;
+  for (size_t i = 0; i < tracks.size(); ++i)
+    for (size_t k = 1; k + 1 < tracks[i].keys.size(); ++k)
+      tracks[i].keys[k].time_ms += static_cast<uint32_t>(1 + i % 15);
+  return a;
+}
+
 Anim anim_with_keys(uint32_t total_keys, Skel& skel_out) {
   const uint32_t tracks = (total_keys + 29) / 30;
   skel_out = forest_skel(tracks, 0xA11Eu);

@@ -43,6 +43,10 @@ Skel forest_skel(uint32_t joints, uint64_t seed);
 /// One 1 s clip (id 0, duration 1000 ms) with a track on every joint of `skel`, `keys` keys per
 /// track (times round(k * 1000 / (keys - 1)), T, R and S on every key).
 Anim pose_anim(const Skel& skel, uint32_t keys, uint64_t seed);
+/// pose_anim with key times that differ from track to track: the inner keys of track i are
+/// shifted by 1 + i % 15 ms (first and last key stay at 0 and 1000), so no two neighbouring
+/// tracks share a time stream (the sampler's same-times shortcut never applies).
+Anim pose_anim_distinct_times(const Skel& skel, uint32_t keys, uint64_t seed);
 
 /// An ANIM with exactly `total_keys` keys in one clip: ceil(total/30) tracks of 30 keys (the last
 /// one shorter) over a forest skeleton with one joint per track. `skel_out` receives it.
