@@ -318,7 +318,7 @@ Generated generate(const std::string& golden_dir) {
   }
   for (const auto& [id, c] : s.compile_cases) compile.push_back(run_compile_case(c, s, g));
   add_base_obeys(g, cases);
-  CapabilityCorpus cap = build_capability_cases(s);
+  CapabilityCorpus cap = build_capability_cases(s, g.rules);
   g.files.insert(cap.files.begin(), cap.files.end());
   g.mismatches.insert(g.mismatches.end(), cap.mismatches.begin(), cap.mismatches.end());
   g.errors.insert(g.errors.end(), cap.errors.begin(), cap.errors.end());
