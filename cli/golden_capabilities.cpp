@@ -97,19 +97,13 @@ bool subject_of(golden::Sources& s, const json& spec, const std::string& id, Sub
 }
 
 // The manifest's "rules" of one expanded case: the plan's lists plus, for a reject, the rules
-// enforcing its code (the same resolution as reader cases; voxrig/rules.h).
+// enforcing its code. A case without any rule is a source error.
 ordered_json case_rules(const Expansion& x, const std::string& id, const std::string& error) {
-  std::vector<std::string> unknown;
-  const auto refs = conform::resolve_case_rules(
-      x.catalogue, error.empty() ? std::vector<std::string>{} : std::vector{error},
-      x.plan.rules.obeys, x.plan.rules.breaks, &unknown);
-  for (const auto& u : unknown)
-    x.cc.errors.push_back(id + ": unknown rule ID '" + u + "' (golden/rules.json)");
-  if (refs.empty()) x.cc.errors.push_back(id + ": no rule (give the plan \"rules\")");
-  ordered_json out = ordered_json::object();
-  out["breaks"] = ordered_json::array();
-  out["obeys"] = ordered_json::array();
-  for (const auto& r : refs) out[std::string(conform::to_string(r.relation))].push_back(r.id);
+  ordered_json out = resolved_rules_json(
+      x.catalogue, id, error.empty() ? std::vector<std::string>{} : std::vector{error},
+      x.plan.rules, x.cc.errors);
+  if (out["breaks"].empty() && out["obeys"].empty())
+    x.cc.errors.push_back(id + ": no rule (give the plan \"rules\")");
   return out;
 }
 
@@ -364,6 +358,21 @@ void expand_mesh(golden::Sources& s, const Expansion& x) {
 }
 
 }  // namespace
+
+ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue, const std::string& id,
+                                 const std::vector<std::string>& codes,
+                                 const golden::RuleLists& lists, std::vector<std::string>& errors) {
+  std::vector<std::string> unknown;
+  const auto refs =
+      conform::resolve_case_rules(catalogue, codes, lists.obeys, lists.breaks, &unknown);
+  for (const auto& u : unknown)
+    errors.push_back(id + ": unknown rule ID '" + u + "' (golden/rules.json)");
+  ordered_json out = ordered_json::object();
+  out["breaks"] = ordered_json::array();
+  out["obeys"] = ordered_json::array();
+  for (const auto& r : refs) out[std::string(conform::to_string(r.relation))].push_back(r.id);
+  return out;
+}
 
 CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules) {
   CapabilityCorpus cc;
