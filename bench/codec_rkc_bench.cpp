@@ -8,6 +8,7 @@
 // bytes_per_second is the file size; items are bones (RKCH), stored voxels (KV6), frames (RVC)
 // or frame cells (KFA).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness.h"
@@ -19,6 +20,12 @@
 
 namespace voxrig::bench {
 namespace {
+
+// seed_character(bones, frames) shapes: ~2.9 KB, ~10 KB, ~35 KB encoded.
+constexpr std::pair<uint32_t, uint32_t> kSeedShapes[] = {{4, 12}, {16, 12}, {48, 16}};
+std::string seed_tag(uint32_t bones, uint32_t frames) {
+  return "seed/b" + std::to_string(bones) + "f" + std::to_string(frames);
+}
 
 DecodeOptions strict() {
   DecodeOptions o;
@@ -66,6 +73,20 @@ void register_codec(const std::string& format, const std::string& tag, Make make
 }
 
 void register_rkch() {
+  // Per-file cost: the 259-byte character and the seed's synthetic shape at ~3, ~10 and ~35 KB
+  // (docs/performance.md, issue 15's RKCH targets).
+  register_codec<Character>(
+      "RKCH", "tiny/259", [] { return tiny_character(); },
+      [](const Character& c) { return c.bones.size(); },
+      [](const std::vector<uint8_t>& b) { return decode_rkc(b, strict()); },
+      [](const Character& c) { return encode_rkc(c); });
+  for (const auto& [bones, frames] : kSeedShapes) {
+    register_codec<Character>(
+        "RKCH", seed_tag(bones, frames), [b = bones, f = frames] { return seed_character(b, f); },
+        [](const Character& c) { return c.bones.size(); },
+        [](const std::vector<uint8_t>& b) { return decode_rkc(b, strict()); },
+        [](const Character& c) { return encode_rkc(c); });
+  }
   for (uint32_t bones : {1u, 10u, 50u, 200u}) {
     for (bool clips : {false, true}) {
       register_codec<Character>(

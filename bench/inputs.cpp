@@ -170,6 +170,15 @@ Anim pose_anim(const Skel& skel, uint32_t keys, uint64_t seed) {
   return a;
 }
 
+Anim pose_anim_distinct_times(const Skel& skel, uint32_t keys, uint64_t seed) {
+  Anim a = pose_anim(skel, keys, seed);
+  std::vector<AnimTrack>& tracks = a.clips[0].tracks;
+  for (size_t i = 0; i < tracks.size(); ++i)
+    for (size_t k = 1; k + 1 < tracks[i].keys.size(); ++k)
+      tracks[i].keys[k].time_ms += static_cast<uint32_t>(1 + i % 15);
+  return a;
+}
+
 Anim anim_with_keys(uint32_t total_keys, Skel& skel_out) {
   const uint32_t tracks = (total_keys + 29) / 30;
   skel_out = forest_skel(tracks, 0xA11Eu);
@@ -307,6 +316,77 @@ Character character(uint32_t bones, bool voxel_clips) {
   for (int32_t f = 0; f < 30; ++f) s.seq.push_back(Seq{f * 33, f});
   s.seq.push_back(Seq{30 * 33, -1});  // jump back to seq[0]: a 990 ms loop
   c.clips.push_back(Clip{"cycle", s});
+  return c;
+}
+
+namespace {
+
+// The seed's unit_kv6: one voxel of colour `col` in a 1x1x1 box.
+Kv6 unit_kv6(uint32_t col) {
+  Kv6 m;
+  m.xsiz = m.ysiz = m.zsiz = 1;
+  m.pivot = {0.5f, 0.5f, 0.5f};
+  m.voxels = {Kv6Voxel{col, 0, 63, 0}};
+  m.xlen = {1};
+  m.ylen = {1};
+  return m;
+}
+
+Hinge seed_hinge(int32_t parent) {
+  Hinge h;
+  h.parent = parent;
+  h.v = {std::array<float, 3>{0, 0, 1}, std::array<float, 3>{0, 0, 1}};
+  return h;
+}
+
+}  // namespace
+
+Character seed_character(uint32_t bones, uint32_t frames) {
+  Rng rng(0x5EEDu + bones * 131 + frames);
+  Character c;
+  c.name = "anasaur";
+  c.root = {70, -75, 50};
+  for (uint32_t i = 0; i < bones; ++i) {
+    c.meshes.push_back(unit_kv6(0x00FF8040u + i));
+    Bone b;
+    b.name = "b" + std::to_string(i);
+    Attachment a;
+    a.kind = AttachmentKind::Static;
+    a.index = i;
+    b.attachments.push_back(a);
+    b.hinge = seed_hinge(i == 0 ? -1 : static_cast<int32_t>(below(rng, i)));
+    c.bones.push_back(std::move(b));
+  }
+  SkeletalClip s;
+  s.frame_count = frames;
+  s.numhin = bones;
+  for (uint32_t f = 0; f < frames; ++f)
+    for (uint32_t i = 0; i < bones; ++i)
+      s.frames.push_back(
+          from_hinge_angle({0, 0, 1}, static_cast<int16_t>(int32_t(below(rng, 32768)) - 16384)));
+  for (uint32_t f = 0; f < frames; ++f)
+    s.seq.push_back(Seq{static_cast<int32_t>(f * 500), static_cast<int32_t>(f)});
+  s.seq.push_back(Seq{static_cast<int32_t>(frames * 500), -1});
+  c.clips.push_back(Clip{"wave", s});
+  return c;
+}
+
+Character tiny_character() {
+  // 216 bytes of fixed framing (header, five chunk headers, counts, the 1-voxel KV6, the hinge,
+  // the clip header): + 3 name bytes + one 40-byte frame = 259.
+  Character c;
+  c.name = "t";
+  c.root = {70, -75, 50};
+  c.meshes.push_back(unit_kv6(0x00FF8040u));
+  Bone b;
+  b.name = "b";
+  b.hinge = seed_hinge(-1);
+  c.bones.push_back(std::move(b));
+  SkeletalClip s;
+  s.frame_count = 1;
+  s.numhin = 1;
+  s.frames.push_back(from_hinge_angle({0, 0, 1}, 16000));
+  c.clips.push_back(Clip{"w", s});
   return c;
 }
 

@@ -43,6 +43,10 @@ Skel forest_skel(uint32_t joints, uint64_t seed);
 /// One 1 s clip (id 0, duration 1000 ms) with a track on every joint of `skel`, `keys` keys per
 /// track (times round(k * 1000 / (keys - 1)), T, R and S on every key).
 Anim pose_anim(const Skel& skel, uint32_t keys, uint64_t seed);
+/// pose_anim with key times that differ from track to track: the inner keys of track i are
+/// shifted by 1 + i % 15 ms (first and last key stay at 0 and 1000), so no two neighbouring
+/// tracks share a time stream (the sampler's same-times shortcut never applies).
+Anim pose_anim_distinct_times(const Skel& skel, uint32_t keys, uint64_t seed);
 
 /// An ANIM with exactly `total_keys` keys in one clip: ceil(total/30) tracks of 30 keys (the last
 /// one shorter) over a forest skeleton with one joint per track. `skel_out` receives it.
@@ -68,6 +72,17 @@ RvcClip moving_ball_clip(uint32_t d, uint32_t frames);
 /// `voxel_clips`, one 16^3 x 8-frame RVC clip per 10 bones (at least one) attached to every
 /// tenth bone.
 Character character(uint32_t bones, bool voxel_clips);
+
+/// The seed's synthetic character shape scaled down (its `synthetic_character()`: unit KV6
+/// meshes, short names, hinge frames from Q15 angles): `bones` bones in a chain-like random tree,
+/// one 1-voxel KV6 and one static attachment per bone, one skeletal clip of `frames` frames with
+/// a looping seq. Per-file costs dominate its decode (seed_character(16, 8) is ~10 KB).
+Character seed_character(uint32_t bones, uint32_t frames);
+
+/// The smallest benchmark character, exactly 259 bytes encoded (the benchmarks check it): META
+/// "t", one 1-voxel KV6, one root bone "b" without attachments, one skeletal clip "w" of one
+/// frame and no seq, empty VCLP.
+Character tiny_character();
 
 /// Aborts with `what` unless the condition holds (input generation must not fail silently).
 void require(bool ok, const std::string& what);

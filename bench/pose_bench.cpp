@@ -31,13 +31,16 @@ struct PoseInput {
   std::vector<double> random_times;
 };
 
-const PoseInput& pose_input(uint32_t joints) {
-  static std::vector<std::unique_ptr<PoseInput>> cache(4097);
-  auto& slot = cache.at(joints);
+// `distinct`: key times differ between neighbouring tracks (pose_anim_distinct_times), so the
+// sampler searches and divides per track: the `_distinct` benchmarks measure that path.
+const PoseInput& pose_input(uint32_t joints, bool distinct = false) {
+  static std::vector<std::unique_ptr<PoseInput>> cache(2 * 4097);
+  auto& slot = cache.at(joints + (distinct ? 4097 : 0));
   if (slot) return *slot;
   slot = std::make_unique<PoseInput>();
   slot->skel = forest_skel(joints, 0x9051u + joints);
-  slot->anim = pose_anim(slot->skel, 30, 0xA0u + joints);
+  slot->anim = distinct ? pose_anim_distinct_times(slot->skel, 30, 0xA0u + joints)
+                        : pose_anim(slot->skel, 30, 0xA0u + joints);
   slot->runtime = std::make_unique<RigRuntime>(
       must(RigRuntime::build(slot->skel, &slot->anim), "RigRuntime::build"));
   std::mt19937_64 rng(0x7143u);
@@ -64,14 +67,27 @@ const char* policy_name(SamplePolicy p) {
   return p == SamplePolicy::Step ? "step" : p == SamplePolicy::Linear ? "linear" : "slerp";
 }
 
+// Runs the pose jobs of one benchmark on the SSE2 baseline kernels (pose.h PoseKernels) while
+// it lives: the `_sse2` benchmarks measure that path on machines where Auto picks AVX.
+struct KernelScope {
+  explicit KernelScope(bool sse2) {
+    set_pose_kernels(sse2 ? PoseKernels::Sse2 : PoseKernels::Auto);
+  }
+  ~KernelScope() { set_pose_kernels(PoseKernels::Auto); }
+};
+
 void register_sampling(SamplePolicy policy, TimeMode mode, bool forward, uint32_t joints,
-                       bool with_l2m) {
-  const std::string name = std::string(with_l2m ? "POSE/sample_l2m/" : "POSE/sample/") +
+                       bool with_l2m, bool sse2 = false, bool distinct = false) {
+  const std::string name = std::string(with_l2m ? (sse2       ? "POSE/sample_l2m_sse2/"
+                                                   : distinct ? "POSE/sample_l2m_distinct/"
+                                                              : "POSE/sample_l2m/")
+                                                : "POSE/sample/") +
                            policy_name(policy) + "/" +
                            (mode == TimeMode::Clamp ? "clamp/" : "loop/") +
                            (forward ? "forward/" : "random/") + std::to_string(joints);
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    const PoseInput& in = pose_input(joints);
+    const KernelScope kernels(sse2);
+    const PoseInput& in = pose_input(joints, distinct);
     SamplingCache cache(in.runtime->max_track_count());
     std::vector<Trs> locals(joints);
     std::vector<Mat4> models(joints);
@@ -135,11 +151,12 @@ void same_bits_as_library(const PoseInput& in, bench_baseline::PoseBaseline& bas
 
 // The pre-issue-15 sampler + local-to-model (bench/baseline/pose_baseline.h) on the same data:
 // POSE/base_sample_l2m/... and POSE/base_l2m/N are the in-run baselines of the SoA targets.
-void register_pose_baseline(bool forward, uint32_t joints) {
-  const std::string name = std::string("POSE/base_sample_l2m/linear/loop/") +
+void register_pose_baseline(bool forward, uint32_t joints, bool distinct = false) {
+  const std::string name = std::string(distinct ? "POSE/base_sample_l2m_distinct/linear/loop/"
+                                                : "POSE/base_sample_l2m/linear/loop/") +
                            (forward ? "forward/" : "random/") + std::to_string(joints);
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    const PoseInput& in = pose_input(joints);
+    const PoseInput& in = pose_input(joints, distinct);
     bench_baseline::PoseBaseline base(*in.runtime, in.anim);
     std::vector<Trs> locals(joints);
     std::vector<Mat4> models(joints);
@@ -180,14 +197,19 @@ void time_job(benchmark::State& state, const Job& job) {
 }
 
 void register_hierarchy(uint32_t joints) {
-  benchmark::RegisterBenchmark(
-      ("POSE/l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
-        const PoseInput& in = pose_input(joints);
-        std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
-        std::vector<Mat4> models(joints);
-        time_job(state, LocalToModelJob{in.runtime.get(), locals, models});
-        rates(state, 0, joints);
-      });
+  for (bool sse2 : {false, true}) {
+    benchmark::RegisterBenchmark(
+        ((sse2 ? "POSE/l2m_sse2/" : "POSE/l2m/") + std::to_string(joints)).c_str(),
+        [=](benchmark::State& state) {
+          const KernelScope kernels(sse2);
+          const PoseInput& in = pose_input(joints);
+          std::vector<Trs> locals(in.runtime->bind_locals().begin(),
+                                  in.runtime->bind_locals().end());
+          std::vector<Mat4> models(joints);
+          time_job(state, LocalToModelJob{in.runtime.get(), locals, models});
+          rates(state, 0, joints);
+        });
+  }
   benchmark::RegisterBenchmark(("POSE/skinning/" + std::to_string(joints)).c_str(),
                                [=](benchmark::State& state) {
                                  const PoseInput& in = pose_input(joints);
@@ -250,6 +272,11 @@ const bool registered = [] {
       if (joints != 256)
         register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, false);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true);
+      register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true, true);
+      if (joints >= 256) {
+        register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true, false, true);
+        register_pose_baseline(forward, joints, true);
+      }
       register_plain(forward, joints);
       register_pose_baseline(forward, joints);
     }

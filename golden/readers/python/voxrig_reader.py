@@ -12,6 +12,8 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
     voxrig_reader.py pose --profile P --clip C --t T [--policy step|linear|slerp]
                      [--mode clamp|loop] FILE            {"model": [[16 numbers], ...]}
                                                          (voxrig_pose.py, conformance.md)
+    voxrig_reader.py compile IN.json OUT.vfp             JSON compile input -> VFP bytes
+                                                         (voxrig_compile.py, conformance.md)
 
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
@@ -942,6 +944,8 @@ def dump_model(model):
 USAGE = """usage: voxrig_reader.py dump --profile P FILE
        voxrig_reader.py roundtrip --profile P IN OUT
        voxrig_reader.py canonicalize --profile P IN OUT
+       voxrig_reader.py pose --profile P --clip C --t T [--policy P] [--mode M] FILE
+       voxrig_reader.py compile IN.json OUT.vfp
 profiles: vfp-static, vfp-rig"""
 
 
@@ -1024,10 +1028,40 @@ def run_pose(rest):
     return 0
 
 
+def run_compile(rest):
+    """compile IN.json OUT.vfp (conformance.md): 0 written, 1 rejected with {"error", "offset",
+    "path"} on stdout (path is a JSON path), 2 usage, 3 I/O."""
+    import voxrig_compile
+    from voxrig_json import JsonError
+    if len(rest) != 2 or any(a.startswith("--") for a in rest):
+        return _usage("compile needs IN.json OUT.vfp")
+    try:
+        with open(rest[0], "rb") as fh:
+            text = fh.read()
+    except OSError as e:
+        sys.stderr.write("voxrig_reader.py: cannot read %s: %s\n" % (rest[0], e))
+        return 3
+    try:
+        out = voxrig_compile.compile_json(text)
+    except JsonError as e:
+        sys.stdout.write(json.dumps({"error": e.code, "offset": e.offset, "path": e.path}) + "\n")
+        sys.stderr.write("%s at %s (offset %d): %s\n" % (e.code, e.path, e.offset, e.detail))
+        return 1
+    try:
+        with open(rest[1], "wb") as fh:
+            fh.write(out)
+    except OSError as e:
+        sys.stderr.write("voxrig_reader.py: cannot write %s: %s\n" % (rest[1], e))
+        return 3
+    return 0
+
+
 def run(argv):
     """Returns the exit code; prints the protocol output."""
     if argv and argv[0] == "pose":
         return run_pose(argv[1:])
+    if argv and argv[0] == "compile":
+        return run_compile(argv[1:])
     if not argv or argv[0] not in ("dump", "roundtrip", "canonicalize"):
         return _usage("expected a command")
     cmd, rest = argv[0], argv[1:]

@@ -118,6 +118,10 @@ class RigRuntime {
     uint32_t joint;      // joint index
     uint32_t first_key;  // index into the key streams
     uint32_t key_count;  // >= 1
+    // 1 when this track's key times equal the previous track's of the same clip (same count,
+    // same values; baked clips key every joint at the same frames): the sampler then reuses that
+    // track's bracket and interpolation factor instead of searching and dividing again.
+    uint32_t same_times;
     double index_scale;  // (key_count - 1) / (last time - first time): the interpolation guess
   };
   struct Clip {
@@ -201,6 +205,16 @@ struct SamplingJob {
   /// validate(), then samples. Never allocates on success.
   Status run() const;
 };
+
+/// Which SIMD kernels LocalToModelJob runs on x86-64. Auto (the default): the AVX kernel when
+/// the CPU and OS support AVX, else the SSE2 baseline; Sse2: always the SSE2 baseline. Both give
+/// the same bits (pose_exact_test runs both); Sse2 lets tests and benchmarks run the baseline
+/// path on any machine. Thread-safe; applies to jobs started afterwards. No effect elsewhere.
+enum class PoseKernels : uint8_t { Auto, Sse2 };
+/// Selects the kernels (see PoseKernels). Never allocates, never fails.
+void set_pose_kernels(PoseKernels kernels);
+/// The kernels LocalToModelJob uses now: "avx", "sse2" or "portable" (no SSE2).
+const char* pose_kernels_in_use();
 
 /// Composes local TRS into model matrices, parents first: model = parent model * T * R * S.
 struct LocalToModelJob {

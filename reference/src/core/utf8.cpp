@@ -1,6 +1,8 @@
 // UTF-8 per Unicode Table 3-7, and maximal-subpart lossy repair (§3.9, as from_utf8_lossy).
 #include "voxrig/utf8.h"
 
+#include <cstring>
+
 namespace voxrig {
 
 namespace {
@@ -49,6 +51,15 @@ size_t sequence_at(std::span<const uint8_t> s, size_t i, size_t& consumed) {
 bool is_valid_utf8(std::span<const uint8_t> bytes) {
   size_t i = 0;
   while (i < bytes.size()) {
+    // ASCII fast path: eight bytes at a time while no high bit is set (names are mostly ASCII).
+    if (bytes.size() - i >= 8) {
+      uint64_t word;
+      std::memcpy(&word, bytes.data() + i, 8);
+      if ((word & 0x8080808080808080u) == 0) {
+        i += 8;
+        continue;
+      }
+    }
     if (bytes[i] < 0x80) {
       ++i;
       continue;

@@ -156,9 +156,16 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
         }
       }
       const double span = double(t.keys.back().time_ms) - double(t.keys.front().time_ms);
+      // Same key times as the previous track of this clip (RigRuntime::Track::same_times).
+      bool same_times = false;
+      if (ti > 0 && c.tracks[ti - 1].keys.size() == t.keys.size()) {
+        same_times =
+            std::equal(t.keys.begin(), t.keys.end(), c.tracks[ti - 1].keys.begin(),
+                       [](const AnimKey& a, const AnimKey& b) { return a.time_ms == b.time_ms; });
+      }
       rt.tracks_.push_back({static_cast<uint32_t>(joint),
                             static_cast<uint32_t>(rt.key_time_.size()),
-                            static_cast<uint32_t>(t.keys.size()),
+                            static_cast<uint32_t>(t.keys.size()), same_times ? 1u : 0u,
                             span > 0 ? double(t.keys.size() - 1) / span : 0.0});
       const size_t first = rt.key_step_.size();
       for (const AnimKey& k : t.keys) {

@@ -3,7 +3,9 @@
 // Per track the job finds the bracket k with time[k] <= t < time[k+1]. With a SamplingCache the
 // previous bracket is tried first (before the clip-end tests), then the next one, and only then
 // the interpolation guess and a binary search, so forward playback costs O(1) per track and
-// random access O(log keys).
+// random access O(log keys). A track whose key times equal the previous track's (flagged at
+// build: baked clips key every joint at the same frames) takes that track's bracket and u as
+// they are, so a clip keyed at common frames searches and divides once per frame, not per track.
 //
 // Linear sampling is value + d * u on whole SSE registers (RigRuntime::KeyStep precomputes d =
 // next - this with the same float subtraction lerp would do), and the pending nlerp
@@ -117,6 +119,59 @@ inline void lerp_step(const float* v, const float* d, float u, float* out) {
 #endif
 }
 
+#if defined(__SSE2__)
+// Linear sampling of four tracks with the same bracket k and factor u (tracks[1..3] have
+// same_times), straight from registers: lerp_step for each, then normalize4's operations on the
+// four rotations transposed into SoA, then each Trs written once. Same operations, same bits as
+// lerp_step + PendingNormalize, without storing the lerped rotations and reloading them.
+// value[i] / step[i]: a key step's value and d (RigRuntime::KeyStep), as ten floats each.
+inline void lerp4_linear(const float* const value[4], const float* const step[4], float u,
+                         Trs* const out[4]) {
+  const __m128 uu = _mm_set1_ps(u);
+  __m128 a[4], b[4], c[4];  // (tx ty tz rx), (ry rz rw sx), (sy sz) per track
+  for (int i = 0; i < 4; ++i) {
+    const float* v = value[i];
+    const float* d = step[i];
+    a[i] = _mm_add_ps(_mm_loadu_ps(v), _mm_mul_ps(_mm_loadu_ps(d), uu));
+    b[i] = _mm_add_ps(_mm_loadu_ps(v + 4), _mm_mul_ps(_mm_loadu_ps(d + 4), uu));
+    const __m128 v2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v + 8)));
+    const __m128 d2 = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(d + 8)));
+    c[i] = _mm_add_ps(v2, _mm_mul_ps(d2, uu));
+  }
+  // x = lane 3 of a[0..3]; y, z, w (and sx) = the transposed b.
+  __m128 x = _mm_movehl_ps(_mm_unpackhi_ps(a[2], a[3]), _mm_unpackhi_ps(a[0], a[1]));
+  __m128 y = b[0], z = b[1], w = b[2], sx = b[3];
+  _MM_TRANSPOSE4_PS(y, z, w, sx);
+  const __m128 sum =
+      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                 _mm_mul_ps(w, w));
+  const __m128 len = _mm_sqrt_ps(sum);
+  const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
+  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
+  x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
+  y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
+  z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
+  w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+  _MM_TRANSPOSE4_PS(y, z, w, sx);  // back to (ry rz rw sx) per track
+  const __m128 rows[4] = {y, z, w, sx};
+  // a[i] with lane 3 replaced by x lane i: s = (tz, tz, x_i, x_i), then (tx, ty, tz, x_i).
+  const __m128 s0 = _mm_shuffle_ps(a[0], x, _MM_SHUFFLE(0, 0, 2, 2));
+  const __m128 s1 = _mm_shuffle_ps(a[1], x, _MM_SHUFFLE(1, 1, 2, 2));
+  const __m128 s2 = _mm_shuffle_ps(a[2], x, _MM_SHUFFLE(2, 2, 2, 2));
+  const __m128 s3 = _mm_shuffle_ps(a[3], x, _MM_SHUFFLE(3, 3, 2, 2));
+  const __m128 first[4] = {_mm_shuffle_ps(a[0], s0, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[1], s1, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[2], s2, _MM_SHUFFLE(2, 0, 1, 0)),
+                           _mm_shuffle_ps(a[3], s3, _MM_SHUFFLE(2, 0, 1, 0))};
+  for (int i = 0; i < 4; ++i) {
+    float* o = &out[i]->t.x;
+    _mm_storeu_ps(o, first[i]);
+    _mm_storeu_ps(o + 4, rows[i]);
+    _mm_store_sd(reinterpret_cast<double*>(o + 8), _mm_castps_pd(c[i]));
+  }
+}
+#endif
+
 inline Quat slerp(const Quat& a, Quat b, float u) {
   float dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   if (dot < 0.0f) {
@@ -204,51 +259,78 @@ Status SamplingJob::run() const {
   const RigRuntime::Track* tracks = rt.tracks_.data() + c.first_track;
   const double* all_times = rt.key_time_.data();
   const RigRuntime::KeyStep* all_steps = rt.key_step_.data();
+  // The bracket k and the interpolation factor u of the last track that searched: a track with
+  // `same_times` (its key times equal the previous track's) has the same bracket and the same u
+  // (same operands, same bits), so it skips the cursor, the search and the division.
+  uint32_t k = 0;
+  bool lerp = false;  // t is strictly inside bracket k and the policy interpolates
+  float u = 0.0f;
   for (uint32_t i = 0; i < c.track_count; ++i) {
     const RigRuntime::Track& tr = tracks[i];
-    const double* times = all_times + tr.first_key;
-    const uint32_t n = tr.key_count;
     Trs& out = output[tr.joint];
-    uint32_t k;
-    bool inside;  // times[k] <= t < times[k + 1]
-    // Forward playback: the cached bracket still holds (cur <= n - 2, so this also proves
-    // times[0] <= t < times[n-1]: no clip-end test, no search).
-    const uint32_t cur = cursors != nullptr && n >= 2 ? std::min(cursors[i], n - 2) : 0;
-    if (cursors != nullptr && n >= 2 && times[cur] <= t && t < times[cur + 1]) {
-      k = cur;
-      inside = true;
-    } else if (t <= times[0]) {
-      k = 0;
-      inside = false;
-    } else if (t >= times[n - 1]) {
-      k = n - 1;
-      inside = false;
-    } else {
-      // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
-      // bracket after the cached one (forward playback; cur + 2 <= n - 1 as t < times[n-1]),
-      // else guess by interpolation (exact for evenly spaced keys), else binary-search the
-      // side the guess rules out.
-      uint32_t hint = n;
-      if (cursors != nullptr && times[cur] <= t && t < times[cur + 2]) hint = cur + 1;
-      if (hint == n) {
-        const double g = (t - times[0]) * tr.index_scale;
-        const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
-        if (times[guess] > t) {
-          hint = search(times, 0, guess, t);
-        } else if (t < times[guess + 1]) {
-          hint = guess;
-        } else {
-          hint = search(times, guess + 1, n - 1, t);
+    if (!tr.same_times) {
+      const double* times = all_times + tr.first_key;
+      const uint32_t n = tr.key_count;
+      bool inside;  // times[k] <= t < times[k + 1]
+      // Forward playback: the cached bracket still holds (cur <= n - 2, so this also proves
+      // times[0] <= t < times[n-1]: no clip-end test, no search).
+      const uint32_t cur = cursors != nullptr && n >= 2 ? std::min(cursors[i], n - 2) : 0;
+      if (cursors != nullptr && n >= 2 && times[cur] <= t && t < times[cur + 1]) {
+        k = cur;
+        inside = true;
+      } else if (t <= times[0]) {
+        k = 0;
+        inside = false;
+      } else if (t >= times[n - 1]) {
+        k = n - 1;
+        inside = false;
+      } else {
+        // Here n >= 2 and times[0] < t < times[n-1]: the bracket k is in [0, n-2]. Try the
+        // bracket after the cached one (forward playback; cur + 2 <= n - 1 as t < times[n-1]),
+        // else guess by interpolation (exact for evenly spaced keys), else binary-search the
+        // side the guess rules out.
+        uint32_t hint = n;
+        if (cursors != nullptr && times[cur] <= t && t < times[cur + 2]) hint = cur + 1;
+        if (hint == n) {
+          const double g = (t - times[0]) * tr.index_scale;
+          const uint32_t guess = g >= double(n - 2) ? n - 2 : static_cast<uint32_t>(g);
+          if (times[guess] > t) {
+            hint = search(times, 0, guess, t);
+          } else if (t < times[guess + 1]) {
+            hint = guess;
+          } else {
+            hint = search(times, guess + 1, n - 1, t);
+          }
         }
+        if (cursors != nullptr) cursors[i] = hint;
+        k = hint;
+        inside = true;
       }
-      if (cursors != nullptr) cursors[i] = hint;
-      k = hint;
-      inside = true;
+      lerp = inside && t != times[k] && policy != SamplePolicy::Step;
+      if (lerp) {
+        const double t0 = times[k];
+        u = static_cast<float>((t - t0) / (times[k + 1] - t0));
+      }
     }
+#if defined(__SSE2__)
+    // Four tracks that share this bracket and u (the next three have same_times): one SoA batch.
+    if (lerp && policy == SamplePolicy::Linear && i + 3 < c.track_count &&
+        (tracks[i + 1].same_times & tracks[i + 2].same_times & tracks[i + 3].same_times) != 0) {
+      const RigRuntime::KeyStep* const ks[4] = {
+          all_steps + tr.first_key + k, all_steps + tracks[i + 1].first_key + k,
+          all_steps + tracks[i + 2].first_key + k, all_steps + tracks[i + 3].first_key + k};
+      const float* const values[4] = {&ks[0]->value.t.x, &ks[1]->value.t.x, &ks[2]->value.t.x,
+                                      &ks[3]->value.t.x};
+      const float* const ds[4] = {&ks[0]->d.t.x, &ks[1]->d.t.x, &ks[2]->d.t.x, &ks[3]->d.t.x};
+      Trs* const outs[4] = {&out, &output[tracks[i + 1].joint], &output[tracks[i + 2].joint],
+                            &output[tracks[i + 3].joint]};
+      lerp4_linear(values, ds, u, outs);
+      i += 3;
+      continue;
+    }
+#endif
     const RigRuntime::KeyStep& step = all_steps[tr.first_key + k];
-    if (inside && t != times[k] && policy != SamplePolicy::Step) {
-      const double t0 = times[k];
-      const float u = static_cast<float>((t - t0) / (times[k + 1] - t0));
+    if (lerp) {
       if (policy == SamplePolicy::Linear) {
         lerp_step(&step.value.t.x, &step.d.t.x, u, &out.t.x);
         pending.add(&out.r);

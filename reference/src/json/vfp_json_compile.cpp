@@ -160,7 +160,9 @@ class Compiler {
         VOXRIG_ASSIGN_OR_RETURN(
             xyz[k], r_.integer(*v, ep.item(k), 0, dims[k] - 1, ErrorCode::JsonVoxelRange));
       }
-      if (max_index < 1) {
+      // Only an integer can be out of range: a value of the wrong type is json.type first, as
+      // with any palette (found by the independent Python compiler).
+      if (max_index < 1 && (v->kind == JsonKind::Integer || v->kind == JsonKind::BigInteger)) {
         return r_.error(ErrorCode::JsonRange, *v, ep.item(3),
                         "a palette of one entry has no colour for a voxel");
       }

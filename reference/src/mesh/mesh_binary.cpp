@@ -35,6 +35,34 @@ namespace voxrig {
 namespace detail {
 namespace {
 
+// Rows of a tile lie sx (voxels) or 2 * sx (joint ids) bytes apart, so a pass over a tile's rows
+// is a strided stream that the hardware prefetcher loses at page boundaries; on large grids the
+// passes wait on memory. Each pass asks for the row kAhead rows on in its own direction:
+// prefetch_row(p, delta, ok, wide) fetches the 64 bytes at p + delta when `ok` (the row lies in
+// the grid and the tile is full-width), and with `wide` the 64 after them too: a joint row's
+// second half, or the next x-tile's voxels, which that tile then reads from the L2 cache
+// (measured faster than fetching this tile's 64 bytes only). Grids under kPrefetchVoxels (1 MB of
+// voxels, 2 MB of joint ids) stay in the L2 cache between passes: no prefetching (streams()).
+inline constexpr uint32_t kAhead = 4;
+inline constexpr size_t kPrefetchVoxels = size_t{1} << 20;
+inline bool streams(const Grid& g, const Tile& t) {
+  return t.cx == kTile && g.count >= kPrefetchVoxels;
+}
+template <class T>
+inline void prefetch_row([[maybe_unused]] const T* p, [[maybe_unused]] int64_t delta,
+                         [[maybe_unused]] bool ok, [[maybe_unused]] bool wide) {
+#if defined(__SSE2__)
+  if (!ok) return;
+  const char* q = reinterpret_cast<const char*>(p + delta);
+  _mm_prefetch(q, _MM_HINT_T0);
+  _mm_prefetch(q + 63, _MM_HINT_T0);
+  if (wide) {
+    _mm_prefetch(q + 64, _MM_HINT_T0);
+    _mm_prefetch(q + 127, _MM_HINT_T0);
+  }
+#endif
+}
+
 // A row's three palette-change masks over 64 lanes, toward a solid neighbour: dx (p[i+1] != 0 and
 // != p[i]), dy (ry[i] != 0 and != p[i]), dz (the same for rz). Change bits toward an empty
 // neighbour are never read (merge_plane compares two faces, and a face needs a solid voxel), so
@@ -74,7 +102,9 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 
 // A row's three joint-change masks over 64 lanes: dx (p[i] != p[i+1]), dy (p[i] != ry[i]), dz
 // (p[i] != rz[i]); dy/dz are 0 when ry/rz is null. 72 values from p and 64 from ry and rz must
-// be readable. One pass over the row (diff_mask16 three times would load it three times).
+// be readable. One pass over the row builds dx and only tests whether the +y and +z rows equal
+// this one (compares and-ed together, one movemask each): joint maps bind regions, so
+// neighbouring rows are nearly always equal, and only a pair that is not pays for its mask.
 struct RowMasks16 {
   uint64_t dx, dy, dz;
 };
@@ -83,19 +113,23 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
   const uint16_t* qz = rz != nullptr ? rz : p;
 #if defined(__SSE2__)
   RowMasks16 m{0, 0, 0};
+  __m128i eqy = _mm_set1_epi8(-1), eqz = eqy;
+  const auto ld = [](const uint16_t* q) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+  };
   for (int i = 0; i < 4; ++i) {
-    const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i + 8));
-    const auto diff = [&](const uint16_t* q) {
-      const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i));
-      const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i + 8));
-      const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, b0), _mm_cmpeq_epi16(a1, b1));
-      return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
-    };
-    m.dx |= diff(p + 1);
-    m.dy |= diff(qy);
-    m.dz |= diff(qz);
+    const __m128i a0 = ld(p + 16 * i);
+    const __m128i a1 = ld(p + 16 * i + 8);
+    const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, ld(p + 16 * i + 1)),
+                                       _mm_cmpeq_epi16(a1, ld(p + 16 * i + 9)));
+    m.dx |= uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
+    eqy = _mm_and_si128(eqy, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qy + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qy + 16 * i + 8))));
+    eqz = _mm_and_si128(eqz, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qz + 16 * i)),
+                                           _mm_cmpeq_epi16(a1, ld(qz + 16 * i + 8))));
   }
+  if (_mm_movemask_epi8(eqy) != 0xFFFF) m.dy = diff_mask16(p, qy);
+  if (_mm_movemask_epi8(eqz) != 0xFFFF) m.dz = diff_mask16(p, qz);
   return m;
 #else
   return RowMasks16{diff_mask_scalar(p, p + 1), diff_mask_scalar(p, qy), diff_mask_scalar(p, qz)};
@@ -108,6 +142,7 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
 // is left 0. jdx/jborder are read only under this row's faces, jdy/jdz[r] only where both r and
 // its +y/+z neighbour are solid.
 void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const bool pf = streams(g, t);
   const uint16_t* end = g.joints + g.count;
   alignas(16) uint16_t buf[72];
   alignas(16) uint16_t buf2[72];
@@ -128,6 +163,7 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         continue;
       }
       const uint16_t* p = row_ptr(y, z);
+      prefetch_row(p, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
       const uint16_t* rp = readable72(p, end, buf);
       const bool y_pair = y + 1 < g.sy && (o & occ[row_index(int(zz), int(yy) + 1)]) != 0;
       const bool z_pair = z + 1 < g.sz && (o & occ[row_index(int(zz) + 1, int(yy))]) != 0;
@@ -158,7 +194,138 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   }
 }
 
+// Bit i set where p[i] == j, i < 64 (joint ids). 64 values must be readable.
+inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
+#if defined(__SSE2__)
+  const __m128i jv = _mm_set1_epi16(static_cast<short>(j));
+  uint64_t m = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i j0 =
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), jv);
+    const __m128i j1 =
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k + 8)), jv);
+    m |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(j0, j1)))} << (16 * k);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= uint64_t{p[i] == j} << i;
+  return m;
+#endif
+}
+
+// True when every solid voxel of tile t is bound to one joint, returned in `joint` (a tile with
+// no solid voxel: true, joint 0); s.occ must be built. Such a tile meshes with the plain masks
+// once its shell is masked (mask_shell): inside it no joint change can expose a face or split a
+// run. Joint maps bind regions, so at 128^3 and up most tiles lie inside one joint, and a tile
+// that does not usually fails within its first rows.
+bool tile_one_joint(const Grid& g, const Tile& t, const MeshScratch::Impl& s, uint16_t& joint) {
+  const bool pf = streams(g, t);
+  const uint16_t* jend = g.joints + g.count;
+  alignas(16) uint16_t jbuf[72];
+  bool found = false;
+  uint16_t j = 0;
+  for (uint32_t zz = 0; zz < t.cz; ++zz) {
+    for (uint32_t yy = 0; yy < t.cy; ++yy) {
+      const uint64_t solid = s.occ[row_index(int(zz), int(yy))];
+      const uint16_t* jr = g.joints + g.index(t.x0, t.y0 + yy, t.z0 + zz);
+      // At 256^3 this pass is what reads the joint map from memory.
+      prefetch_row(jr, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
+      if (solid == 0) continue;
+      if (!found) {
+        j = jr[std::countr_zero(solid)];
+        found = true;
+      }
+      if ((solid & ~same_joint_mask(readable72(jr, jend, jbuf), j)) != 0) return false;
+    }
+  }
+  joint = j;
+  return true;
+}
+
+// For a one-joint tile (tile_one_joint): a solid voxel of the shell around the tile (rows y0-1,
+// y0+cy, z0-1, z0+cz and the voxels x0-1, x0+cx) bound to another joint exposes the tile's face
+// toward it, exactly as an empty voxel would, and nothing else reads the shell (merges compare
+// faces of the tile's own voxels). So clearing such voxels from s.occ / s.border makes the plain
+// masks give the bone-aware faces.
+void mask_shell(const Grid& g, const Tile& t, uint16_t j, MeshScratch::Impl& s) {
+  const uint16_t* jend = g.joints + g.count;
+  alignas(16) uint16_t jbuf[72];
+  const auto mask_row = [&](int zz, int yy) {
+    uint64_t& o = s.occ[row_index(zz, yy)];
+    if (o == 0) return;  // also every row outside the grid
+    const uint16_t* jr =
+        g.joints + g.index(t.x0, uint32_t(int64_t{t.y0} + yy), uint32_t(int64_t{t.z0} + zz));
+    o &= same_joint_mask(readable72(jr, jend, jbuf), j);
+  };
+  for (int zz = 0; zz < int(t.cz); ++zz) {
+    mask_row(zz, -1);
+    mask_row(zz, int(t.cy));
+    for (int yy = 0; yy < int(t.cy); ++yy) {
+      uint8_t& b = s.border[row_index(zz, yy)];
+      if (b == 0) continue;
+      const uint16_t* jr = g.joints + g.index(t.x0, t.y0 + uint32_t(yy), t.z0 + uint32_t(zz));
+      if ((b & 1) != 0 && jr[-1] != j) b &= ~uint8_t{1};
+      if ((b & 2) != 0 && jr[t.cx] != j) b &= ~uint8_t{2};
+    }
+  }
+  for (int yy = 0; yy < int(t.cy); ++yy) {
+    mask_row(-1, yy);
+    mask_row(int(t.cz), yy);
+  }
+}
+
+// The occupancy of a row's 64 lanes (masked by `live`) and, in `uniform`, the palette index
+// every solid lane holds when they all hold one (0: the row is empty or mixed). A uniform row
+// has no change inside it, and two uniform rows differ everywhere or nowhere, so most rows of a
+// model painted in regions need no per-lane change compares at all. 64 bytes must be readable.
+inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  __m128i a[4];
+  uint64_t empty = 0;
+  for (int i = 0; i < 4; ++i) {
+    a[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    empty |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a[i], zero)))}
+             << (16 * i);
+  }
+  const uint64_t o = ~empty & live;
+  uniform = 0;
+  if (o == 0) return 0;
+  const uint8_t u = p[std::countr_zero(o)];
+  const __m128i uv = _mm_set1_epi8(static_cast<char>(u));
+  uint64_t same = 0;
+  for (int i = 0; i < 4; ++i) {
+    same |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a[i], uv)))}
+            << (16 * i);
+  }
+  if ((o & ~same) == 0) uniform = u;
+  return o;
+#else
+  uint64_t o = 0;
+  for (int i = 0; i < 64; ++i) o |= uint64_t{p[i] != 0} << i;
+  o &= live;
+  uniform = 0;
+  if (o == 0) return 0;
+  const uint8_t u = p[std::countr_zero(o)];
+  for (uint64_t m = o; m != 0; m &= m - 1)
+    if (p[std::countr_zero(m)] != u) return o;
+  uniform = u;
+  return o;
+#endif
+}
+
+// Bit i = (q[i] != 0 and q[i] != p[i]): one direction of row_masks8. 64 bytes of each readable.
+inline uint64_t change_mask8(const uint8_t* p, const uint8_t* q) {
+  alignas(16) static constexpr uint8_t kZeros[64] = {};
+  return diff_mask8(p, q) & diff_mask8(q, kZeros);
+}
+
+// Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows).
+// Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done
+// and their `puni` decides whether the pair needs the per-lane compare.
 void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
+  const bool pf = streams(g, t), wide = t.x0 + 2 * kTile <= g.sx;
   const uint8_t* end = g.vox + g.count;
   alignas(16) uint8_t buf[80];
   alignas(16) uint8_t buf2[80];
@@ -166,42 +333,62 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint64_t live = low_bits(t.cx);
   const uint64_t live_pairs = low_bits(t.cx - 1);  // pairs (i, i+1) inside the tile
   const size_t plane = size_t{g.sx} * g.sy;
-  for (int zz = -1; zz <= int(t.cz); ++zz) {
+  uint64_t* occ = s.occ.data();
+  uint8_t* puni = s.puni.data();
+  for (int zz = int(t.cz); zz >= -1; --zz) {
     const int64_t z = int64_t{t.z0} + zz;
     const bool z_in = z >= 0 && z < int64_t{g.sz};
     const bool z_inner = zz >= 0 && zz < int(t.cz);
-    for (int yy = -1; yy <= int(t.cy); ++yy) {
+    for (int yy = int(t.cy); yy >= -1; --yy) {
       const int64_t y = int64_t{t.y0} + yy;
       const size_t r = row_index(zz, yy);
       if (!z_in || y < 0 || y >= int64_t{g.sy}) {
-        s.occ[r] = 0;
+        occ[r] = 0;
         continue;
       }
       const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
+      prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
       const uint8_t* rp = readable80(p, end, buf);
       if (!z_inner || yy < 0 || yy >= int(t.cy)) {
-        s.occ[r] = nonzero_mask(rp) & live;
+        occ[r] = nonzero_mask(rp) & live;
         continue;
       }
       // The change masks matter only under this row's own faces (see merge_plane): an empty
-      // row needs none of them (the occupancy test alone is a third of the work).
-      const uint64_t o = nonzero_mask(rp) & live;
-      s.occ[r] = o;
+      // row needs none of them.
+      uint8_t u = 0;
+      const uint64_t o = row_occupancy(rp, live, u);
+      occ[r] = o;
+      puni[r] = u;
       if (o == 0) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
         continue;
       }
-      const uint8_t* ry = yy + 1 < int(t.cy) ? readable80(p + g.sx, end, buf2) : nullptr;
-      const uint8_t* rz = zz + 1 < int(t.cz) ? readable80(p + plane, end, buf3) : nullptr;
-      const RowMasks8 m = row_masks8(rp, ry, rz);
       uint8_t b = 0;
       if (t.x0 > 0 && p[-1] != 0) b |= 1;
       if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
       s.border[r] = b;
-      s.pcx[r] = m.dx & o & live_pairs;
-      s.pcy[r] = m.dy & o;
-      s.pcz[r] = m.dz & o;
+      const bool has_y = yy + 1 < int(t.cy), has_z = zz + 1 < int(t.cz);
+      if (u == 0) {
+        const RowMasks8 m = row_masks8(rp, has_y ? readable80(p + g.sx, end, buf2) : nullptr,
+                                       has_z ? readable80(p + plane, end, buf3) : nullptr);
+        s.pcx[r] = m.dx & o & live_pairs;
+        s.pcy[r] = m.dy & o;
+        s.pcz[r] = m.dz & o;
+        continue;
+      }
+      // Uniform row: no change inside; toward a uniform neighbour the pair differs on all
+      // common solid lanes or on none.
+      s.pcx[r] = 0;
+      const auto pair = [&](bool has, size_t n, const uint8_t* q, uint8_t* qbuf) -> uint64_t {
+        if (!has) return 0;
+        const uint64_t both = o & occ[n];
+        if (both == 0) return 0;
+        if (puni[n] != 0) return puni[n] != u ? both : 0;
+        return change_mask8(rp, readable80(q, end, qbuf)) & o;
+      };
+      s.pcy[r] = pair(has_y, row_index(zz, yy + 1), p + g.sx, buf2);
+      s.pcz[r] = pair(has_z, row_index(zz + 1, yy), p + plane, buf3);
     }
   }
 }
@@ -259,16 +446,23 @@ VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const
   }
 }
 
-template <bool kJoints>
+// How mesh_tile treats joints: Plain (no joint map: quads appended to out with joint0),
+// OneJoint (bone-aware, but every solid voxel the tile's faces see is bound to joint0: the
+// plain masks, quads into joint0's chain) and Joints (joint-change masks, per-voxel chains).
+enum class TileMode { Plain, OneJoint, Joints };
+
+template <TileMode kMode>
 void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                std::vector<Quad>& out) {
+  constexpr bool kJoints = kMode == TileMode::Joints;
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i) VOXRIG_MESH_INLINE {
-    if constexpr (kJoints) {
-      s.emit_packed(joints[i], MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis,
-                                                       positive, vox[i]));
+    if constexpr (kMode != TileMode::Plain) {
+      s.emit_packed(
+          kJoints ? joints[i] : joint0,
+          MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis, positive, vox[i]));
     } else {
       Quad& q = out.emplace_back();
       q.x = x;
@@ -488,11 +682,15 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
         s.tile_z0 = z0;
         ++s.tile_seq;  // blocks never mix tiles (wraps only after 2^32 tiles: far past limits)
         build_palette_rows(g, t, s);
-        if (g.joints != nullptr) {
-          build_joint_rows(g, t, s);
-          mesh_tile<true>(g, t, joint0, s, out);
+        uint16_t tile_joint = 0;
+        if (g.joints == nullptr) {
+          mesh_tile<TileMode::Plain>(g, t, joint0, s, out);
+        } else if (tile_one_joint(g, t, s, tile_joint)) {
+          mask_shell(g, t, tile_joint, s);
+          mesh_tile<TileMode::OneJoint>(g, t, tile_joint, s, out);
         } else {
-          mesh_tile<false>(g, t, joint0, s, out);
+          build_joint_rows(g, t, s);
+          mesh_tile<TileMode::Joints>(g, t, joint0, s, out);
         }
       }
     }

@@ -3,6 +3,8 @@
 // oracle, the binary mesher and the public entry points all build on this file and on nothing
 // of each other's.
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <string>
 
 #include "mesh/mesh_internal.h"
@@ -29,6 +31,7 @@ void MeshScratch::Impl::ensure() {
   pcx.assign(kRowCount, 0);
   pcy.assign(kRowCount, 0);
   pcz.assign(kRowCount, 0);
+  puni.assign(kRowCount, 0);
   jdx.assign(kRowCount, 0);
   jborder.assign(kRowCount, 0);
   jdy.assign(kRowCount, 0);
@@ -60,6 +63,17 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t
   return b;
 }
 
+namespace {
+// The word-wise expansion in flush_grouped needs Quad's layout little-endian and packed as
+// x, y, z, w, h (4 bytes each), axis, positive (1), joint (2), material (4); elsewhere it
+// falls back to field-wise stores.
+constexpr bool kQuadWords = std::endian::native == std::endian::little && sizeof(Quad) == 28 &&
+                            offsetof(Quad, y) == 4 && offsetof(Quad, z) == 8 &&
+                            offsetof(Quad, w) == 12 && offsetof(Quad, h) == 16 &&
+                            offsetof(Quad, axis) == 20 && offsetof(Quad, positive) == 21 &&
+                            offsetof(Quad, joint) == 22 && offsetof(Quad, material) == 24;
+}  // namespace
+
 void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
   size_t total = 0;
@@ -70,17 +84,35 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   Quad* dst = out.data();
   for (uint16_t j : joints_used) {
     for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
-      for (uint32_t k = 0; k < b->count; ++k, ++dst) {
-        const uint64_t p = b->q[k];
-        dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
-        dst->y = b->y0 + static_cast<uint32_t>(p >> 7 & 0x7F);
-        dst->z = b->z0 + static_cast<uint32_t>(p >> 14 & 0x7F);
-        dst->w = static_cast<uint32_t>(p >> 21 & 0x3F) + 1;
-        dst->h = static_cast<uint32_t>(p >> 27 & 0x3F) + 1;
-        dst->axis = static_cast<uint8_t>(p >> 33 & 3);
-        dst->positive = static_cast<uint8_t>(p >> 35 & 1);
-        dst->joint = j;
-        dst->material = static_cast<uint32_t>(p >> 36 & 0xFF);
+      if constexpr (kQuadWords) {
+        // Three 8-byte words and the material per quad (see pack()); +1 restores w and h.
+        const uint64_t xy = b->x0 | uint64_t{b->y0} << 32;
+        const uint64_t zw = b->z0 | uint64_t{1} << 32;
+        const uint64_t hap = 1 | uint64_t{j} << 48;
+        for (uint32_t k = 0; k < b->count; ++k, ++dst) {
+          const uint64_t p = b->q[k];
+          const uint64_t w0 = xy + (p & kPackXY), w1 = zw + (p >> 8 & kPackZW),
+                         w2 = hap + (p >> 16 & kPackHAP);
+          const uint32_t material = static_cast<uint32_t>(p >> 22 & 0xFF);
+          unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+          std::memcpy(d, &w0, 8);
+          std::memcpy(d + 8, &w1, 8);
+          std::memcpy(d + 16, &w2, 8);
+          std::memcpy(d + 24, &material, 4);
+        }
+      } else {
+        for (uint32_t k = 0; k < b->count; ++k, ++dst) {
+          const uint64_t p = b->q[k];
+          dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
+          dst->y = b->y0 + static_cast<uint32_t>(p >> 32 & 0x7F);
+          dst->z = b->z0 + static_cast<uint32_t>(p >> 8 & 0x7F);
+          dst->w = static_cast<uint32_t>(p >> 40 & 0x3F) + 1;
+          dst->h = static_cast<uint32_t>(p >> 16 & 0x3F) + 1;
+          dst->axis = static_cast<uint8_t>(p >> 48 & 3);
+          dst->positive = static_cast<uint8_t>(p >> 56 & 1);
+          dst->joint = j;
+          dst->material = static_cast<uint32_t>(p >> 22 & 0xFF);
+        }
       }
     }
     chains[j] = Chain{nullptr, nullptr};

@@ -30,6 +30,7 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> pcx;     // palette(x) != palette(x+1)
   std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
+  std::vector<uint8_t> puni;     // inner rows: the one palette index of all solid voxels, 0: mixed
   std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
   std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
@@ -67,13 +68,19 @@ struct MeshScratch::Impl {
   std::vector<Quad> staged;
   std::vector<uint32_t> joint_start;  // 65536 entries, all zero between calls
 
-  /// Packs a quad of the current tile: local x, y, z (0..64, 7 bits each), w-1, h-1 (6 bits
-  /// each), axis (2), positive (1), palette index (8).
+  /// Packs a quad of the current tile (local x, y, z 0..64, w, h 1..64) so that flush_grouped
+  /// rebuilds the 28-byte Quad with three masked adds: bits 0-6 lx, 8-14 lz, 16-21 h-1, 22-29
+  /// palette index, 32-38 ly, 40-45 w-1, 48-49 axis, 56 positive. Read as little-endian words,
+  /// Quad's x|y, z|w and h|axis|positive|joint are then (p & kPackXY), (p >> 8 & kPackZW) and
+  /// (p >> 16 & kPackHAP) plus per-block constants.
+  static constexpr uint64_t kPackXY = 0x0000007F0000007Full;
+  static constexpr uint64_t kPackZW = 0x0000003F0000007Full;
+  static constexpr uint64_t kPackHAP = 0x000001030000003Full;
   static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h, uint32_t axis,
                        uint32_t positive, uint32_t material) {
-    return uint64_t{lx} | uint64_t{ly} << 7 | uint64_t{lz} << 14 | uint64_t{w - 1} << 21 |
-           uint64_t{h - 1} << 27 | uint64_t{axis} << 33 | uint64_t{positive} << 35 |
-           uint64_t{material & 0xFF} << 36;
+    return uint64_t{lx} | uint64_t{lz} << 8 | uint64_t{h - 1} << 16 |
+           uint64_t{material & 0xFF} << 22 | uint64_t{ly} << 32 | uint64_t{w - 1} << 40 |
+           uint64_t{axis} << 48 | uint64_t{positive} << 56;
   }
   /// Appends a packed quad of the current tile to `joint`'s chain.
   void emit_packed(uint16_t joint, uint64_t packed) {

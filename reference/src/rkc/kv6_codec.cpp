@@ -152,6 +152,62 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
   return m;
 }
 
+bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Kv6& m) {
+  // Every condition under which decode_kv6_impl fails, or (rkc-compat) warns about the run
+  // tables, makes this return false; the caller then runs decode_kv6_impl for the error.
+  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return false;
+  const uint8_t* h = bytes.data();
+  m.xsiz = load_u32(h + 0x04);
+  m.ysiz = load_u32(h + 0x08);
+  m.zsiz = load_u32(h + 0x0C);
+  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
+  const uint32_t numvoxs = load_u32(h + 0x1C);
+  const Limits& lim = options.limits;
+  const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;
+  if (columns > lim.kv6_columns || numvoxs > lim.kv6_voxels) return false;
+  // The three tables, each checked against the bytes left before it is sized (no overflow:
+  // every product is checked by a division first).
+  size_t left = bytes.size() - kHeaderSize;
+  if (numvoxs > left / kVoxelSize) return false;
+  left -= size_t{numvoxs} * kVoxelSize;
+  if (m.xsiz > left / 4) return false;
+  left -= size_t{m.xsiz} * 4;
+  if (columns > left / 2) return false;
+  left -= static_cast<size_t>(columns) * 2;
+
+  // reserve + push_back: each element written once (resize would value-initialise it first).
+  const uint8_t* p = h + kHeaderSize;
+  m.voxels.reserve(numvoxs);
+  uint64_t z_bad = 0;
+  for (uint32_t i = 0; i < numvoxs; ++i, p += kVoxelSize) {
+    const uint16_t z = load_u16(p + 4);
+    z_bad |= z >= m.zsiz;
+    m.voxels.push_back(Kv6Voxel{load_u32(p), z, p[6], p[7]});
+  }
+  m.xlen.reserve(m.xsiz);
+  uint64_t xsum = 0;
+  for (uint32_t x = 0; x < m.xsiz; ++x, p += 4) {
+    xsum += m.xlen.emplace_back(load_u32(p));
+  }
+  m.ylen.resize(static_cast<size_t>(columns));
+  uint64_t ysum = 0;
+  bool rows_ok = true;
+  for (size_t x = 0, i = 0; x < m.xsiz; ++x) {
+    uint64_t row = 0;
+    for (size_t y = 0; y < m.ysiz; ++y, ++i, p += 2) row += m.ylen[i] = load_u16(p);
+    ysum += row;
+    rows_ok &= row == m.xlen[x];
+  }
+  // check_run_tables' four rules (the sums, each slice, every voxel's z).
+  if (xsum != numvoxs || ysum != numvoxs || !rows_ok || z_bad) return false;
+  if (left >= kPaletteTrailer && std::memcmp(p, kPalMagic, 4) == 0) {
+    Kv6Palette palette;
+    std::memcpy(palette.data(), p + 4, 768);
+    m.palette = palette;
+  }
+  return true;
+}
+
 }  // namespace detail
 
 static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,

@@ -143,9 +143,25 @@ Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions
 
 static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
                                               const DecodeOptions& options) {
+  // The success path first (rkc_fast.cpp); anything it does not accept is decoded again here,
+  // field by field, which reports the error (or repairs, under rkc-compat).
+  {
+    Result<Character> fast{Character{}};
+    if (detail::decode_rkc_fast(bytes, options, fast.value())) return fast;
+  }
   detail::WarningSink none;
   return decode_rkc_impl(bytes, options, none);
 }
+
+namespace detail {
+Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
+                                            const DecodeOptions& options) {
+  return guard_out_of_memory([&] {
+    WarningSink none;
+    return decode_rkc_impl(bytes, options, none);
+  });
+}
+}  // namespace detail
 
 Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {

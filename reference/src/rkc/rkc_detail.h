@@ -106,6 +106,12 @@ void write_hinge(ByteWriter& w, const Hinge& h);
 Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
                             const DecodeOptions& options, WarningSink& sink);
 
+/// The success path of decode_kv6_impl with a null sink, without Results or Paths: true and
+/// `out` set exactly as decode_kv6_impl would set it, or false whenever decode_kv6_impl would
+/// fail or warn about the run tables (the caller then runs decode_kv6_impl, which reports).
+/// Safe on untrusted input (every table is checked against the bytes before it is sized).
+bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Kv6& out);
+
 // ---- RKCH internals (rkc_container.cpp, rkc_chunks.cpp, rkc_validate.cpp) ----
 
 /// One chunk as found by the scan: where its header and payload sit in the file.
@@ -133,6 +139,20 @@ Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningS
                    Character& out);
 Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out);
+/// decode_rkc's success path (rkc_fast.cpp): one pass over the bytes without Results, Paths or
+/// offset bookkeeping. Returns true with `out` equal to what decode_rkc_impl (null sink) returns,
+/// or false — `out` then holds partial data to discard — whenever decode_rkc_impl would fail or
+/// would take a path the fast one does not (ill-formed UTF-8 names, rkc-compat run-table
+/// repairs); the caller then runs decode_rkc_impl, which produces the error (code, offset,
+/// path) or the repaired character. Safe on untrusted input: the same limits, and every count
+/// is checked against the bytes left before anything is reserved.
+bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Character& out);
+
+/// decode_rkc without its fast path: decode_rkc_impl with a null sink (the property
+/// RkcFastPath.SameAsFieldByField compares the two on valid and mutated files).
+Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
+                                            const DecodeOptions& options);
+
 /// QE.6b (§2.5): per bone in order its attachment indices then its parent range; then cycles.
 Status check_cross_references(const Character& c, const CrossRefOffsets& refs);
 

@@ -1,0 +1,276 @@
+// RKCH decode, success path only (issue 15: per-file cost). decode_rkc runs this first and falls
+// back to decode_rkc_impl (rkc_container.cpp, rkc_chunks.cpp, rkc_validate.cpp: the one home of
+// the error order, codes, offsets and paths) whenever this returns false.
+//
+// Why a second pass is correct: every rule of the field-by-field decoder that can reject (a
+// short read, a limit, a bad mesh_kind, numhin != bones, ill-formed UTF-8, an embedded KV6 or RVC
+// error, a cross reference) makes this return false, so an input is accepted here only if the
+// field-by-field decoder accepts it, and then both build the same Character (the property
+// RkcFastPath in properties/rkc_fast_props.cpp compares them on valid and damaged files). Inputs
+// that need repairs (rkc-compat UTF-8, KV6 run tables) also go the long way: they are rare and the
+// repair lives there.
+//
+// Why it is faster: no Result or Path per field, no per-chunk Path, no offset tables for the
+// cross-reference errors (they are only needed on the way to an error), one bounds check per
+// fixed-size record, and an allocation-free cycle check when bones come parents first.
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "rkc/rkc_detail.h"
+#include "voxrig/rvc.h"
+#include "voxrig/utf8.h"
+#include "voxrig/validate.h"
+
+namespace voxrig::detail {
+
+namespace {
+
+constexpr size_t kMinBone = 2 + 4 + kHingeSize;
+constexpr size_t kMinClip = 2 + 2 + 4;
+constexpr size_t kMinKv6Blob = 4 + 32;
+constexpr size_t kMinRvcBlob = 4 + 6;
+
+// A bounded forward cursor over one chunk payload (or the whole file). Every take checks first.
+struct Cursor {
+  const uint8_t* p;
+  const uint8_t* end;
+  size_t left() const { return static_cast<size_t>(end - p); }
+  bool u16(uint16_t& v) {
+    if (left() < 2) return false;
+    v = load_u16(p);
+    p += 2;
+    return true;
+  }
+  bool u32(uint32_t& v) {
+    if (left() < 4) return false;
+    v = load_u32(p);
+    p += 4;
+    return true;
+  }
+  // n bytes as a span (p moves past them).
+  bool take(size_t n, std::span<const uint8_t>& out) {
+    if (left() < n) return false;
+    out = {p, n};
+    p += n;
+    return true;
+  }
+  // A u32 count no greater than `limit` (read_count's rule).
+  bool count(uint32_t& v, uint64_t limit) { return u32(v) && v <= limit; }
+  // read_name without the repair branch: a name that is not valid UTF-8 goes the long way.
+  // Names are short and mostly ASCII: OR the bytes, and only a high bit asks is_valid_utf8.
+  bool name(std::string& out) {
+    uint16_t len;
+    std::span<const uint8_t> raw;
+    if (!u16(len) || !take(len, raw)) return false;
+    uint8_t high = 0;
+    for (uint8_t b : raw) high |= b;
+    if ((high & 0x80) != 0 && !is_valid_utf8(raw)) return false;
+    out = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
+    return true;
+  }
+};
+
+// load_bone_xform and load_hinge (eval/bone_xform.cpp, the wire layout's home) inlined: the
+// fixed-size records of a 10 KB character are mostly frames, and a call per record was ~10 % of
+// its decode. Same fields, same little-endian loads; RkcFastPath checks they agree.
+inline void floats_at(const uint8_t* p, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = load_f32(p + 4 * i);
+}
+inline BoneXform xform_at(const uint8_t* p) {
+  BoneXform x;
+  floats_at(p, x.t.data(), 3);
+  floats_at(p + 12, x.r.data(), 4);
+  floats_at(p + 28, x.s.data(), 3);
+  return x;
+}
+inline Hinge hinge_at(const uint8_t* p) {
+  Hinge h;
+  h.parent = static_cast<int32_t>(load_u32(p));
+  floats_at(p + 4, h.p[0].data(), 3);
+  floats_at(p + 16, h.p[1].data(), 3);
+  floats_at(p + 28, h.v[0].data(), 3);
+  floats_at(p + 40, h.v[1].data(), 3);
+  h.vmin = static_cast<int16_t>(load_u16(p + 52));
+  h.vmax = static_cast<int16_t>(load_u16(p + 54));
+  h.htype = p[56];
+  std::memcpy(h.filler.data(), p + 57, 7);
+  return h;
+}
+
+Cursor cursor(std::span<const uint8_t> payload) {
+  return Cursor{payload.data(), payload.data() + payload.size()};
+}
+
+// The tags of decode_rkc_impl's known chunks, as little-endian u32 (index = rank).
+constexpr uint32_t tag_u32(const char (&t)[5]) {
+  return uint32_t(uint8_t(t[0])) | uint32_t(uint8_t(t[1])) << 8 | uint32_t(uint8_t(t[2])) << 16 |
+         uint32_t(uint8_t(t[3])) << 24;
+}
+constexpr std::array<uint32_t, 5> kTags = {tag_u32("META"), tag_u32("MSHS"), tag_u32("BONS"),
+                                           tag_u32("CLPS"), tag_u32("VCLP")};
+
+bool meta(std::span<const uint8_t> payload, Character& c) {
+  Cursor r = cursor(payload);
+  if (!r.name(c.name) || r.left() < 12) return false;
+  for (size_t i = 0; i < 3; ++i) c.root[i] = load_f32(r.p + 4 * i);
+  return true;  // trailing bytes: a validate_rkc warning only
+}
+
+bool mshs(std::span<const uint8_t> payload, const DecodeOptions& options, Character& c) {
+  Cursor r = cursor(payload);
+  uint32_t count;
+  if (!r.count(count, options.limits.rkc_meshes)) return false;
+  c.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.left()));
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t len;
+    std::span<const uint8_t> blob;
+    if (!r.u32(len) || !r.take(len, blob)) return false;
+    if (!decode_kv6_fast(blob, options, c.meshes.emplace_back())) return false;
+  }
+  return true;
+}
+
+bool bons(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
+  Cursor r = cursor(payload);
+  uint32_t count;
+  if (!r.count(count, lim.rkc_bones)) return false;
+  c.bones.reserve(clamp_reserve(count, kMinBone, r.left()));
+  for (uint32_t i = 0; i < count; ++i) {
+    Bone& bone = c.bones.emplace_back();
+    uint32_t attach_count;
+    if (!r.name(bone.name) || !r.count(attach_count, lim.rkc_attachments_per_bone)) return false;
+    // The whole attachment table in one check (54 bytes each; attach_count <= the limit).
+    if (attach_count > r.left() / kAttachmentSize) return false;
+    bone.attachments.reserve(attach_count);
+    for (uint32_t j = 0; j < attach_count; ++j, r.p += kAttachmentSize) {
+      const uint16_t kind = load_u16(r.p);
+      if (kind > 1) return false;
+      bone.attachments.push_back(
+          Attachment{static_cast<AttachmentKind>(kind), load_u32(r.p + 2), xform_at(r.p + 6),
+                     static_cast<int32_t>(load_u32(r.p + 46)), load_u32(r.p + 50)});
+    }
+    if (r.left() < kHingeSize) return false;
+    bone.hinge = hinge_at(r.p);
+    r.p += kHingeSize;
+  }
+  return true;
+}
+
+bool skeletal(Cursor body, size_t bone_count, const Limits& lim, SkeletalClip& s) {
+  if (!body.u32(s.frame_count) || !body.u32(s.numhin) || s.numhin != bone_count) return false;
+  const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
+  const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
+  if (charged > lim.rkc_frame_cells || cells > body.left() / kBoneXformSize) return false;
+  // reserve + push_back writes each record once (resize would value-initialise it first).
+  s.frames.reserve(static_cast<size_t>(cells));
+  for (uint64_t i = 0; i < cells; ++i, body.p += kBoneXformSize)
+    s.frames.push_back(xform_at(body.p));
+  uint32_t seqcount;
+  if (!body.count(seqcount, lim.rkc_seq) || seqcount > body.left() / kSeqSize) return false;
+  s.seq.reserve(seqcount);
+  for (uint32_t i = 0; i < seqcount; ++i, body.p += kSeqSize)
+    s.seq.push_back(
+        Seq{static_cast<int32_t>(load_u32(body.p)), static_cast<int32_t>(load_u32(body.p + 4))});
+  return true;  // trailing bytes in the body: a warning only
+}
+
+bool clps(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
+  Cursor r = cursor(payload);
+  uint32_t count;
+  if (!r.count(count, lim.rkc_clips)) return false;
+  c.clips.reserve(clamp_reserve(count, kMinClip, r.left()));
+  for (uint32_t i = 0; i < count; ++i) {
+    Clip& clip = c.clips.emplace_back();
+    uint16_t kind;
+    uint32_t len;
+    std::span<const uint8_t> body;
+    if (!r.name(clip.name) || !r.u16(kind) || !r.u32(len) || !r.take(len, body)) return false;
+    if (kind == 0) {
+      if (!skeletal(cursor(body), c.bones.size(), lim, clip.data.emplace<SkeletalClip>()))
+        return false;
+    } else {
+      clip.data = UnknownClip{kind, std::vector<uint8_t>(body.begin(), body.end())};
+    }
+  }
+  return true;
+}
+
+bool vclp(std::span<const uint8_t> payload, uint64_t payload_at, const DecodeOptions& options,
+          Character& c) {
+  Cursor r = cursor(payload);
+  uint32_t count;
+  if (!r.count(count, options.limits.rkc_voxel_clips)) return false;
+  c.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.left()));
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t len;
+    std::span<const uint8_t> blob;
+    if (!r.u32(len) || !r.take(len, blob)) return false;
+    const uint64_t at = payload_at + static_cast<uint64_t>(blob.data() - payload.data());
+    auto clip = decode_rvc(blob, at, options);
+    if (!clip.ok()) return false;
+    c.voxel_clips.push_back(std::move(clip).value());
+  }
+  return true;
+}
+
+// check_cross_references' verdict without its offsets: attachment indices in range, parents in
+// range, no cycle. Bones whose parents all come first (parent < own index: the common order)
+// cannot form a cycle, which needs no memory to see; any other order asks first_cycle_start.
+bool cross_references_ok(const Character& c) {
+  const uint64_t n = c.bones.size();
+  bool parents_first = true;
+  for (size_t i = 0; i < c.bones.size(); ++i) {
+    const Bone& b = c.bones[i];
+    for (const Attachment& a : b.attachments) {
+      const uint64_t table =
+          a.kind == AttachmentKind::Static ? c.meshes.size() : c.voxel_clips.size();
+      if (a.index >= table) return false;
+    }
+    const int32_t parent = b.hinge.parent;
+    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= n)) return false;
+    parents_first &= parent < static_cast<int64_t>(i);
+  }
+  if (parents_first) return true;
+  std::vector<int32_t> parents(c.bones.size());
+  for (size_t i = 0; i < c.bones.size(); ++i) parents[i] = c.bones[i].hinge.parent;
+  return !first_cycle_start(parents).has_value();
+}
+
+}  // namespace
+
+bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Character& c) {
+  // Header: "RKCH", version 3.
+  if (bytes.size() < 6 || std::memcmp(bytes.data(), "RKCH", 4) != 0 ||
+      load_u16(bytes.data() + 4) != 3)
+    return false;
+  // Chunk scan: the last copy of each known tag, unknown chunks in file order.
+  std::array<std::span<const uint8_t>, 5> last{};
+  std::array<bool, 5> seen{};
+  Cursor r{bytes.data() + 6, bytes.data() + bytes.size()};
+  while (r.left() != 0) {
+    uint32_t tag, len;
+    std::span<const uint8_t> payload;
+    const uint8_t* tag_at = r.p;
+    if (!r.u32(tag) || !r.u32(len) || !r.take(len, payload)) return false;
+    size_t rank = 0;
+    while (rank < kTags.size() && kTags[rank] != tag) ++rank;
+    if (rank < kTags.size()) {
+      last[rank] = payload;
+      seen[rank] = true;
+    } else {
+      ExtraChunk& extra = c.extra_chunks.emplace_back();
+      std::memcpy(extra.tag.data(), tag_at, 4);
+      extra.bytes.assign(payload.begin(), payload.end());
+    }
+  }
+  if (!seen[0] || !seen[1] || !seen[2]) return false;
+  // Payloads in decode_rkc_impl's order: META, MSHS, BONS, CLPS, VCLP; then cross references.
+  return meta(last[0], c) && mshs(last[1], options, c) && bons(last[2], options.limits, c) &&
+         (!seen[3] || clps(last[3], options.limits, c)) &&
+         (!seen[4] ||
+          vclp(last[4], static_cast<uint64_t>(last[4].data() - bytes.data()), options, c)) &&
+         cross_references_ok(c);
+}
+
+}  // namespace voxrig::detail
