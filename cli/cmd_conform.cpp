@@ -52,7 +52,7 @@ constexpr std::string_view kUsage =
     "timing\n"
     "  --html FILE         one self-contained HTML page: summary, spec section x profile matrix,\n"
     "                      filters, per case rules, expectation, outcome, dump diff, hex context\n"
-    "  --filter SUBSTR     only cases whose id contains SUBSTR\n"
+    "  --filter SUBSTR     only cases whose id contains SUBSTR; repeatable (any of them)\n"
     "  --level all         recommended cases count too (default: reported, not counted)\n"
     "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
     "                      1 in 4 negative) into a temporary corpus and run on that; the seed is\n"
@@ -82,7 +82,7 @@ struct Options {
   bool writer = false;
   bool compile = false, pose = false, mesh = false, dump = true;
   std::optional<std::string> junit, report, html;
-  std::string filter;
+  std::vector<std::string> filters;  // --filter, any of them (none: every case)
   bool level_all = false;
   std::optional<uint64_t> generated;  // --generated N
   GenCorpusOptions gen;
@@ -202,7 +202,8 @@ int parse_options(const Args& args, Options& o) {
   o.junit = args.last("--junit");
   o.report = args.last("--report");
   o.html = args.last("--html");
-  o.filter = args.last("--filter").value_or("");
+  for (const auto& [name, value] : args.options)
+    if (name == "--filter") o.filters.push_back(value);
   if (auto g = args.last("--generated")) {
     char* end = nullptr;
     const unsigned long long n = std::strtoull(g->c_str(), &end, 10);
@@ -224,6 +225,14 @@ int parse_options(const Args& args, Options& o) {
     return kExitUsage;
   }
   return kExitOk;
+}
+
+// Whether --filter selects a case id: no filter, or the id contains one of them.
+bool selected(const Options& o, const std::string& id) {
+  if (o.filters.empty()) return true;
+  for (const auto& f : o.filters)
+    if (id.find(f) != std::string::npos) return true;
+  return false;
 }
 
 // One planned reader run.
@@ -458,7 +467,7 @@ int run(const Args& args) {
   for (auto [on, name] : {std::pair{o.compile, "compile"}, {o.pose, "pose"}, {o.mesh, "mesh"}})
     if (on) info.capabilities.push_back(name);
   info.dump = o.dump;
-  info.filter = o.filter;
+  for (const auto& f : o.filters) info.filter += (info.filter.empty() ? "" : " ") + f;
   info.expected_failures = o.expected_failures.value_or("");
   info.jobs = o.jobs ? o.jobs : available_cpus();
   info.timeout_seconds = o.timeout;
@@ -481,7 +490,7 @@ int run(const Args& args) {
   };
   for (const auto& c : corpus.manifest.cases) {
     if (!o.dump) break;
-    if (!o.filter.empty() && c.id.find(o.filter) == std::string::npos) continue;
+    if (!selected(o, c.id)) continue;
     const std::string file = corpus.file(c.path);
     for (const auto& profile : o.profiles) {
       const ManifestExpect* e = c.find(profile);
@@ -509,7 +518,7 @@ int run(const Args& args) {
     const bool on = c.check == Check::Compile ? o.compile
                     : c.check == Check::Pose  ? o.pose
                                               : o.mesh;
-    if (!on || (!o.filter.empty() && c.id.find(o.filter) == std::string::npos)) continue;
+    if (!on || !selected(o, c.id)) continue;
     const std::string file = corpus.file(c.path);
     if (c.check != Check::Compile &&
         std::find(o.profiles.begin(), o.profiles.end(), c.profile) == o.profiles.end()) {
@@ -568,10 +577,9 @@ int run(const Args& args) {
     r.signal = run.signal;
     r.seconds = run.seconds;
     if (p.cap) {
-      // Capability cases (compile, pose, mesh) carry no resolved rules in the manifest yet:
-      // they are reported with their capability and file only.
-      r.capability = std::string(to_string(p.check));
-      r.path = p.cap->path;
+      // Capability cases carry their resolved rules like reader cases (no hex context: their
+      // failures are about the testee's output, not a file offset).
+      describe_case(r, *p.cap, corpus.rules ? &*corpus.rules : nullptr);
       progress.step(p);
       return;
     }

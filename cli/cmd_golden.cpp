@@ -59,16 +59,7 @@ struct Generated {
 // catalogue lacks is a source error.
 ordered_json resolve_rules(Generated& g, const std::string& id,
                            const std::vector<std::string>& codes, const golden::RuleLists& lists) {
-  std::vector<std::string> unknown;
-  const auto refs =
-      conform::resolve_case_rules(g.rules, codes, lists.obeys, lists.breaks, &unknown);
-  for (const auto& u : unknown)
-    g.errors.push_back(id + ": unknown rule ID '" + u + "' (golden/rules.json)");
-  ordered_json out = ordered_json::object();
-  out["breaks"] = ordered_json::array();
-  out["obeys"] = ordered_json::array();
-  for (const auto& r : refs) out[std::string(conform::to_string(r.relation))].push_back(r.id);
-  return out;
+  return resolved_rules_json(g.rules, id, codes, lists, g.errors);
 }
 
 std::string describe(const Result<std::string>& r) {
@@ -318,7 +309,7 @@ Generated generate(const std::string& golden_dir) {
   }
   for (const auto& [id, c] : s.compile_cases) compile.push_back(run_compile_case(c, s, g));
   add_base_obeys(g, cases);
-  CapabilityCorpus cap = build_capability_cases(s);
+  CapabilityCorpus cap = build_capability_cases(s, g.rules);
   g.files.insert(cap.files.begin(), cap.files.end());
   g.mismatches.insert(g.mismatches.end(), cap.mismatches.begin(), cap.mismatches.end());
   g.errors.insert(g.errors.end(), cap.errors.begin(), cap.errors.end());

@@ -5,6 +5,7 @@
 //   "rejects"?: [{"clip", "t", "error"}], "hand"?: [{"clip", "t", "policy"?, "mode"?,
 //   "joint", "model": [16 numbers]}]}.
 // Mesh plan: {"id", "of" | "model" | "all": "vfp"|"kv6", "profiles"?, "rule", "level", ...}.
+// Both take "rules": {"obeys": [...], "breaks": [...]} (golden/rules.json IDs) for every case.
 #include "golden_capabilities.h"
 
 #include <algorithm>
@@ -38,6 +39,13 @@ std::vector<std::string> strings(const json& spec, const char* key,
   for (const auto& v : spec[key]) r.push_back(v.is_string() ? v.get<std::string>() : v.dump());
   return r;
 }
+
+// One plan being expanded: where its cases go and what resolves their rules.
+struct Expansion {
+  const golden::Sources::Plan& plan;
+  const conform::RuleCatalogue& catalogue;
+  CapabilityCorpus& cc;
+};
 
 // The bytes a plan runs on, and their manifest path and format.
 struct Subject {
@@ -88,8 +96,20 @@ bool subject_of(golden::Sources& s, const json& spec, const std::string& id, Sub
   return false;
 }
 
-ordered_json common(const json& spec, const Subject& subj, const std::string& id,
-                    const std::string& profile, const std::string& source) {
+// The manifest's "rules" of one expanded case: the plan's lists plus, for a reject, the rules
+// enforcing its code. A case without any rule is a source error.
+ordered_json case_rules(const Expansion& x, const std::string& id, const std::string& error) {
+  ordered_json out = resolved_rules_json(
+      x.catalogue, id, error.empty() ? std::vector<std::string>{} : std::vector{error},
+      x.plan.rules, x.cc.errors);
+  if (out["breaks"].empty() && out["obeys"].empty())
+    x.cc.errors.push_back(id + ": no rule (give the plan \"rules\")");
+  return out;
+}
+
+ordered_json common(const Expansion& x, const Subject& subj, const std::string& id,
+                    const std::string& profile, const std::string& error = "") {
+  const json& spec = x.plan.spec;
   ordered_json e;
   e["id"] = id;
   e["path"] = subj.path;
@@ -98,8 +118,9 @@ ordered_json common(const json& spec, const Subject& subj, const std::string& id
   e["profile"] = profile;
   e["tags"] = spec.value("tags", json::array());
   e["rule"] = spec.value("rule", std::string());
+  e["rules"] = case_rules(x, id, error);
   e["level"] = spec.value("level", std::string("required"));
-  e["source"] = source;
+  e["source"] = x.plan.source;
   if (spec.contains("note")) e["note"] = spec["note"];
   return e;
 }
@@ -146,8 +167,9 @@ std::vector<double> rkc_times(const SkeletalClip& c) {
   return {out.begin(), out.end()};
 }
 
-void expand_pose(golden::Sources& s, const golden::Sources::Plan& plan, CapabilityCorpus& cc) {
-  const json& spec = plan.spec;
+void expand_pose(golden::Sources& s, const Expansion& x) {
+  const json& spec = x.plan.spec;
+  CapabilityCorpus& cc = x.cc;
   const std::string id = spec["id"].get<std::string>();
   Subject subj;
   if (!subject_of(s, spec, id, subj, cc)) return;
@@ -175,7 +197,7 @@ void expand_pose(golden::Sources& s, const golden::Sources::Plan& plan, Capabili
     std::string cid = id + "/" + clip;
     if (vfp) cid += "/" + policy + "/" + mode;
     cid += "/t" + t_text;
-    ordered_json e = common(spec, subj, cid, profile, plan.source);
+    ordered_json e = common(x, subj, cid, profile, want_error);
     e["clip"] = clip;
     e["t"] = t_text;
     if (vfp) {
@@ -275,8 +297,9 @@ void expand_pose(golden::Sources& s, const golden::Sources::Plan& plan, Capabili
   }
 }
 
-void mesh_one(const json& spec, const Subject& subj, const std::string& id,
-              const std::string& profile, const std::string& source, CapabilityCorpus& cc) {
+void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
+              const std::string& profile) {
+  CapabilityCorpus& cc = x.cc;
   auto p = profile_from_string(profile);
   if (!p) return;
   auto model = decode_for_capability(subj.bytes, *p);
@@ -297,14 +320,15 @@ void mesh_one(const json& spec, const Subject& subj, const std::string& id,
                        : conform::Judgement{conform::Verdict::Fail, problem};
   if (j.verdict != conform::Verdict::Pass)
     cc.mismatches.push_back(id + " [mesh]: the reference's own mesh fails the judge: " + j.reason);
-  ordered_json e = common(spec, subj, id, profile, source);
+  ordered_json e = common(x, subj, id, profile);
   e["expect"] = ordered_json{{"verdict", "accept"}, {"reference_quads", quads->size()}};
   cc.mesh.push_back(e);
   ++cc.mesh_cases;
 }
 
-void expand_mesh(golden::Sources& s, const golden::Sources::Plan& plan, CapabilityCorpus& cc) {
-  const json& spec = plan.spec;
+void expand_mesh(golden::Sources& s, const Expansion& x) {
+  const json& spec = x.plan.spec;
+  CapabilityCorpus& cc = x.cc;
   const std::string id = spec["id"].get<std::string>();
   if (spec.contains("all")) {
     // Every distinct accepted file of the format in the corpus, under each accepting profile.
@@ -323,26 +347,42 @@ void expand_mesh(golden::Sources& s, const golden::Sources::Plan& plan, Capabili
       subj.bytes = d.bytes;
       for (const auto& e : d.expect)
         if (e.accept && (only.empty() || std::count(only.begin(), only.end(), e.profile)))
-          mesh_one(spec, subj, id + "/" + cid + "/" + e.profile, e.profile, plan.source, cc);
+          mesh_one(x, subj, id + "/" + cid + "/" + e.profile, e.profile);
     }
     return;
   }
   Subject subj;
   if (!subject_of(s, spec, id, subj, cc)) return;
   for (const auto& profile : strings(spec, "profiles", subj.accepting))
-    mesh_one(spec, subj, id + "/" + profile, profile, plan.source, cc);
+    mesh_one(x, subj, id + "/" + profile, profile);
 }
 
 }  // namespace
 
-CapabilityCorpus build_capability_cases(golden::Sources& s) {
+ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue, const std::string& id,
+                                 const std::vector<std::string>& codes,
+                                 const golden::RuleLists& lists, std::vector<std::string>& errors) {
+  std::vector<std::string> unknown;
+  const auto refs =
+      conform::resolve_case_rules(catalogue, codes, lists.obeys, lists.breaks, &unknown);
+  for (const auto& u : unknown)
+    errors.push_back(id + ": unknown rule ID '" + u + "' (golden/rules.json)");
+  ordered_json out = ordered_json::object();
+  out["breaks"] = ordered_json::array();
+  out["obeys"] = ordered_json::array();
+  for (const auto& r : refs) out[std::string(conform::to_string(r.relation))].push_back(r.id);
+  return out;
+}
+
+CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules) {
   CapabilityCorpus cc;
   for (const auto& plan : s.capability_plans) {
     try {
+      const Expansion x{plan, rules, cc};
       if (plan.format == "pose")
-        expand_pose(s, plan, cc);
+        expand_pose(s, x);
       else
-        expand_mesh(s, plan, cc);
+        expand_mesh(s, x);
     } catch (const std::exception& e) {
       cc.errors.push_back(plan.source + " " + plan.spec.value("id", std::string("?")) + ": " +
                           e.what());

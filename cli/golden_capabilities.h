@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "golden_sources.h"
+#include "voxrig/rules.h"
 
 namespace voxrig::cli {
 
@@ -25,7 +26,19 @@ struct CapabilityCorpus {
   size_t pose_accept = 0, pose_reject = 0, mesh_cases = 0;
 };
 
-/// Expands every plan of `s` (reader cases are built on demand). Deterministic.
-CapabilityCorpus build_capability_cases(golden::Sources& s);
+/// A case's manifest "rules" {"breaks": [...], "obeys": [...]}: conform::resolve_case_rules of
+/// its expected error codes and its source's explicit lists. Appends to `errors` one line per ID
+/// the catalogue lacks ("ID: unknown rule ID ..."). Reader, compile and capability cases alike.
+nlohmann::ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue,
+                                           const std::string& id,
+                                           const std::vector<std::string>& codes,
+                                           const golden::RuleLists& lists,
+                                           std::vector<std::string>& errors);
+
+/// Expands every plan of `s` (reader cases are built on demand). Deterministic. Each case's
+/// "rules" are resolved against `rules` (voxrig/rules.h) from its plan's explicit lists and, for
+/// a reject, its error code; a case left without any rule, or a rule ID the catalogue lacks, is
+/// an error.
+CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules);
 
 }  // namespace voxrig::cli

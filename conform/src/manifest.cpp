@@ -90,6 +90,23 @@ std::string sha256_field(const json& c, const std::string& where) {
   return h;
 }
 
+// "rules": {"breaks": [ID...], "obeys": [ID...]}, resolved at regen (voxrig/rules.h); absent in
+// old manifests. Breaking rules first, as the manifest lists them.
+std::vector<RuleRef> rules_field(const json& c, const std::string& where) {
+  std::vector<RuleRef> out;
+  auto r = c.find("rules");
+  if (r == c.end()) return out;
+  if (!r->is_object()) throw Problem{where + ": \"rules\" must be an object"};
+  for (auto relation : {RuleRelation::Breaks, RuleRelation::Obeys}) {
+    auto list = r->find(std::string(to_string(relation)));
+    if (list == r->end()) continue;
+    if (!list->is_array()) throw Problem{where + ": \"rules\" lists must be arrays"};
+    for (const auto& id : *list)
+      if (id.is_string()) out.push_back({id.get<std::string>(), relation});
+  }
+  return out;
+}
+
 ManifestCase parse_case(const json& c, size_t index) {
   std::string where = "cases[" + std::to_string(index) + "]";
   if (!c.is_object()) throw Problem{where + ": must be an object"};
@@ -100,16 +117,7 @@ ManifestCase parse_case(const json& c, size_t index) {
   mc.sha256 = sha256_field(c, where);
   mc.format = string_field(c, "format", where);
   mc.rule = string_field(c, "rule", where, false);
-  if (auto r = c.find("rules"); r != c.end()) {
-    if (!r->is_object()) throw Problem{where + ": \"rules\" must be an object"};
-    for (auto relation : {RuleRelation::Breaks, RuleRelation::Obeys}) {
-      auto list = r->find(std::string(to_string(relation)));
-      if (list == r->end()) continue;
-      if (!list->is_array()) throw Problem{where + ": \"rules\" lists must be arrays"};
-      for (const auto& id : *list)
-        if (id.is_string()) mc.rules.push_back({id.get<std::string>(), relation});
-    }
-  }
+  mc.rules = rules_field(c, where);
   if (auto m = c.find("mutations"); m != c.end() && m->is_array() && !m->empty()) {
     const json& first = m->front();
     if (first.is_object() && first.contains("offset") && first["offset"].is_number_unsigned())
@@ -174,6 +182,7 @@ CapabilityCase parse_capability(const json& c, Check check, size_t index, const 
   k.sha256 = sha256_field(c, where);
   k.format = string_field(c, "format", where);
   k.rule = string_field(c, "rule", where, false);
+  k.rules = rules_field(c, where);
   const std::string level = string_field(c, "level", where);
   if (level != "required" && level != "recommended")
     throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};

@@ -104,6 +104,8 @@ std::string rule_ids(const CaseResult& r) {
   return out;
 }
 
+bool is_capability(Check c) { return c == Check::Compile || c == Check::Pose || c == Check::Mesh; }
+
 std::string section_of(const CaseResult& r) {
   return r.section.empty() ? "(no rule in the manifest)" : r.section;
 }
@@ -152,13 +154,18 @@ std::string header_text(const RunInfo& info) {
 std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& results,
                          const Summary& summary) {
   std::string out;
-  // Failures grouped by spec section (sections in order of their first failure).
+  // Failures grouped by spec section (sections in order of their first failure); capability
+  // failures by capability and section.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const CaseResult*>> by_section;
   for (const CaseResult& r : results) {
     if (!r.counted || !is_bad(r.verdict)) continue;
-    auto& list = by_section[section_of(r)];
-    if (list.empty()) order.push_back(section_of(r));
+    // Capability failures are grouped by capability first: "pose, formats.md ...".
+    const std::string group = is_capability(r.check)
+                                  ? std::string(to_string(r.check)) + ", " + section_of(r)
+                                  : section_of(r);
+    auto& list = by_section[group];
+    if (list.empty()) order.push_back(group);
     list.push_back(&r);
   }
   size_t listed = 0, unlisted = 0;
@@ -219,9 +226,7 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
   std::map<std::string, Group> groups;
   // Reader checks group by profile; capability checks by "<capability> <profile>".
   auto group_of = [](const CaseResult& r) {
-    return r.check == Check::Compile || r.check == Check::Pose || r.check == Check::Mesh
-               ? std::string(to_string(r.check)) + " " + r.profile
-               : r.profile;
+    return is_capability(r.check) ? std::string(to_string(r.check)) + " " + r.profile : r.profile;
   };
   std::vector<std::string> order(info.profiles.begin(), info.profiles.end());
   for (const CaseResult& r : results) {

@@ -33,19 +33,20 @@ int64_t printed_offset(std::string_view out) {
 
 }  // namespace
 
-void describe_case(CaseResult& r, const ManifestCase& c, const ManifestExpect* e,
-                   const RuleCatalogue* catalogue) {
-  r.path = c.path;
+namespace {
+
+// The rules of a case as reports show them: those enforcing `code` (the expected reject code,
+// "" for an accept) first, as they name the section, then the other broken ones, then the obeyed.
+void describe_rules(CaseResult& r, const std::vector<RuleRef>& rules, const std::string& code,
+                    const RuleCatalogue* catalogue) {
   r.rules.clear();
-  // The rules this profile's expected code enforces come first: they name the section.
-  const std::string code = e && !e->accept ? e->error : "";
   auto enforces = [&](const RuleRef& ref) {
     const Rule* rule = catalogue ? catalogue->find(ref.id) : nullptr;
     if (!rule || code.empty() || ref.relation != RuleRelation::Breaks) return false;
     return std::find(rule->codes.begin(), rule->codes.end(), code) != rule->codes.end();
   };
   for (int pass = 0; pass < 3; ++pass)
-    for (const RuleRef& ref : c.rules) {
+    for (const RuleRef& ref : rules) {
       const bool first = enforces(ref);
       if ((pass == 0) != first) continue;
       if (pass == 1 && ref.relation != RuleRelation::Breaks) continue;
@@ -63,6 +64,20 @@ void describe_case(CaseResult& r, const ManifestCase& c, const ManifestExpect* e
       r.section = n.section;
       break;
     }
+}
+
+}  // namespace
+
+void describe_case(CaseResult& r, const ManifestCase& c, const ManifestExpect* e,
+                   const RuleCatalogue* catalogue) {
+  r.path = c.path;
+  describe_rules(r, c.rules, e && !e->accept ? e->error : "", catalogue);
+}
+
+void describe_case(CaseResult& r, const CapabilityCase& c, const RuleCatalogue* catalogue) {
+  r.capability = std::string(to_string(c.check));
+  r.path = c.path;
+  describe_rules(r, c.rules, c.accept ? "" : c.error, catalogue);
 }
 
 int64_t context_offset(const ManifestCase& c, const ManifestExpect& e,

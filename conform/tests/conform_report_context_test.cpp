@@ -155,6 +155,64 @@ TEST(ConformContext, JUnitAndJsonCarryTheContext) {
   EXPECT_FALSE(j["results"][1].contains("hex_context"));  // passes carry no context
 }
 
+// Capability cases (compile, pose, mesh) carry their manifest rules into every report, and the
+// summary groups their failures by capability and section.
+TEST(ConformContext, CapabilityCasesNameTheirRulesGroupedByCapability) {
+  std::string problem;
+  const auto cat = parse_rules(R"({"schema": "voxrig-rules/1", "rules": [
+    {"id": "EVAL-1", "spec": "formats.md", "section": "Voxel Rig v1: Evaluation",
+     "summary": "sample each track", "codes": [], "unbreakable": "evaluation"},
+    {"id": "CONF-7", "spec": "conformance.md", "section": "Writers, evaluators and meshers",
+     "summary": "pose protocol", "codes": ["eval.bad_clip"], "unbreakable": "protocol"}]})",
+                               &problem);
+  ASSERT_TRUE(cat) << problem;
+  CapabilityCase accept;
+  accept.check = Check::Pose;
+  accept.id = "pose/x/0/slerp/loop/t5";
+  accept.path = "files/pose/x.vfp";
+  accept.profile = "vfp-rig";
+  accept.rules = {{"EVAL-1", RuleRelation::Obeys}, {"CONF-7", RuleRelation::Obeys}};
+  CapabilityCase reject = accept;
+  reject.id = "pose/x/9/linear/clamp/t0";
+  reject.accept = false;
+  reject.error = "eval.bad_clip";
+  reject.rules = {{"CONF-7", RuleRelation::Breaks}, {"EVAL-1", RuleRelation::Obeys}};
+  std::vector<CaseResult> rs(2);
+  for (size_t i = 0; i < 2; ++i) {
+    const CapabilityCase& c = i ? reject : accept;
+    rs[i].id = c.id;
+    rs[i].profile = c.profile;
+    rs[i].check = Check::Pose;
+    rs[i].verdict = Verdict::Fail;
+    rs[i].reason = "joint 1 element (0,0) differs";
+    describe_case(rs[i], c, &*cat);
+  }
+  EXPECT_EQ(rs[0].capability, "pose");
+  EXPECT_EQ(rs[0].path, "files/pose/x.vfp");
+  ASSERT_EQ(rs[0].rules.size(), 2u);
+  EXPECT_EQ(rs[0].section, "formats.md Voxel Rig v1: Evaluation");  // catalogue order
+  ASSERT_EQ(rs[1].rules.size(), 2u);
+  EXPECT_EQ(rs[1].rules[0].id, "CONF-7");  // enforces the expected reject code: first
+  EXPECT_EQ(rs[1].section, "conformance.md Writers, evaluators and meshers");
+  const std::string text = summary_text(info(), rs, summarize(rs, 0));
+  EXPECT_NE(text.find("-- pose, formats.md Voxel Rig v1: Evaluation: 1 failed\n"
+                      "FAIL    pose/x/0/slerp/loop/t5  vfp-rig  pose: joint 1 element (0,0) "
+                      "differs\n"
+                      "        rules: obeys EVAL-1 (sample each track); obeys CONF-7 (pose "
+                      "protocol)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("-- pose, conformance.md Writers, evaluators and meshers: 1 failed\n"),
+            std::string::npos);
+  const std::string x = junit_xml(info(), rs);
+  EXPECT_NE(x.find("<testsuite name=\"pose vfp-rig\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<property name=\"rules\" value=\"EVAL-1 CONF-7\"/>"), std::string::npos);
+  const auto j = nlohmann::json::parse(report_json(info(), rs, summarize(rs, 0)));
+  EXPECT_EQ(j["results"][1]["capability"], "pose");
+  EXPECT_EQ(j["results"][1]["rules"][0]["id"], "CONF-7");
+  EXPECT_EQ(j["results"][1]["rules"][0]["relation"], "breaks");
+}
+
 TEST(ConformContext, HtmlIsSelfContainedAndReaderTextCannotEscape) {
   const auto rs = failed_run();
   const std::string h = report_html(info(), rs, summarize(rs, 0));

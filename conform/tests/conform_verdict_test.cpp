@@ -474,6 +474,32 @@ TEST(ConformManifest, ParsesCasesAndExpectationsInProfileOrder) {
   EXPECT_EQ(m->cases[1].expect[0].canonicalize.kind, WriterSpec::Kind::Absent);
 }
 
+// Capability cases carry their resolved rules like reader cases (reports name them).
+TEST(ConformManifest, CapabilityCasesCarryTheirRules) {
+  std::string text = kManifest;
+  const std::string tail = "\n  ]}";
+  ASSERT_EQ(text.substr(text.size() - tail.size()), tail);
+  text.replace(text.size() - tail.size(), tail.size(), R"(],
+  "pose_cases": [
+    {"id": "pose/a/0/t1", "path": "files/vfp/a.vfp", "sha256": "0000000000000000000000000000000000000000000000000000000000000000",
+     "format": "vfp", "profile": "vfp-rig", "rules": {"breaks": ["CONF-7"], "obeys": ["EVAL-1", "D19"]},
+     "level": "required", "clip": "9", "t": "1", "expect": {"verdict": "reject", "error": "eval.bad_clip"}}]})");
+  std::string problem;
+  auto m = parse_manifest(text, &problem);
+  ASSERT_TRUE(m) << problem;
+  ASSERT_EQ(m->capability_cases.size(), 1u);
+  const auto& rules = m->capability_cases[0].rules;
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].id, "CONF-7");
+  EXPECT_EQ(rules[0].relation, RuleRelation::Breaks);
+  EXPECT_EQ(rules[2].id, "D19");
+  EXPECT_EQ(rules[2].relation, RuleRelation::Obeys);
+  const std::string lists = R"({"breaks": ["CONF-7"], "obeys": ["EVAL-1", "D19"]})";
+  text.replace(text.find(lists), lists.size(), R"(["CONF-7"])");
+  EXPECT_FALSE(parse_manifest(text, &problem));
+  EXPECT_NE(problem.find("\"rules\" must be an object"), std::string::npos) << problem;
+}
+
 TEST(ConformManifest, RefusesWhatItCannotTrust) {
   auto refuses = [](std::string from, std::string to, std::string want) {
     std::string text = kManifest;

@@ -327,10 +327,13 @@ Sources load_sources(const std::string& golden_dir, std::vector<std::string>& er
                                 (c.is_object() ? c.value("id", std::string("?")) : "?") + ")";
       try {
         if (format == "pose" || format == "mesh") {
+          RuleLists rules;
           if (!c.is_object() || !c.contains("id"))
             errors.push_back(where + ": a plan needs an id");
+          else if (!parse_rule_lists(c, rules, err))
+            errors.push_back(where + ": " + err);
           else
-            s.capability_plans.push_back({format, source, c});
+            s.capability_plans.push_back({format, source, c, rules});
         } else if (format == "vfp-json") {
           CompileCase d;
           if (!parse_compile_case(c, golden_dir, source, d, err))

@@ -76,6 +76,7 @@ struct Sources {
   struct Plan {
     std::string format, source;
     nlohmann::json spec;
+    RuleLists rules;  ///< the plan's "rules", given to every case it expands to
   };
   std::vector<Plan> capability_plans;
 };

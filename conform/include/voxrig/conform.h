@@ -177,7 +177,7 @@ struct CaseResult {
   int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
   std::string hex_context;            ///< a short hex dump around `offset` (failures only)
   std::string output_head;            ///< the start of the reader's stdout (failures only, bounded)
-  std::string quality;        ///< mesh: "N quads (reference M)"; never affects the verdict
+  std::string quality;                ///< mesh: "N quads (reference M)"; never affects the verdict
 };
 
 /// Fills `path`, `rules` (with summaries and sections from `catalogue`, when given) and
@@ -185,6 +185,13 @@ struct CaseResult {
 /// and name the section, then the other broken rules, then the obeyed ones. `e` may be null.
 void describe_case(CaseResult& r, const ManifestCase& c, const ManifestExpect* e,
                    const RuleCatalogue* catalogue);
+
+struct CapabilityCase;  // below: a compile, pose or mesh case
+
+/// The same for a capability case: `capability` ("compile", "pose", "mesh"), `path` and the
+/// case's resolved rules (the ones enforcing an expected reject code first), so a failing pose,
+/// mesh or compile case names its rules and spec section like a reader case. Never fails.
+void describe_case(CaseResult& r, const CapabilityCase& c, const RuleCatalogue* catalogue);
 
 /// The offset a failure's hex context is centred on: for an expected reject, where the reference
 /// reports the error (manifest); for a reader that rejected, the `offset` it printed, if any;
@@ -266,7 +273,7 @@ struct RunInfo {
   bool writer = false;
   bool dump = true;                       ///< false: --no-dump (reader cases not run)
   std::vector<std::string> capabilities;  ///< "compile", "pose", "mesh" as claimed
-  std::string filter;
+  std::string filter;  ///< the --filter substrings, space-separated (ids have no spaces), or ""
   std::string expected_failures;  ///< the file, or ""
   unsigned jobs = 1;
   double timeout_seconds = 0;
@@ -399,6 +406,7 @@ struct ManifestCase {
 struct CapabilityCase {
   Check check = Check::Compile;
   std::string id, path, sha256, format, rule;
+  std::vector<RuleRef> rules;  ///< resolved at regen, as ManifestCase::rules
   Level level = Level::Required;
   std::vector<std::string> tags;
   std::string profile;  ///< pose / mesh; compile cases report under "vfp-json"
