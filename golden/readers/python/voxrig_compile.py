@@ -25,22 +25,13 @@ import math
 import struct
 
 from voxrig_json import JsonError, path_text
+from voxrig_reader import Limits  # formats.md "Limits": one home for the reader and the compiler
 
 CACHE_TAGS = ("MSH0", "PMSH", "RND0", "PRVW", "ANM0")
 RESERVED_TAGS = ("VOX0", "SKEL", "VSKN", "ANIM")
 TAG_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 REQUIRED = 0x01
-
-
-class Limits:
-    """formats.md "Limits" defaults that a compile input can reach."""
-    vfp_sections = 4096
-    vox0_voxels = 1 << 28
-    skel_joints = 16384
-    anim_clips = 65535
-    anim_keys_per_track = 1 << 20
-    anim_keys_total = 1 << 24
 
 
 def _err(code, node, path, detail):

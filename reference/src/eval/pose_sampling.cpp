@@ -55,6 +55,23 @@ inline Quat nlerp(const Quat& a, const Quat& b, float u) {
   return normalize_inline(lerp_shortest(a, b, u));
 }
 
+#if defined(__SSE2__)
+// normalize_inline on four quaternions in SoA form (x, y, z, w: one component of each): one home
+// for the operation order both SSE2 paths below must share with the scalar nlerp (same bits).
+inline void normalize_soa(__m128& x, __m128& y, __m128& z, __m128& w) {
+  const __m128 sum =
+      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                 _mm_mul_ps(w, w));
+  const __m128 len = _mm_sqrt_ps(sum);
+  const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
+  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
+  x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
+  y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
+  z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
+  w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+}
+#endif
+
 // Linear-policy rotations are normalised in batches after their tracks are sampled: the
 // sqrt + divide of one joint then overlaps those of the others instead of ending a long
 // dependency chain per joint, and with SSE four of them share one sqrtps + divps. Same
@@ -81,16 +98,7 @@ class PendingNormalize {
     __m128 x = _mm_loadu_ps(&q[0]->x), y = _mm_loadu_ps(&q[1]->x);
     __m128 z = _mm_loadu_ps(&q[2]->x), w = _mm_loadu_ps(&q[3]->x);
     _MM_TRANSPOSE4_PS(x, y, z, w);
-    const __m128 sum =
-        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
-                   _mm_mul_ps(w, w));
-    const __m128 len = _mm_sqrt_ps(sum);
-    const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
-    const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
-    x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
-    y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
-    z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
-    w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+    normalize_soa(x, y, z, w);
     _MM_TRANSPOSE4_PS(x, y, z, w);
     _mm_storeu_ps(&q[0]->x, x);
     _mm_storeu_ps(&q[1]->x, y);
@@ -142,16 +150,7 @@ inline void lerp4_linear(const float* const value[4], const float* const step[4]
   __m128 x = _mm_movehl_ps(_mm_unpackhi_ps(a[2], a[3]), _mm_unpackhi_ps(a[0], a[1]));
   __m128 y = b[0], z = b[1], w = b[2], sx = b[3];
   _MM_TRANSPOSE4_PS(y, z, w, sx);
-  const __m128 sum =
-      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
-                 _mm_mul_ps(w, w));
-  const __m128 len = _mm_sqrt_ps(sum);
-  const __m128 tiny = _mm_cmplt_ps(len, _mm_set1_ps(1e-12f));  // false for NaN, as `<`
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
-  x = _mm_andnot_ps(tiny, _mm_mul_ps(x, inv));
-  y = _mm_andnot_ps(tiny, _mm_mul_ps(y, inv));
-  z = _mm_andnot_ps(tiny, _mm_mul_ps(z, inv));
-  w = _mm_or_ps(_mm_andnot_ps(tiny, _mm_mul_ps(w, inv)), _mm_and_ps(tiny, _mm_set1_ps(1.0f)));
+  normalize_soa(x, y, z, w);
   _MM_TRANSPOSE4_PS(y, z, w, sx);  // back to (ry rz rw sx) per track
   const __m128 rows[4] = {y, z, w, sx};
   // a[i] with lane 3 replaced by x lane i: s = (tz, tz, x_i, x_i), then (tx, ty, tz, x_i).
