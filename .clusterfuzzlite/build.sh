@@ -22,14 +22,28 @@ cmake -S "$SRC_DIR" -B "$BUILD_DIR" -G "$generator" \
 mapfile -t targets < <(grep -v '^[[:space:]]*\(#\|$\)' "$SRC_DIR/fuzz/targets.txt")
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
-zip_dir() {  # zip_dir ZIP DIR...: the files of the DIRs, flat
-  local zip="$1" d files=()
+zip_dir() {  # zip_dir ZIP DIR...: the files of the DIRs, flat; a name met twice is kept once when
+  # the contents agree (libFuzzer names inputs by their SHA-1, so a regression copied from the
+  # corpus has the corpus file's name; zip -j refuses repeated names), else stored as D-NAME.
+  local zip="$1" d f name i=0 stage
   shift
+  stage="$(mktemp -d)"
   for d in "$@"; do
-    [[ -d "$d" ]] && while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$d" -type f -print0)
+    i=$((i + 1))
+    [[ -d "$d" ]] || continue
+    while IFS= read -r -d '' f; do
+      name="$(basename "$f")"
+      if [[ -e "$stage/$name" ]]; then
+        cmp -s "$f" "$stage/$name" && continue
+        name="$i-$name"
+      fi
+      cp "$f" "$stage/$name"
+    done < <(find "$d" -type f -print0)
   done
+  zip="$(cd "$(dirname "$zip")" && pwd)/$(basename "$zip")"
   rm -f "$zip"
-  [[ ${#files[@]} -gt 0 ]] && zip -q -j "$zip" "${files[@]}"
+  if [[ -n "$(ls -A "$stage")" ]]; then (cd "$stage" && zip -q -r "$zip" .); fi
+  rm -rf "$stage"
   return 0
 }
 
