@@ -123,6 +123,14 @@ void check_rvc_file(View bytes) {
   }
   const RvcClip& clip = compat.value();
   VOXRIG_FUZZ_CHECK(same_bytes(must(encode_rvc(clip), "encode_rvc"), in), "D1");
+  if (clip.frames.size() > 0) {
+    // RvcFrames' editing API (get, set, push_key / push_delta from views: what writers and the
+    // structure-aware mutators use): replacing the middle frame by a copy of itself is a no-op.
+    RvcFrames frames = clip.frames;
+    const size_t mid = frames.size() / 2;
+    frames.set(mid, frames.get(mid));
+    VOXRIG_FUZZ_CHECK(frames == clip.frames, "RvcFrames::set(i, get(i)) changed the frames");
+  }
   const Status valid = validate_rvc_frames(clip, limits);
   VOXRIG_FUZZ_CHECK(strict_ok == valid.ok(), "D8: strict verdict != parse + validate");
   if (strict_ok) VOXRIG_FUZZ_CHECK(strict.value() == clip, "strict and compat models differ");
