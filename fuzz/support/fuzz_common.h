@@ -83,7 +83,8 @@ inline void check_dump_bound(std::string_view dump, size_t input_size) {
 }
 
 /// Checks an error returned for input bytes that start at absolute offset `base` and are `size`
-/// long: never category internal; the offset (D12: the field or read that failed) inside them.
+/// long: never category internal; the offset (D12: the field or read that failed) inside them;
+/// the code named and documented.
 inline void check_error(const Error& e, uint64_t base, size_t size) {
   VOXRIG_FUZZ_CHECK(category_of(e.code) != Category::Internal, e.to_text());
   VOXRIG_FUZZ_CHECK(e.offset >= base && e.offset <= base + size, e.to_text());
@@ -93,13 +94,18 @@ inline void check_error(const Error& e, uint64_t base, size_t size) {
   VOXRIG_FUZZ_CHECK(error_code_from_string(to_string(e.code)) == e.code, e.to_text());
   VOXRIG_FUZZ_CHECK(e.to_text().rfind(to_string(e.code), 0) == 0, e.to_text());
   VOXRIG_FUZZ_CHECK(to_string(category_of(e.code)) != "internal", e.to_text());
+  // Every code an input can produce is documented (errors.def: the spec section that defines it
+  // and what it means), so docs/errors.md and `voxrig errors CODE` explain what a user sees.
+  VOXRIG_FUZZ_CHECK(!spec_section_of(e.code).empty() && !meaning_of(e.code).empty(),
+                    "undocumented code: " + e.to_text());
 }
 
-/// Checks the warnings of a validator given `size` input bytes: each has a named code (not the
-/// "internal.bug" fallback) and an offset inside the input.
+/// Checks the warnings of a validator given `size` input bytes: each has a named, documented code
+/// (not the "internal.bug" fallback) and an offset inside the input.
 inline void check_warnings(const std::vector<Warning>& warnings, size_t size) {
   for (const Warning& w : warnings)
-    VOXRIG_FUZZ_CHECK(to_string(w.code) != "internal.bug" && w.offset <= size,
+    VOXRIG_FUZZ_CHECK(to_string(w.code) != "internal.bug" && w.offset <= size &&
+                          !spec_section_of(w.code).empty() && !meaning_of(w.code).empty(),
                       std::string(to_string(w.code)) + " at " + std::to_string(w.offset));
 }
 
