@@ -25,6 +25,8 @@
 #include <optional>
 #include <string>
 
+#include <time.h>
+
 #include "voxrig/testing/alloc_counter.h"
 
 namespace voxrig::bench {
@@ -40,6 +42,25 @@ double injected_slowdown();
 void report_failure(benchmark::State& state, const std::string& why);
 /// True when report_failure was called at least once.
 bool any_failure();
+
+/// Thread CPU time in seconds, for the MESH/ratio and RKCH/ratio benchmarks that time library and
+/// baseline calls alternately inside one iteration. CPU time, not wall time: on a loaded machine a
+/// preempted call would count the other processes' time (wall time was ~5x CPU time on the 2-core
+/// VM), and CPU time is what the other benchmarks report.
+inline double thread_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+/// The thread CPU seconds f() takes. A template, not std::function: wrapping the lambdas would
+/// allocate inside the timed loop.
+template <class F>
+double seconds_of(const F& f) {
+  const double t0 = thread_seconds();
+  f();
+  return thread_seconds() - t0;
+}
 
 /// Whether the timed loop may allocate.
 enum class Alloc { Any, None };

@@ -16,7 +16,6 @@
 // docs/performance.md quotes; bench/mesh_ratios.py prints the target table from the JSON.
 // Everything meshes into reused buffers grown by one untimed call; Alloc::None fails the run if
 // either side allocates in the loop.
-#include <time.h>
 
 #include <string>
 #include <vector>
@@ -28,23 +27,6 @@
 
 namespace voxrig::bench {
 namespace {
-
-// Thread CPU time, not wall time: on a loaded machine a preempted call would count the other
-// processes' time (wall time was ~5x CPU time on the 2-core VM), and CPU time is what the other
-// benchmarks report.
-double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-// A template, not std::function: wrapping the lambdas would allocate inside the timed loop.
-template <class F>
-double seconds_of(const F& f) {
-  const double t0 = thread_seconds();
-  f();
-  return thread_seconds() - t0;
-}
 
 void register_ratio(uint32_t joints, GridKind kind, uint32_t n) {
   const std::string kernel = joints ? "bone_aware_j" + std::to_string(joints) : "greedy";

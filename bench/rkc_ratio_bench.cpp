@@ -15,7 +15,6 @@
 // Tags: tiny/259 (tiny_character), seed/b<B>f<F> (seed_character: the seed's synthetic shape,
 // ~3 / 10 / 35 KB), skel/<bones> and vclp/<bones> (character(): 16^3 sphere-shell meshes, RVC
 // clips), as in codec_rkc_bench.cpp.
-#include <time.h>
 
 #include <algorithm>
 #include <functional>
@@ -30,12 +29,6 @@
 
 namespace voxrig::bench {
 namespace {
-
-double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 DecodeOptions strict() {
   DecodeOptions o;
@@ -70,32 +63,28 @@ void register_case(const std::string& tag, std::function<Character()> make) {
     const size_t batch = std::clamp<size_t>(65536 / b.size(), 1, 64);
     bool ok = true;
     const auto lib = [&] {
-      const double t0 = thread_seconds();
       for (size_t i = 0; i < batch; ++i) {
         auto r = decode_rkc(b, o);
         ok &= r.ok();
         benchmark::DoNotOptimize(r);
       }
-      return thread_seconds() - t0;
     };
     const auto base = [&] {
-      const double t0 = thread_seconds();
       for (size_t i = 0; i < batch; ++i) {
         auto r = bench_baseline::decode_rkc_baseline(b, o);
         ok &= r.ok();
         benchmark::DoNotOptimize(r);
       }
-      return thread_seconds() - t0;
     };
     double t_lib = 0, t_base = 0;
     uint64_t k = 0;
     for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
       if (++k & 1) {
-        t_lib += lib();
-        t_base += base();
+        t_lib += seconds_of(lib);
+        t_base += seconds_of(base);
       } else {
-        t_base += base();
-        t_lib += lib();
+        t_base += seconds_of(base);
+        t_lib += seconds_of(lib);
       }
     }
     if (t_lib > 0) state.counters["vs_base"] = t_base / t_lib;
