@@ -107,17 +107,24 @@ std::vector<RuleRef> rules_field(const json& c, const std::string& where) {
   return out;
 }
 
+// The fields reader and capability cases share (id, file, SHA-256, format, rules), read by one
+// piece of code so both get the same checks; `where` becomes "case ID" for the messages after.
+template <class Case>
+void read_identity(const json& c, std::string& where, Case& k) {
+  k.id = case_id_field(c, where);
+  where = "case " + k.id;
+  k.path = path_field(c, "path", where);
+  k.sha256 = sha256_field(c, where);
+  k.format = string_field(c, "format", where);
+  k.rule = string_field(c, "rule", where, false);
+  k.rules = rules_field(c, where);
+}
+
 ManifestCase parse_case(const json& c, size_t index) {
   std::string where = "cases[" + std::to_string(index) + "]";
   if (!c.is_object()) throw Problem{where + ": must be an object"};
   ManifestCase mc;
-  mc.id = case_id_field(c, where);
-  where = "case " + mc.id;
-  mc.path = path_field(c, "path", where);
-  mc.sha256 = sha256_field(c, where);
-  mc.format = string_field(c, "format", where);
-  mc.rule = string_field(c, "rule", where, false);
-  mc.rules = rules_field(c, where);
+  read_identity(c, where, mc);
   if (auto m = c.find("mutations"); m != c.end() && m->is_array() && !m->empty()) {
     const json& first = m->front();
     if (first.is_object() && first.contains("offset") && first["offset"].is_number_unsigned())
@@ -176,13 +183,7 @@ CapabilityCase parse_capability(const json& c, Check check, size_t index, const 
   if (!c.is_object()) throw Problem{where + ": must be an object"};
   CapabilityCase k;
   k.check = check;
-  k.id = case_id_field(c, where);
-  where = "case " + k.id;
-  k.path = path_field(c, "path", where);
-  k.sha256 = sha256_field(c, where);
-  k.format = string_field(c, "format", where);
-  k.rule = string_field(c, "rule", where, false);
-  k.rules = rules_field(c, where);
+  read_identity(c, where, k);
   const std::string level = string_field(c, "level", where);
   if (level != "required" && level != "recommended")
     throw Problem{where + ": \"level\" must be \"required\" or \"recommended\""};
