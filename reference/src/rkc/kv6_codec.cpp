@@ -68,6 +68,16 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
   return std::nullopt;
 }
 
+// The fields of the 32-byte header that follow its magic (rkc-family.md, KV6): sizes and pivot
+// into m; returns numvoxs. The field-by-field and the fast decoder both read the layout here.
+uint32_t read_header(const uint8_t* h, Kv6& m) {
+  m.xsiz = load_u32(h + 0x04);
+  m.ysiz = load_u32(h + 0x08);
+  m.zsiz = load_u32(h + 0x0C);
+  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
+  return load_u32(h + 0x1C);
+}
+
 }  // namespace
 
 bool Kv6::operator==(const Kv6& o) const {
@@ -91,11 +101,7 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
 
   Kv6 m;
   const uint8_t* h = bytes.data();
-  m.xsiz = load_u32(h + 0x04);
-  m.ysiz = load_u32(h + 0x08);
-  m.zsiz = load_u32(h + 0x0C);
-  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
-  const uint32_t numvoxs = load_u32(h + 0x1C);
+  const uint32_t numvoxs = read_header(h, m);
 
   const Limits& lim = options.limits;
   const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;  // < 2^64: both factors < 2^32
@@ -157,11 +163,7 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   // tables, makes this return false; the caller then runs decode_kv6_impl for the error.
   if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return false;
   const uint8_t* h = bytes.data();
-  m.xsiz = load_u32(h + 0x04);
-  m.ysiz = load_u32(h + 0x08);
-  m.zsiz = load_u32(h + 0x0C);
-  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
-  const uint32_t numvoxs = load_u32(h + 0x1C);
+  const uint32_t numvoxs = read_header(h, m);
   const Limits& lim = options.limits;
   const uint64_t columns = uint64_t{m.xsiz} * m.ysiz;
   if (columns > lim.kv6_columns || numvoxs > lim.kv6_voxels) return false;
