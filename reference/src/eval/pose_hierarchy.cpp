@@ -391,20 +391,29 @@ void l2m_sse2(std::span<const detail::L2mStep> steps, std::span<const Trs> local
               std::span<Mat4> models) {
   const char* lb = reinterpret_cast<const char*>(locals.data());
   char* mb = reinterpret_cast<char*>(models.data());
-  size_t g = 0;
-  for (; g + 4 <= steps.size(); g += 4) {
+  // Software-pipelined by one group: the T * R * S terms of group g + 1 (a long dependency
+  // chain: loads, transposes, products, sums) are computed before the products of group g,
+  // which do not depend on them, so the two overlap in the out-of-order window.
+  const auto terms = [&](size_t g, float* soa) {
     const detail::L2mStep* s = steps.data() + g;
     const Trs* const trs[4] = {
         reinterpret_cast<const Trs*>(lb + s[0].trs), reinterpret_cast<const Trs*>(lb + s[1].trs),
         reinterpret_cast<const Trs*>(lb + s[2].trs), reinterpret_cast<const Trs*>(lb + s[3].trs)};
-    // The SoA terms go to the stack; each joint splats its lane from there (lane()).
-    alignas(16) float soa[36];
     rs_terms4(trs, soa);
-    finish_step<0, kAligned>(soa, s[0], lb, mb);
-    finish_step<1, kAligned>(soa, s[1], lb, mb);
-    finish_step<2, kAligned>(soa, s[2], lb, mb);
-    finish_step<3, kAligned>(soa, s[3], lb, mb);
+  };
+  alignas(16) float soa[2][36];
+  const size_t groups = steps.size() / 4;
+  if (groups > 0) terms(0, soa[0]);
+  for (size_t k = 0; k < groups; ++k) {
+    if (k + 1 < groups) terms(4 * (k + 1), soa[(k + 1) & 1]);
+    const float* cur = soa[k & 1];
+    const detail::L2mStep* s = steps.data() + 4 * k;
+    finish_step<0, kAligned>(cur, s[0], lb, mb);
+    finish_step<1, kAligned>(cur, s[1], lb, mb);
+    finish_step<2, kAligned>(cur, s[2], lb, mb);
+    finish_step<3, kAligned>(cur, s[3], lb, mb);
   }
+  size_t g = 4 * groups;
   for (; g < steps.size(); ++g) {
     const detail::L2mStep& step = steps[g];
     __m128 local[4];
