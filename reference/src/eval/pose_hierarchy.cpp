@@ -14,6 +14,12 @@
 // every bit matches the scalar composition. Splats are pshufd from the SoA terms on the stack
 // (a non-destructive integer shuffle: no register copy, bits unchanged).
 //
+// The SSE2 kernel (l2m_sse2) walks the runtime's step table (byte offsets of each joint's model,
+// TRS and parent model: no index arithmetic per joint), computes only the nine rotation-scale
+// terms SoA (rs_terms4; the translation is splatted from the joint's own TRS), reads a
+// 16-byte-aligned parent's columns as mulps memory operands, and is software-pipelined by one
+// group: the terms of group g + 1 are computed before the products of group g, so their long
+// dependency chain overlaps independent work (that, not the instruction count, was the limit).
 // Kernels (pose.h PoseKernels): l2m_sse2 is the baseline every x86-64 runs; l2m_avx (built with
 // target("avx"), chosen at run time when the CPU has AVX) takes groups of eight: T * R * S of
 // joints 0-3 and 4-7 in the two 128-bit halves (trs_affine8), then joints L and 4 + L composed
@@ -335,8 +341,10 @@ inline void compose_rs(const float* soa, const Trs& trs, const float* parent, fl
   _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3));
 }
 
-// a * (the 16-byte-aligned four floats at p), with the load folded into the mulps (GCC would
-// load p once into a register and keep it: one more instruction per use site and a register).
+// a * (the 16-byte-aligned four floats at p), with the load folded into the mulps. Written as
+// asm because GCC loads a value used four times into a register once (a load and a register
+// per parent column; measured: 4 instructions per joint more). The product is the one
+// _mm_mul_ps gives (IEEE multiplication commutes; only which NaN comes out may differ).
 inline __m128 mul_mem(__m128 a, const float* p) {
   asm("mulps %1, %0" : "+x"(a) : "m"(*reinterpret_cast<const __m128*>(p)));
   return a;
