@@ -31,6 +31,7 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -410,18 +411,19 @@ void l2m_sse2(std::span<const detail::L2mStep> steps, std::span<const Trs> local
     rs_terms4(trs, soa);
   };
   alignas(16) float soa[2][36];
-  const size_t groups = steps.size() / 4;
-  if (groups > 0) terms(0, soa[0]);
-  for (size_t k = 0; k < groups; ++k) {
-    if (k + 1 < groups) terms(4 * (k + 1), soa[(k + 1) & 1]);
-    const float* cur = soa[k & 1];
-    const detail::L2mStep* s = steps.data() + 4 * k;
+  float* cur = soa[0];
+  float* next = soa[1];
+  const detail::L2mStep* const end4 = steps.data() + steps.size() / 4 * 4;
+  if (steps.data() != end4) terms(0, cur);
+  for (const detail::L2mStep* s = steps.data(); s != end4; s += 4) {
+    if (s + 4 != end4) terms(size_t(s + 4 - steps.data()), next);
     finish_step<0, kAligned>(cur, s[0], lb, mb);
     finish_step<1, kAligned>(cur, s[1], lb, mb);
     finish_step<2, kAligned>(cur, s[2], lb, mb);
     finish_step<3, kAligned>(cur, s[3], lb, mb);
+    std::swap(cur, next);
   }
-  size_t g = 4 * groups;
+  size_t g = size_t(end4 - steps.data());
   for (; g < steps.size(); ++g) {
     const detail::L2mStep& step = steps[g];
     __m128 local[4];
