@@ -483,12 +483,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   constexpr bool kJoints = kMode == TileMode::Joints;
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
+  using Impl = MeshScratch::Impl;
+  // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
+  // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
+  // field is unpacked and packed again), sent to the joint's chain.
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
-                  uint8_t positive, size_t i) VOXRIG_MESH_INLINE {
+                  uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
     if constexpr (kMode != TileMode::Plain) {
-      s.emit_packed(
-          kJoints ? joints[i] : joint0,
-          MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis, positive, vox[i]));
+      s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{vox[i]} << Impl::kShiftMat));
     } else {
       Quad& q = out.emplace_back();
       q.x = x;
@@ -610,10 +612,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const size_t base = dir * kPlanes + size_t{x} * kTile;
       const uint32_t gx = t.x0 + x;
       const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
+      const uint64_t pbase = Impl::plane_base(0, dir) + (uint64_t{x + dir} << Impl::kShiftX);
       merge_plane(xface + base, xchange + base, xdown + base, rows_mask, t.cz,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
-                         origin + r * slab + b * size_t{g.sx});
+                         origin + r * slab + b * size_t{g.sx},
+                         pbase + (uint64_t{b} << Impl::kShiftY) + (uint64_t{r} << Impl::kShiftZ) +
+                             (uint64_t{len} << Impl::kShiftW) + (uint64_t{h} << Impl::kShiftH));
                   });
       for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
         const size_t w = base + static_cast<size_t>(std::countr_zero(m));
@@ -666,9 +671,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
+      const uint64_t pbase = Impl::plane_base(1, dir) + (uint64_t{yy + dir} << Impl::kShiftY);
       merge_plane(F, C, V, rows_mask, t.cz,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
-                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
+                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b,
+                         pbase + (uint64_t{b} << Impl::kShiftX) + (uint64_t{r} << Impl::kShiftZ) +
+                             (uint64_t{h} << Impl::kShiftW) + (uint64_t{len} << Impl::kShiftH));
                   });
     }
   }
@@ -681,10 +689,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
+      const uint64_t pbase = Impl::plane_base(2, dir) + (uint64_t{zz + dir} << Impl::kShiftZ);
       merge_plane(F, C, V, rows_mask, t.cy,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir,
-                         origin + r * size_t{g.sx} + b);
+                         origin + r * size_t{g.sx} + b,
+                         pbase + (uint64_t{b} << Impl::kShiftX) + (uint64_t{r} << Impl::kShiftY) +
+                             (uint64_t{len} << Impl::kShiftW) + (uint64_t{h} << Impl::kShiftH));
                   });
     }
   }

@@ -39,7 +39,7 @@ void MeshScratch::Impl::ensure() {
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);
-  chains.assign(65536, Chain{nullptr, nullptr});
+  chains.assign(65536, Chain{nullptr, &no_block});
   joints_used.reserve(1024);
   joint_start.assign(65536, 0);
 }
@@ -53,7 +53,7 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t
   b->x0 = tile_x0;
   b->y0 = tile_y0;
   b->z0 = tile_z0;
-  if (c.tail == nullptr) {
+  if (c.head == nullptr) {
     c.head = b;
     joints_used.push_back(joint);
   } else {
@@ -89,11 +89,12 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
         const uint64_t xy = b->x0 | uint64_t{b->y0} << 32;
         const uint64_t zw = b->z0 | uint64_t{1} << 32;
         const uint64_t hap = 1 | uint64_t{j} << 48;
-        for (uint32_t k = 0; k < b->count; ++k, ++dst) {
-          const uint64_t p = b->q[k];
+        // Pointer bounds read once: the stores through dst could alias b->count otherwise.
+        for (const uint64_t *q = b->q, *e = b->q + b->count; q != e; ++q, ++dst) {
+          const uint64_t p = *q;
           const uint64_t w0 = xy + (p & kPackXY), w1 = zw + (p >> 8 & kPackZW),
                          w2 = hap + (p >> 16 & kPackHAP);
-          const uint32_t material = static_cast<uint32_t>(p >> 22 & 0xFF);
+          const uint32_t material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
           unsigned char* d = reinterpret_cast<unsigned char*>(dst);
           std::memcpy(d, &w0, 8);
           std::memcpy(d + 8, &w1, 8);
@@ -111,11 +112,11 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
           dst->axis = static_cast<uint8_t>(p >> 48 & 3);
           dst->positive = static_cast<uint8_t>(p >> 56 & 1);
           dst->joint = j;
-          dst->material = static_cast<uint32_t>(p >> 22 & 0xFF);
+          dst->material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
         }
       }
     }
-    chains[j] = Chain{nullptr, nullptr};
+    chains[j] = Chain{nullptr, &no_block};
   }
   joints_used.clear();
   pool_used = 0;
