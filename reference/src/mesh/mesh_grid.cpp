@@ -39,12 +39,13 @@ void MeshScratch::Impl::ensure() {
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);
-  chains.assign(65536, Chain{nullptr, &no_block});
+  heads.assign(65536, nullptr);
+  tails.assign(65536, &no_block);
   joints_used.reserve(1024);
   joint_start.assign(65536, 0);
 }
 
-MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
+MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(uint16_t joint) {
   if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
   QuadBlock* b = pool[pool_used++].get();
   b->next = nullptr;
@@ -53,13 +54,13 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t
   b->x0 = tile_x0;
   b->y0 = tile_y0;
   b->z0 = tile_z0;
-  if (c.head == nullptr) {
-    c.head = b;
+  if (heads[joint] == nullptr) {
+    heads[joint] = b;
     joints_used.push_back(joint);
   } else {
-    c.tail->next = b;
+    tails[joint]->next = b;
   }
-  c.tail = b;
+  tails[joint] = b;
   return b;
 }
 
@@ -83,7 +84,7 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   out.resize(total);
   Quad* dst = out.data();
   for (uint16_t j : joints_used) {
-    for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
+    for (const QuadBlock* b = heads[j]; b != nullptr; b = b->next) {
       if constexpr (kQuadWords) {
         // Three 8-byte words and the material per quad (see pack()); +1 restores w and h.
         const uint64_t xy = b->x0 | uint64_t{b->y0} << 32;
@@ -116,7 +117,8 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
         }
       }
     }
-    chains[j] = Chain{nullptr, &no_block};
+    heads[j] = nullptr;
+    tails[j] = &no_block;
   }
   joints_used.clear();
   pool_used = 0;

@@ -55,13 +55,11 @@ struct MeshScratch::Impl {
   };
   // An empty chain's tail: a full block (never written), so emit_packed tests no null pointer.
   static inline QuadBlock no_block{nullptr, kBlockQuads, 0, 0, 0, 0, {}};
-  struct Chain {
-    QuadBlock* head;  // nullptr: empty
-    QuadBlock* tail;  // &no_block when empty
-  };
   std::vector<std::unique_ptr<QuadBlock>> pool;
   size_t pool_used = 0;
-  std::vector<Chain> chains;  // 65536 entries, all empty ({nullptr, &no_block}) between calls
+  // Per joint, 65536 entries each, all empty between calls: the chain's first block (nullptr:
+  // empty) and its last (&no_block when empty). Separate arrays: the hot path reads tails only.
+  std::vector<QuadBlock*> heads, tails;
   std::vector<uint16_t> joints_used;
   // The tile being meshed (set by the binary mesher before emitting).
   uint32_t tile_seq = 0, tile_x0 = 0, tile_y0 = 0, tile_z0 = 0;
@@ -96,9 +94,8 @@ struct MeshScratch::Impl {
   }
   /// Appends a packed quad of the current tile to `joint`'s chain.
   void emit_packed(uint16_t joint, uint64_t packed) {
-    Chain& c = chains[joint];
-    QuadBlock* b = c.tail;
-    if (b->count == kBlockQuads || b->tile != tile_seq) b = append_block(c, joint);
+    QuadBlock* b = tails[joint];
+    if (b->count == kBlockQuads || b->tile != tile_seq) b = append_block(joint);
     b->q[b->count++] = packed;
   }
   /// Writes every chain into out (resized), joints ascending; resets the chains.
@@ -128,7 +125,7 @@ struct MeshScratch::Impl {
   std::vector<Kv6Run> kv6_open, kv6_row;
 
  private:
-  QuadBlock* append_block(Chain& c, uint16_t joint);
+  QuadBlock* append_block(uint16_t joint);
 };
 
 namespace detail {
