@@ -66,7 +66,7 @@ struct Cursor {
     uint8_t high = 0;
     for (uint8_t b : raw) high |= b;
     if ((high & 0x80) != 0 && !is_valid_utf8(raw)) return false;
-    out = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
+    out.assign(reinterpret_cast<const char*>(raw.data()), raw.size());  // no temporary string
     return true;
   }
 };
