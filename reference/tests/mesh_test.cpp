@@ -169,6 +169,58 @@ TEST(Mesh, InvariantsOnRandomGrids) {
   }
 }
 
+// Joint maps made of regions (the binary mesher reuses a row's joint masks from its +y row when
+// their joint ids are equal, and its +z mask when the +z rows are equal too): maps whose y
+// boundary moves with z (a staircase), one whose y boundary lies only beyond x = 64, and random
+// nested boxes, so equal rows sit next to unequal ones in every direction. Exactly the per-voxel
+// greedy, quad for quad.
+TEST(Mesh, BoneAwareOnRegionJointMaps) {
+  std::mt19937 rng(11);
+  const uint16_t shapes[][3] = {{24, 24, 24}, {70, 20, 19}, {9, 67, 21}, {12, 18, 66}};
+  for (const auto& sh : shapes) {
+    for (double p : {0.7, 1.0}) {
+      for (int mode = 0; mode < 4; ++mode) {
+        Case c = random_case(rng, sh[0], sh[1], sh[2], p, 2, 0);
+        struct Box {
+          uint32_t lo[3], hi[3];
+        };
+        std::vector<Box> boxes(6);
+        for (Box& b : boxes)
+          for (int a = 0; a < 3; ++a) {
+            b.lo[a] = uint32_t(rng() % sh[a]);
+            b.hi[a] = b.lo[a] + 1 + uint32_t(rng() % sh[a]);
+          }
+        for (uint32_t z = 0; z < sh[2]; ++z)
+          for (uint32_t y = 0; y < sh[1]; ++y)
+            for (uint32_t x = 0; x < sh[0]; ++x) {
+              uint16_t j = 0;
+              if (mode == 0) {
+                j = y >= 2 + z / 3 ? 1 : 0;  // the y boundary moves with z
+              } else if (mode == 1) {
+                j = uint16_t((y >= 3 + z % 5 ? 1 : 0) + 2 * (x >= 5 + y / 4 ? 1 : 0));
+              } else if (mode == 2) {
+                // Rows equal on x < 64 but not at x = 64: the next tile's first voxel, which the
+                // last bit of a row's x mask compares with.
+                j = x >= 64 && y >= 3 + z % 4 ? 1 : 0;
+              } else {
+                const uint32_t v[3] = {x, y, z};
+                for (size_t k = 0; k < boxes.size(); ++k) {
+                  bool in = true;
+                  for (int a = 0; a < 3; ++a)
+                    in = in && v[a] >= boxes[k].lo[a] && v[a] < boxes[k].hi[a];
+                  if (in) j = uint16_t(k + 1);
+                }
+              }
+              c.joints[c.grid.index(x, y, z)] = j;
+            }
+        SCOPED_TRACE(::testing::Message()
+                     << sh[0] << "x" << sh[1] << "x" << sh[2] << " p=" << p << " map=" << mode);
+        EXPECT_EQ(bone(c.grid, c.joints), per_voxel_greedy(c.grid, c.joints));
+      }
+    }
+  }
+}
+
 TEST(Mesh, DeterministicAndAllocationFreeOnReuse) {
   std::mt19937 rng(11);
   Case c = random_case(rng, 40, 33, 30, 0.5, 4, 3);

@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <new>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -138,14 +140,10 @@ TEST_P(PoseKernelsTest, SelectsTheRequestedKernels) {
 #endif
 }
 
-// models of `skel` with `locals` against the scalar composition, resolving each joint
+// models of `skel` from `locals` against the scalar composition, resolving each joint
 // recursively through its parent.
-void expect_scalar_composition(const Skel& skel, const std::vector<Trs>& locals) {
+void expect_models(const Skel& skel, const std::vector<Trs>& locals, std::span<const Mat4> models) {
   const size_t n = skel.joints.size();
-  auto rt = RigRuntime::build(skel, nullptr);
-  ASSERT_TRUE(rt.ok());
-  std::vector<Mat4> models(n);
-  ASSERT_TRUE((LocalToModelJob{&*rt, locals, models}.run().ok()));
   std::vector<Mat4> ref(n);
   std::vector<bool> done(n, false);
   const std::function<void(size_t)> resolve = [&](size_t j) {
@@ -162,6 +160,25 @@ void expect_scalar_composition(const Skel& skel, const std::vector<Trs>& locals)
   for (size_t j = 0; j < n; ++j) {
     resolve(j);
     expect_same(models[j], ref[j], "joint", j);
+  }
+}
+
+// LocalToModelJob on `skel` and `locals` against the scalar composition, twice: into a models
+// span that starts 16-byte aligned (the SSE2 kernel then reads the parents' columns as memory
+// operands of mulps) and into one 4 bytes past that (its path for unaligned spans).
+void expect_scalar_composition(const Skel& skel, const std::vector<Trs>& locals) {
+  const size_t n = skel.joints.size();
+  auto rt = RigRuntime::build(skel, nullptr);
+  ASSERT_TRUE(rt.ok());
+  for (size_t offset : {0u, 1u}) {
+    SCOPED_TRACE("models span " + std::to_string(4 * offset) + " bytes past 16-byte alignment");
+    std::vector<float> storage(16 * n + 4);  // operator new: 16-byte aligned on x86-64
+    float* at = storage.data() + (4 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 4) % 4;
+    Mat4* data = new (at + offset) Mat4[n];
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(data) % 16, 4 * offset);
+    const std::span<Mat4> models(data, n);
+    ASSERT_TRUE((LocalToModelJob{&*rt, locals, models}.run().ok()));
+    expect_models(skel, locals, models);
   }
 }
 
@@ -218,6 +235,36 @@ TEST_P(PoseKernelsTest, LocalToModelChainsAndFansMatchTheScalarComposition) {
       expect_scalar_composition(skel, special_locals(rng, n));
     }
   }
+}
+
+TEST_P(PoseKernelsTest, LocalToModelKeepsTheSignOfZeroLocalTerms) {
+  // x, y, z = +-0.5 make 2 * (yy + zz) etc. exactly 1, so the diagonal terms of T * R * S are
+  // 1 - 1 = +0 times the scale (+-0). Under a root whose model is the identity with translation
+  // -0, a child's model element (c, c) is that term plus three zeros whose signs follow the
+  // other terms of its column; where those are all -0 the model shows the term's own sign, so a
+  // kernel that forms 1 - v as, say, -(v - 1) (-0 for v == 1) differs here.
+  Skel skel;
+  std::vector<Trs> locals;
+  SkelJoint root;
+  root.id = 0;
+  root.parent = -1;
+  skel.joints.push_back(root);
+  locals.push_back(Trs{{-0.0f, -0.0f, -0.0f}, {0, 0, 0, 1}, {1, 1, 1}});
+  for (int k = 0; k < 8 * 4 * 8; ++k) {
+    const auto pm = [&](int bit, float v) { return (k >> bit) & 1 ? -v : v; };
+    const float w = (k >> 3) % 4 == 0   ? 0.25f
+                    : (k >> 3) % 4 == 1 ? -0.25f
+                    : (k >> 3) % 4 == 2 ? 0.75f
+                                        : -0.75f;
+    SkelJoint j;
+    j.id = static_cast<uint16_t>(skel.joints.size());
+    j.parent = 0;
+    skel.joints.push_back(j);
+    locals.push_back(Trs{{1, 2, 3},
+                         {pm(0, 0.5f), pm(1, 0.5f), pm(2, 0.5f), w},
+                         {pm(5, 1.0f), pm(6, 2.0f), pm(7, 0.5f)}});
+  }
+  expect_scalar_composition(skel, locals);
 }
 
 Quat ref_nlerp(const Quat& a, const Quat& b, float u) {

@@ -65,6 +65,19 @@ double map_clip_time(double t_ms, uint32_t duration_ms, TimeMode mode);
 
 /// Everything the jobs need, derived once from a Skel and an optional Anim. Immutable after
 /// build; safe to share between threads (jobs only read it).
+namespace detail {
+// One step of LocalToModelJob's walk (RigRuntime::build, parent-first order): byte offsets of
+// the joint's model matrix and local TRS in the job's spans, and of its parent's model matrix
+// (kL2mRoot for a root), so the kernels index by offset instead of turning joint indices into
+// addresses per joint.
+struct L2mStep {
+  uint32_t model;
+  uint32_t trs;
+  uint32_t parent;
+};
+inline constexpr uint32_t kL2mRoot = UINT32_MAX;
+}  // namespace detail
+
 class RigRuntime {
  public:
   /// Builds the runtime. Allocates (proportional to joints + keys); never fails on a model that
@@ -114,6 +127,7 @@ class RigRuntime {
   // build() without the out-of-memory guard (result.h guard_out_of_memory).
   static Result<RigRuntime> build_unguarded(const Skel& skel, const Anim* anim);
   friend struct SamplingJob;
+  friend struct LocalToModelJob;
   struct Track {
     uint32_t joint;      // joint index
     uint32_t first_key;  // index into the key streams
@@ -134,6 +148,7 @@ class RigRuntime {
   std::vector<uint16_t> joint_ids_;
   std::vector<int32_t> parent_;
   std::vector<uint32_t> order_;
+  std::vector<detail::L2mStep> l2m_steps_;  // order_ as LocalToModelJob walks it
   std::vector<Trs> bind_local_;
   std::vector<Mat4> bind_model_;
   std::vector<Mat4> inverse_bind_;

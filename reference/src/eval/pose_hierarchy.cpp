@@ -14,6 +14,12 @@
 // every bit matches the scalar composition. Splats are pshufd from the SoA terms on the stack
 // (a non-destructive integer shuffle: no register copy, bits unchanged).
 //
+// The SSE2 kernel (l2m_sse2) walks the runtime's step table (byte offsets of each joint's model,
+// TRS and parent model: no index arithmetic per joint), computes only the nine rotation-scale
+// terms SoA (rs_terms4; the translation is splatted from the joint's own TRS), reads a
+// 16-byte-aligned parent's columns as mulps memory operands, and is software-pipelined by one
+// group: the terms of group g + 1 are computed before the products of group g, so their long
+// dependency chain overlaps independent work (that, not the instruction count, was the limit).
 // Kernels (pose.h PoseKernels): l2m_sse2 is the baseline every x86-64 runs; l2m_avx (built with
 // target("avx"), chosen at run time when the CPU has AVX) takes groups of eight: T * R * S of
 // joints 0-3 and 4-7 in the two 128-bit halves (trs_affine8), then joints L and 4 + L composed
@@ -25,6 +31,7 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -270,24 +277,167 @@ inline void l2m_tail(std::span<const uint32_t> order, std::span<const int32_t> p
   }
 }
 
-// The SSE2 baseline kernel (every x86-64).
-void l2m_sse2(std::span<const uint32_t> order, std::span<const int32_t> parents,
-              std::span<const Trs> locals, std::span<Mat4> models) {
-  size_t g = 0;
-  for (; g + 4 <= order.size(); g += 4) {
-    const uint32_t* j = order.data() + g;
-    const Trs* const trs[4] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]]};
-    __m128 a[12];
-    trs_affine4(trs, a);
-    // The SoA terms go to the stack; each joint splats its lane from there (lane()).
-    alignas(16) float soa[48];
-    for (int k = 0; k < 12; ++k) _mm_store_ps(soa + 4 * k, a[k]);
-    finish_lane<0>(soa, j[0], parents, locals, models);
-    finish_lane<1>(soa, j[1], parents, locals, models);
-    finish_lane<2>(soa, j[2], parents, locals, models);
-    finish_lane<3>(soa, j[3], parents, locals, models);
+// The nine rotation-scale terms of trs_affine (m[0..8]) for four TRS at once, written SoA to
+// soa[4 * k + i] (term k of joint i); the same operations lane by lane. The translation is not
+// transposed: compose_rs splats it from the joint's own TRS. Loads (x y z w) at float 3 and
+// (w sx sy sz) at float 6 of each Trs (both inside its 40 bytes).
+inline void rs_terms4(const Trs* const trs[4], float* soa) {
+  const __m128 q0 = _mm_loadu_ps(&trs[0]->r.x), q1 = _mm_loadu_ps(&trs[1]->r.x);
+  const __m128 q2 = _mm_loadu_ps(&trs[2]->r.x), q3 = _mm_loadu_ps(&trs[3]->r.x);
+  const __m128 c0 = _mm_loadu_ps(&trs[0]->r.w), c1 = _mm_loadu_ps(&trs[1]->r.w);
+  const __m128 c2 = _mm_loadu_ps(&trs[2]->r.w), c3 = _mm_loadu_ps(&trs[3]->r.w);
+  const __m128 q01l = _mm_unpacklo_ps(q0, q1), q23l = _mm_unpacklo_ps(q2, q3);  // x x y y
+  const __m128 q01h = _mm_unpackhi_ps(q0, q1), q23h = _mm_unpackhi_ps(q2, q3);  // z z w w
+  const __m128 x = _mm_movelh_ps(q01l, q23l), y = _mm_movehl_ps(q23l, q01l);
+  const __m128 z = _mm_movelh_ps(q01h, q23h), w = _mm_movehl_ps(q23h, q01h);
+  const __m128 c01l = _mm_unpacklo_ps(c0, c1), c23l = _mm_unpacklo_ps(c2, c3);  // w w sx sx
+  const __m128 c01h = _mm_unpackhi_ps(c0, c1), c23h = _mm_unpackhi_ps(c2, c3);  // sy sy sz sz
+  const __m128 sx = _mm_movehl_ps(c23l, c01l);
+  const __m128 sy = _mm_movelh_ps(c01h, c23h), sz = _mm_movehl_ps(c23h, c01h);
+  // Written in an order that lets each two-operand SSE instruction overwrite a value it no
+  // longer needs (fewer register copies). 2 * v is v + v and 1 - v is (-v) + 1 (both exact for
+  // every v: the same rounding of the same real number; -v flips the sign bit only).
+  const __m128 sign = _mm_castsi128_ps(_mm_set1_epi32(INT32_MIN));
+  const __m128 one = _mm_set1_ps(1.0f);
+  const auto one_minus_twice = [&](__m128 v) {
+    return _mm_add_ps(_mm_xor_ps(_mm_add_ps(v, v), sign), one);
+  };
+  const auto twice = [](__m128 v) { return _mm_add_ps(v, v); };
+  const __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+  _mm_store_ps(soa + 0, _mm_mul_ps(one_minus_twice(_mm_add_ps(yy, zz)), sx));
+  _mm_store_ps(soa + 16, _mm_mul_ps(one_minus_twice(_mm_add_ps(xx, zz)), sy));
+  _mm_store_ps(soa + 32, _mm_mul_ps(one_minus_twice(_mm_add_ps(xx, yy)), sz));
+  const __m128 xy = _mm_mul_ps(x, y), wz = _mm_mul_ps(w, z);
+  _mm_store_ps(soa + 4, _mm_mul_ps(twice(_mm_add_ps(xy, wz)), sx));
+  _mm_store_ps(soa + 12, _mm_mul_ps(twice(_mm_sub_ps(xy, wz)), sy));
+  const __m128 xz = _mm_mul_ps(x, z), wy = _mm_mul_ps(w, y);
+  _mm_store_ps(soa + 8, _mm_mul_ps(twice(_mm_sub_ps(xz, wy)), sx));
+  _mm_store_ps(soa + 24, _mm_mul_ps(twice(_mm_add_ps(xz, wy)), sz));
+  const __m128 yz = _mm_mul_ps(y, z), wx = _mm_mul_ps(w, x);
+  _mm_store_ps(soa + 20, _mm_mul_ps(twice(_mm_add_ps(yz, wx)), sy));
+  _mm_store_ps(soa + 28, _mm_mul_ps(twice(_mm_sub_ps(yz, wx)), sz));
+}
+
+// compose_lane with the rotation-scale terms of rs_terms4 and the translation splatted from the
+// joint's TRS (pshufd of (tx ty tz x) in a register: bit moves).
+template <int L>
+inline void compose_rs(const float* soa, const Trs& trs, const float* parent, float* out) {
+  const __m128 pc0 = _mm_loadu_ps(parent), pc1 = _mm_loadu_ps(parent + 4);
+  const __m128 pc2 = _mm_loadu_ps(parent + 8), pc3 = _mm_loadu_ps(parent + 12);
+  const __m128 p3_zero = _mm_mul_ps(pc3, _mm_setzero_ps());  // the 0 in row 3 of columns 0-2
+  for (int c = 0; c < 3; ++c) {
+    const __m128 p0 = _mm_mul_ps(pc0, lane<L>(soa + 4 * (3 * c)));
+    const __m128 p1 = _mm_mul_ps(pc1, lane<L>(soa + 4 * (3 * c + 1)));
+    const __m128 p2 = _mm_mul_ps(pc2, lane<L>(soa + 4 * (3 * c + 2)));
+    _mm_storeu_ps(out + 4 * c, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3_zero));
   }
-  l2m_tail(order.subspan(g), parents, locals, models);
+  const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&trs.t.x));
+  const __m128 p0 =
+      _mm_mul_ps(pc0, _mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(0, 0, 0, 0))));
+  const __m128 p1 =
+      _mm_mul_ps(pc1, _mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(1, 1, 1, 1))));
+  const __m128 p2 =
+      _mm_mul_ps(pc2, _mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(2, 2, 2, 2))));
+  const __m128 p3 = _mm_mul_ps(pc3, _mm_set1_ps(1.0f));
+  _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3));
+}
+
+// a * (the 16-byte-aligned four floats at p), with the load folded into the mulps. Written as
+// asm because GCC loads a value used four times into a register once (a load and a register
+// per parent column; measured: 4 instructions per joint more). The product is the one
+// _mm_mul_ps gives (IEEE multiplication commutes; only which NaN comes out may differ).
+inline __m128 mul_mem(__m128 a, const float* p) {
+  asm("mulps %1, %0" : "+x"(a) : "m"(*reinterpret_cast<const __m128*>(p)));
+  return a;
+}
+
+// compose_rs for a 16-byte-aligned parent: the parent's columns are memory operands.
+template <int L>
+inline void compose_rs_aligned(const float* soa, const Trs& trs, const float* parent, float* out) {
+  const __m128 p3_zero = mul_mem(_mm_setzero_ps(), parent + 12);
+  for (int c = 0; c < 3; ++c) {
+    const __m128 p0 = mul_mem(lane<L>(soa + 4 * (3 * c)), parent);
+    const __m128 p1 = mul_mem(lane<L>(soa + 4 * (3 * c + 1)), parent + 4);
+    const __m128 p2 = mul_mem(lane<L>(soa + 4 * (3 * c + 2)), parent + 8);
+    _mm_storeu_ps(out + 4 * c, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3_zero));
+  }
+  const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&trs.t.x));
+  const __m128 p0 =
+      mul_mem(_mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(0, 0, 0, 0))), parent);
+  const __m128 p1 =
+      mul_mem(_mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(1, 1, 1, 1))), parent + 4);
+  const __m128 p2 =
+      mul_mem(_mm_castsi128_ps(_mm_shuffle_epi32(t, _MM_SHUFFLE(2, 2, 2, 2))), parent + 8);
+  _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), _mm_load_ps(parent + 12)));
+}
+
+// One step of the SSE2 kernel: a root takes its local matrix (scalar path, same terms), a child
+// composes with its parent (already written: parents come first in the order).
+template <int L, bool kAligned>
+inline void finish_step(const float* soa, const detail::L2mStep& step, const char* locals,
+                        char* models) {
+  const Trs& trs = *reinterpret_cast<const Trs*>(locals + step.trs);
+  float* out = reinterpret_cast<Mat4*>(models + step.model)->m;
+  if (step.parent == detail::kL2mRoot) {
+    __m128 local[4];
+    trs_columns(trs, local);
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+    return;
+  }
+  const float* parent = reinterpret_cast<const Mat4*>(models + step.parent)->m;
+  if constexpr (kAligned) {
+    compose_rs_aligned<L>(soa, trs, parent, out);
+  } else {
+    compose_rs<L>(soa, trs, parent, out);
+  }
+}
+
+// The SSE2 baseline kernel (every x86-64), walking the runtime's steps (byte offsets).
+// kAligned: the models span is 16-byte aligned (so is every Mat4 in it: 64-byte stride), and the
+// parents' columns are read as memory operands of mulps.
+template <bool kAligned>
+void l2m_sse2(std::span<const detail::L2mStep> steps, std::span<const Trs> locals,
+              std::span<Mat4> models) {
+  const char* lb = reinterpret_cast<const char*>(locals.data());
+  char* mb = reinterpret_cast<char*>(models.data());
+  // Software-pipelined by one group: the T * R * S terms of group g + 1 (a long dependency
+  // chain: loads, transposes, products, sums) are computed before the products of group g,
+  // which do not depend on them, so the two overlap in the out-of-order window.
+  const auto terms = [&](size_t g, float* soa) {
+    const detail::L2mStep* s = steps.data() + g;
+    const Trs* const trs[4] = {
+        reinterpret_cast<const Trs*>(lb + s[0].trs), reinterpret_cast<const Trs*>(lb + s[1].trs),
+        reinterpret_cast<const Trs*>(lb + s[2].trs), reinterpret_cast<const Trs*>(lb + s[3].trs)};
+    rs_terms4(trs, soa);
+  };
+  alignas(16) float soa[2][36];
+  float* cur = soa[0];
+  float* next = soa[1];
+  const detail::L2mStep* const end4 = steps.data() + steps.size() / 4 * 4;
+  if (steps.data() != end4) terms(0, cur);
+  for (const detail::L2mStep* s = steps.data(); s != end4; s += 4) {
+    if (s + 4 != end4) terms(size_t(s + 4 - steps.data()), next);
+    finish_step<0, kAligned>(cur, s[0], lb, mb);
+    finish_step<1, kAligned>(cur, s[1], lb, mb);
+    finish_step<2, kAligned>(cur, s[2], lb, mb);
+    finish_step<3, kAligned>(cur, s[3], lb, mb);
+    std::swap(cur, next);
+  }
+  size_t g = size_t(end4 - steps.data());
+  for (; g < steps.size(); ++g) {
+    const detail::L2mStep& step = steps[g];
+    __m128 local[4];
+    trs_columns(*reinterpret_cast<const Trs*>(lb + step.trs), local);
+    float* out = reinterpret_cast<Mat4*>(mb + step.model)->m;
+    if (step.parent == detail::kL2mRoot) {
+      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+      continue;
+    }
+    const float* p = reinterpret_cast<const Mat4*>(mb + step.parent)->m;
+    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
+                          _mm_loadu_ps(p + 12)};
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+  }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -525,7 +675,11 @@ Status LocalToModelJob::run() const {
     return ok_status();
   }
 #endif
-  l2m_sse2(order, parents, locals, models);
+  if ((reinterpret_cast<uintptr_t>(models.data()) & 15) == 0) {
+    l2m_sse2<true>(runtime->l2m_steps_, locals, models);
+  } else {
+    l2m_sse2<false>(runtime->l2m_steps_, locals, models);
+  }
 #else
   for (uint32_t j : runtime->parent_first_order()) {
     const Mat4 local = trs_to_mat4(locals[j]);

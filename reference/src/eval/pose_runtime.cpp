@@ -83,6 +83,15 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
     }
   }
   rt.order_ = voxrig::parent_first_order(rt.parent_);
+  // n <= 65536 (uint16 ids), so every byte offset fits 32 bits.
+  rt.l2m_steps_.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t j = rt.order_[k];
+    const int32_t p = rt.parent_[j];
+    rt.l2m_steps_[k] =
+        detail::L2mStep{uint32_t(j * sizeof(Mat4)), uint32_t(j * sizeof(Trs)),
+                        p < 0 ? detail::kL2mRoot : uint32_t(uint32_t(p) * sizeof(Mat4))};
+  }
 
   // Bind pose: normalised locals, model matrices parents first, inverses (D20).
   rt.bind_local_.resize(n);

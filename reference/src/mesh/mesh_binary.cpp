@@ -100,39 +100,19 @@ inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 #endif
 }
 
-// A row's three joint-change masks over 64 lanes: dx (p[i] != p[i+1]), dy (p[i] != ry[i]), dz
-// (p[i] != rz[i]); dy/dz are 0 when ry/rz is null. 72 values from p and 64 from ry and rz must
-// be readable. One pass over the row builds dx and only tests whether the +y and +z rows equal
-// this one (compares and-ed together, one movemask each): joint maps bind regions, so
-// neighbouring rows are nearly always equal, and only a pair that is not pays for its mask.
-struct RowMasks16 {
-  uint64_t dx, dy, dz;
-};
-inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint16_t* rz) {
-  const uint16_t* qy = ry != nullptr ? ry : p;
-  const uint16_t* qz = rz != nullptr ? rz : p;
+// True when a[i] == b[i] for every i < 64 (joint ids): 8 compares and-ed together, one movemask.
+// 64 values of each must be readable.
+inline bool rows_equal16(const uint16_t* a, const uint16_t* b) {
 #if defined(__SSE2__)
-  RowMasks16 m{0, 0, 0};
-  __m128i eqy = _mm_set1_epi8(-1), eqz = eqy;
-  const auto ld = [](const uint16_t* q) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-  };
-  for (int i = 0; i < 4; ++i) {
-    const __m128i a0 = ld(p + 16 * i);
-    const __m128i a1 = ld(p + 16 * i + 8);
-    const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a0, ld(p + 16 * i + 1)),
-                                       _mm_cmpeq_epi16(a1, ld(p + 16 * i + 9)));
-    m.dx |= uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(eq)) & 0xFFFFu} << (16 * i);
-    eqy = _mm_and_si128(eqy, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qy + 16 * i)),
-                                           _mm_cmpeq_epi16(a1, ld(qy + 16 * i + 8))));
-    eqz = _mm_and_si128(eqz, _mm_and_si128(_mm_cmpeq_epi16(a0, ld(qz + 16 * i)),
-                                           _mm_cmpeq_epi16(a1, ld(qz + 16 * i + 8))));
+  __m128i eq = _mm_set1_epi8(-1);
+  for (int i = 0; i < 64; i += 8) {
+    eq = _mm_and_si128(eq,
+                       _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i))));
   }
-  if (_mm_movemask_epi8(eqy) != 0xFFFF) m.dy = diff_mask16(p, qy);
-  if (_mm_movemask_epi8(eqz) != 0xFFFF) m.dz = diff_mask16(p, qz);
-  return m;
+  return _mm_movemask_epi8(eq) == 0xFFFF;
 #else
-  return RowMasks16{diff_mask_scalar(p, p + 1), diff_mask_scalar(p, qy), diff_mask_scalar(p, qz)};
+  return diff_mask_scalar(a, b) == 0;
 #endif
 }
 
@@ -141,6 +121,19 @@ inline RowMasks16 row_masks16(const uint16_t* p, const uint16_t* ry, const uint1
 // exposed anyway), so a pair of rows with no solid voxel in common skips the compare: its mask
 // is left 0. jdx/jborder are read only under this row's faces, jdy/jdz[r] only where both r and
 // its +y/+z neighbour are solid.
+//
+// Joint maps bind regions, so a row's joint ids nearly always equal those of its +y neighbour,
+// and one equality test (rows_equal16) then replaces most of the row's compares. Rows go in
+// descending z, then descending y, so the +y and +z rows are done when a row is visited:
+// - row r equal to its +y row on lanes 0..64 (every lane jdx reads): jdx[r] is that row's jdx
+//   and jdy[r] is 0;
+// - if moreover the +z row equals the +z row's +y neighbour (yeq of the slice before), the pair
+//   (r, r + z) holds the same ids as the pair (r + y, r + y + z), so jdz[r] is jdz[r + y] when
+//   that one is the full lane-by-lane difference (dz_full: it was compared, not skipped).
+// Anything else is compared as before. A carried mask is the full lane-by-lane difference of its
+// pair, so it agrees with the compare on every lane that is read (a skipped pair's 0 is never
+// carried: dz_full). Tests: Mesh.BoneAwareOnRegionJointMaps (staircase maps, a boundary at x = 64
+// only, nested boxes) and MeshKernel.BoneAwareMatchesTheOracleAndTheBaselineAcrossTiles.
 void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const bool pf = streams(g, t);
   const uint16_t* end = g.joints + g.count;
@@ -151,37 +144,70 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const size_t plane = size_t{g.sx} * g.sy;
   const uint64_t* occ = s.occ.data();
   auto row_ptr = [&](uint32_t y, uint32_t z) { return g.joints + g.index(t.x0, y, z); };
-  for (uint32_t zz = 0; zz < t.cz; ++zz) {
-    const uint32_t z = t.z0 + zz;
-    for (uint32_t yy = 0; yy < t.cy; ++yy) {
-      const uint32_t y = t.y0 + yy;
-      const size_t r = row_index(int(zz), int(yy));
+  // yeq[k][yy]: row yy of slice zz (k = zz & 1) is solid somewhere and equals row yy + 1 on lanes
+  // 0..64; dz_full[yy]: jdz of row yy in this slice is the full difference.
+  bool yeq[2][kTile] = {};
+  bool dz_full[kTile + 1] = {};
+  for (int zz = int(t.cz) - 1; zz >= 0; --zz) {
+    const uint32_t z = t.z0 + uint32_t(zz);
+    bool* const yeq_cur = yeq[zz & 1];
+    const bool* const yeq_up = yeq[(zz + 1) & 1];  // slice zz + 1 (valid when zz + 1 < cz)
+    const bool up_valid = zz + 1 < int(t.cz);
+    bool next_valid = false;  // row yy + 1 of this slice was visited and is solid
+    for (int yy = int(t.cy) - 1; yy >= 0; --yy) {
+      const uint32_t y = t.y0 + uint32_t(yy);
+      const size_t r = row_index(zz, yy);
       const uint64_t o = occ[r];
       if (o == 0) {
         s.jdx[r] = s.jdy[r] = s.jdz[r] = 0;
         s.jborder[r] = 0;
+        yeq_cur[yy] = false;
+        dz_full[yy] = false;
+        next_valid = false;
         continue;
       }
       const uint16_t* p = row_ptr(y, z);
-      prefetch_row(p, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
+      prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), true);
       const uint16_t* rp = readable72(p, end, buf);
-      const bool y_pair = y + 1 < g.sy && (o & occ[row_index(int(zz), int(yy) + 1)]) != 0;
-      const bool z_pair = z + 1 < g.sz && (o & occ[row_index(int(zz) + 1, int(yy))]) != 0;
-      const RowMasks16 m = row_masks16(rp, y_pair ? readable72(p + g.sx, end, buf2) : nullptr,
-                                       z_pair ? readable72(p + plane, end, buf3) : nullptr);
+      s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
+      // +y pair.
+      bool eq64 = false;
+      uint64_t dy = 0;
+      if (y + 1 < g.sy) {
+        const uint16_t* ry = readable72(p + g.sx, end, buf2);
+        if (rows_equal16(rp, ry)) {
+          eq64 = ry[64] == rp[64];
+        } else if ((o & occ[row_index(zz, yy + 1)]) != 0) {
+          dy = diff_mask16(rp, ry);
+        }
+      }
+      yeq_cur[yy] = eq64;
+      s.jdy[r] = dy & live;
+      const size_t rn = row_index(zz, yy + 1);
+      const bool carry = eq64 && next_valid;
       // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
       // it is not, the right border bit is 0 and this bit is never used.
-      s.jdx[r] = m.dx & live;
-      s.jborder[r] = t.x0 > 0 && p[-1] != p[0] ? 1 : 0;
-      s.jdy[r] = m.dy & live;
-      s.jdz[r] = m.dz & live;
+      s.jdx[r] = carry ? s.jdx[rn] : diff_mask16(rp, rp + 1) & live;
+      // +z pair.
+      if (carry && up_valid && yeq_up[yy] && dz_full[yy + 1]) {
+        s.jdz[r] = s.jdz[rn];
+        dz_full[yy] = true;
+      } else if (z + 1 < g.sz && (o & occ[row_index(zz + 1, yy)]) != 0) {
+        const uint16_t* rz = readable72(p + plane, end, buf3);
+        s.jdz[r] = rows_equal16(rp, rz) ? 0 : diff_mask16(rp, rz) & live;
+        dz_full[yy] = true;
+      } else {
+        s.jdz[r] = 0;
+        dz_full[yy] = false;
+      }
+      next_valid = true;
     }
     // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
-    const bool y_pair = t.y0 > 0 && (occ[row_index(int(zz), -1)] & occ[row_index(int(zz), 0)]) != 0;
-    s.jdy[row_index(int(zz), -1)] = y_pair ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
-                                                         readable72(row_ptr(t.y0, z), end, buf2)) &
-                                                 live
-                                           : 0;
+    const bool y_pair = t.y0 > 0 && (occ[row_index(zz, -1)] & occ[row_index(zz, 0)]) != 0;
+    s.jdy[row_index(zz, -1)] = y_pair ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+                                                    readable72(row_ptr(t.y0, z), end, buf2)) &
+                                            live
+                                      : 0;
   }
   // Row pair (z0 - 1, z0): the -z faces of the tile's first slice.
   for (uint32_t yy = 0; yy < t.cy; ++yy) {
