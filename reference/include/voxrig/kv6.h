@@ -39,6 +39,11 @@ using Kv6Palette = std::array<uint8_t, 768>;
 /// model keeps exactly what the file said (run tables that disagree are kept under rkc-compat).
 /// Equality compares the pivot floats by bit pattern (D5).
 struct Kv6 {
+  /// An empty sprite (all sizes 0, no palette). User-provided on purpose: value-initialisation
+  /// (`meshes.emplace_back()`, `resize`) then runs this instead of first zeroing the whole
+  /// object, whose disengaged 768-byte palette storage would otherwise be written on every decode.
+  Kv6() noexcept {}
+
   uint32_t xsiz = 0, ysiz = 0, zsiz = 0;
   std::array<float, 3> pivot{0, 0, 0};  ///< xpiv, ypiv, zpiv (voxel units from the min corner)
   std::vector<Kv6Voxel> voxels;         ///< numvoxs = voxels.size()

@@ -191,12 +191,12 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   for (uint32_t x = 0; x < m.xsiz; ++x, p += 4) {
     xsum += m.xlen.emplace_back(load_u32(p));
   }
-  m.ylen.resize(static_cast<size_t>(columns));
+  m.ylen.reserve(static_cast<size_t>(columns));
   uint64_t ysum = 0;
   bool rows_ok = true;
-  for (size_t x = 0, i = 0; x < m.xsiz; ++x) {
+  for (size_t x = 0; x < m.xsiz; ++x) {
     uint64_t row = 0;
-    for (size_t y = 0; y < m.ysiz; ++y, ++i, p += 2) row += m.ylen[i] = load_u16(p);
+    for (size_t y = 0; y < m.ysiz; ++y, p += 2) row += m.ylen.emplace_back(load_u16(p));
     ysum += row;
     rows_ok &= row == m.xlen[x];
   }

@@ -14,8 +14,11 @@
 // cross-reference errors (they are only needed on the way to an error), one bounds check per
 // fixed-size record, and an allocation-free cycle check when bones come parents first.
 #include <array>
+#include <bit>
+#include <cstddef>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "rkc/rkc_detail.h"
 #include "voxrig/rvc.h"
@@ -66,7 +69,7 @@ struct Cursor {
     uint8_t high = 0;
     for (uint8_t b : raw) high |= b;
     if ((high & 0x80) != 0 && !is_valid_utf8(raw)) return false;
-    out = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
+    out.assign(reinterpret_cast<const char*>(raw.data()), raw.size());  // no temporary string
     return true;
   }
 };
@@ -77,15 +80,17 @@ struct Cursor {
 inline void floats_at(const uint8_t* p, float* out, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = load_f32(p + 4 * i);
 }
-inline BoneXform xform_at(const uint8_t* p) {
-  BoneXform x;
+// Each record is written field by field into its element already in place (emplace_back, then
+// these): a record built in a temporary and then copied is a 40- or 64-byte struct copy, which
+// GCC 12 may emit as `rep movsl` (~30 cycles of start-up per record). In the bench build of git
+// 99ba273 such per-record copies and zeroings (`rep stosl`) made the 10.7 KB decode 1.7x slower
+// than the same source in an earlier build (docs/performance.md, "RKCH decode").
+inline void xform_into(BoneXform& x, const uint8_t* p) {
   floats_at(p, x.t.data(), 3);
   floats_at(p + 12, x.r.data(), 4);
   floats_at(p + 28, x.s.data(), 3);
-  return x;
 }
-inline Hinge hinge_at(const uint8_t* p) {
-  Hinge h;
+inline void hinge_into(Hinge& h, const uint8_t* p) {
   h.parent = static_cast<int32_t>(load_u32(p));
   floats_at(p + 4, h.p[0].data(), 3);
   floats_at(p + 16, h.p[1].data(), 3);
@@ -95,8 +100,14 @@ inline Hinge hinge_at(const uint8_t* p) {
   h.vmax = static_cast<int16_t>(load_u16(p + 54));
   h.htype = p[56];
   std::memcpy(h.filler.data(), p + 57, 7);
-  return h;
 }
+
+// On a little-endian host a BoneXform (ten binary32, no padding) has exactly its wire layout, so
+// a frame table is a copy of its bytes (same bit patterns as the ten load_f32 of xform_into).
+constexpr bool kFramesAsBytes = std::endian::native == std::endian::little &&
+                                std::is_trivially_copyable_v<BoneXform> &&
+                                sizeof(BoneXform) == kBoneXformSize;
+static_assert(offsetof(BoneXform, r) == 12 && offsetof(BoneXform, s) == 28);
 
 Cursor cursor(std::span<const uint8_t> payload) {
   return Cursor{payload.data(), payload.data() + payload.size()};
@@ -146,12 +157,15 @@ bool bons(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
     for (uint32_t j = 0; j < attach_count; ++j, r.p += kAttachmentSize) {
       const uint16_t kind = load_u16(r.p);
       if (kind > 1) return false;
-      bone.attachments.push_back(
-          Attachment{static_cast<AttachmentKind>(kind), load_u32(r.p + 2), xform_at(r.p + 6),
-                     static_cast<int32_t>(load_u32(r.p + 46)), load_u32(r.p + 50)});
+      Attachment& a = bone.attachments.emplace_back();
+      a.kind = static_cast<AttachmentKind>(kind);
+      a.index = load_u32(r.p + 2);
+      xform_into(a.local_offset, r.p + 6);
+      a.speed_q8 = static_cast<int32_t>(load_u32(r.p + 46));
+      a.start_phase_ms = load_u32(r.p + 50);
     }
     if (r.left() < kHingeSize) return false;
-    bone.hinge = hinge_at(r.p);
+    hinge_into(bone.hinge, r.p);
     r.p += kHingeSize;
   }
   return true;
@@ -162,10 +176,19 @@ bool skeletal(Cursor body, size_t bone_count, const Limits& lim, SkeletalClip& s
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
   if (charged > lim.rkc_frame_cells || cells > body.left() / kBoneXformSize) return false;
-  // reserve + push_back writes each record once (resize would value-initialise it first).
-  s.frames.reserve(static_cast<size_t>(cells));
-  for (uint64_t i = 0; i < cells; ++i, body.p += kBoneXformSize)
-    s.frames.push_back(xform_at(body.p));
+  if constexpr (kFramesAsBytes) {
+    // One copy of the whole table (cells was checked against the bytes left): the resize writes
+    // the identity (BoneXform's constructor, no zeroing), the memcpy the records; per record,
+    // GCC 12 made a struct copy or a zeroing a `rep` instruction (~30 cycles of start-up each).
+    s.frames.resize(static_cast<size_t>(cells));
+    if (cells != 0)
+      std::memcpy(static_cast<void*>(s.frames.data()), body.p, cells * kBoneXformSize);
+    body.p += cells * kBoneXformSize;
+  } else {
+    s.frames.reserve(static_cast<size_t>(cells));
+    for (uint64_t i = 0; i < cells; ++i, body.p += kBoneXformSize)
+      xform_into(s.frames.emplace_back(), body.p);
+  }
   uint32_t seqcount;
   if (!body.count(seqcount, lim.rkc_seq) || seqcount > body.left() / kSeqSize) return false;
   s.seq.reserve(seqcount);
