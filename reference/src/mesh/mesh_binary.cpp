@@ -63,40 +63,33 @@ inline void prefetch_row([[maybe_unused]] const T* p, [[maybe_unused]] int64_t d
 #endif
 }
 
-// A row's three palette-change masks over 64 lanes, toward a solid neighbour: dx (p[i+1] != 0 and
-// != p[i]), dy (ry[i] != 0 and != p[i]), dz (the same for rz). Change bits toward an empty
-// neighbour are never read (merge_plane compares two faces, and a face needs a solid voxel), so
-// leaving them out keeps the masks of a one-colour model zero. dy/dz are 0 when ry/rz is null. 80
-// bytes from p and 64 from ry and rz must be readable. One pass: each 16-byte block is loaded once.
+// A row's three palette-difference masks over 64 lanes: dx bit i = (p[i+1] != p[i]), dy =
+// (ry[i] != p[i]), dz the same for rz; dy/dz are 0 when ry/rz is null. build_palette_rows ands
+// them with the neighbour's occupancy: a change toward an empty neighbour is never read
+// (merge_plane compares two faces, and a face needs a solid voxel), and leaving it out keeps the
+// masks of a one-colour model zero. 80 bytes from p and 64 from ry and rz must be readable. One
+// pass: each 16-byte block of p is loaded once, one compare and one movemask per direction.
 struct RowMasks8 {
   uint64_t dx, dy, dz;
 };
-inline RowMasks8 row_masks8(const uint8_t* p, const uint8_t* ry, const uint8_t* rz) {
+inline RowMasks8 row_diffs8(const uint8_t* p, const uint8_t* ry, const uint8_t* rz) {
   const uint8_t* qy = ry != nullptr ? ry : p;  // against itself: no difference
   const uint8_t* qz = rz != nullptr ? rz : p;
 #if defined(__SSE2__)
-  RowMasks8 m{0, 0, 0};
-  const __m128i zero = _mm_setzero_si128();
+  uint64_t ex = 0, ey = 0, ez = 0;  // equal lanes
   for (int i = 0; i < 4; ++i) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    // Bit set where q differs from p and q is solid: not (equal or q empty).
-    const auto change = [&](const uint8_t* q) {
+    const auto eq = [&](const uint8_t* q) {
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16 * i));
-      const __m128i same_or_empty = _mm_or_si128(_mm_cmpeq_epi8(a, b), _mm_cmpeq_epi8(b, zero));
-      return uint64_t{~static_cast<uint32_t>(_mm_movemask_epi8(same_or_empty)) & 0xFFFFu}
-             << (16 * i);
+      return uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)))} << (16 * i);
     };
-    m.dx |= change(p + 1);
-    m.dy |= change(qy);
-    m.dz |= change(qz);
+    ex |= eq(p + 1);
+    ey |= eq(qy);
+    ez |= eq(qz);
   }
-  return m;
+  return RowMasks8{~ex, ~ey, ~ez};
 #else
-  alignas(16) static constexpr uint8_t kZeros[64] = {};
-  const auto change = [&](const uint8_t* q) {
-    return diff_mask_scalar(p, q) & diff_mask_scalar(q, kZeros);
-  };
-  return RowMasks8{change(p + 1), change(qy), change(qz)};
+  return RowMasks8{diff_mask_scalar(p, p + 1), diff_mask_scalar(p, qy), diff_mask_scalar(p, qz)};
 #endif
 }
 
@@ -341,15 +334,12 @@ inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform)
 #endif
 }
 
-// Bit i = (q[i] != 0 and q[i] != p[i]): one direction of row_masks8. 64 bytes of each readable.
-inline uint64_t change_mask8(const uint8_t* p, const uint8_t* q) {
-  alignas(16) static constexpr uint8_t kZeros[64] = {};
-  return diff_mask8(p, q) & diff_mask8(q, kZeros);
-}
-
 // Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows).
-// Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done
-// and their `puni` decides whether the pair needs the per-lane compare.
+// Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
+// their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
+// "neighbour is solid" half of every change mask. Margin rows (the one-row shell around the
+// tile) only need their occupancy; inner rows lie inside the grid, so their loop has no bounds
+// tests.
 void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const bool pf = streams(g, t), wide = t.x0 + 2 * kTile <= g.sx;
   const uint8_t* end = g.vox + g.count;
@@ -359,26 +349,36 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const uint64_t live = low_bits(t.cx);
   const uint64_t live_pairs = low_bits(t.cx - 1);  // pairs (i, i+1) inside the tile
   const size_t plane = size_t{g.sx} * g.sy;
+  const bool left = t.x0 > 0, right = t.x0 + t.cx < g.sx;
   uint64_t* occ = s.occ.data();
   uint8_t* puni = s.puni.data();
+  const auto margin_row = [&](int zz, int yy) {
+    const int64_t z = int64_t{t.z0} + zz, y = int64_t{t.y0} + yy;
+    const size_t r = row_index(zz, yy);
+    if (z < 0 || z >= int64_t{g.sz} || y < 0 || y >= int64_t{g.sy}) {
+      occ[r] = 0;
+      return;
+    }
+    const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
+    prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
+    occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
+  };
   for (int zz = int(t.cz); zz >= -1; --zz) {
-    const int64_t z = int64_t{t.z0} + zz;
-    const bool z_in = z >= 0 && z < int64_t{g.sz};
-    const bool z_inner = zz >= 0 && zz < int(t.cz);
-    for (int yy = int(t.cy); yy >= -1; --yy) {
-      const int64_t y = int64_t{t.y0} + yy;
+    if (zz < 0 || zz == int(t.cz)) {
+      for (int yy = int(t.cy); yy >= -1; --yy) margin_row(zz, yy);
+      continue;
+    }
+    margin_row(zz, int(t.cy));
+    const bool has_z = zz + 1 < int(t.cz);
+    const uint8_t* p = g.vox + g.index(t.x0, t.y0 + t.cy - 1, t.z0 + uint32_t(zz));
+    // The +y row's occupancy and uniform index, carried from the previous iteration (0 for the
+    // tile's last row: its +y pair lies outside the tile and is never read).
+    uint64_t yo = 0;
+    uint8_t yu = 0;
+    for (int yy = int(t.cy) - 1; yy >= 0; --yy, p -= g.sx) {
       const size_t r = row_index(zz, yy);
-      if (!z_in || y < 0 || y >= int64_t{g.sy}) {
-        occ[r] = 0;
-        continue;
-      }
-      const uint8_t* p = g.vox + g.index(t.x0, uint32_t(y), uint32_t(z));
       prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
       const uint8_t* rp = readable80(p, end, buf);
-      if (!z_inner || yy < 0 || yy >= int(t.cy)) {
-        occ[r] = nonzero_mask(rp) & live;
-        continue;
-      }
       // The change masks matter only under this row's own faces (see merge_plane): an empty
       // row needs none of them.
       uint8_t u = 0;
@@ -388,34 +388,35 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       if (o == 0) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
-        continue;
+      } else {
+        s.border[r] = uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1);
+        const size_t nz = row_index(zz + 1, yy);
+        const uint64_t zo = has_z ? occ[nz] : 0;
+        if (u == 0) {
+          const RowMasks8 m = row_diffs8(rp, yo != 0 ? readable80(p + g.sx, end, buf2) : nullptr,
+                                         zo != 0 ? readable80(p + plane, end, buf3) : nullptr);
+          s.pcx[r] = m.dx & o & (o >> 1) & live_pairs;
+          s.pcy[r] = m.dy & o & yo;
+          s.pcz[r] = m.dz & o & zo;
+        } else {
+          // Uniform row: no change inside; toward a uniform neighbour the pair differs on all
+          // common solid lanes or on none.
+          s.pcx[r] = 0;
+          const auto pair = [&](uint64_t n_occ, uint8_t n_uni, const uint8_t* q,
+                                uint8_t* qbuf) -> uint64_t {
+            const uint64_t both = o & n_occ;
+            if (both == 0) return 0;
+            if (n_uni != 0) return n_uni != u ? both : 0;
+            return diff_mask8(rp, readable80(q, end, qbuf)) & both;
+          };
+          s.pcy[r] = pair(yo, yu, p + g.sx, buf2);
+          s.pcz[r] = pair(zo, puni[nz], p + plane, buf3);
+        }
       }
-      uint8_t b = 0;
-      if (t.x0 > 0 && p[-1] != 0) b |= 1;
-      if (t.x0 + t.cx < g.sx && p[t.cx] != 0) b |= 2;
-      s.border[r] = b;
-      const bool has_y = yy + 1 < int(t.cy), has_z = zz + 1 < int(t.cz);
-      if (u == 0) {
-        const RowMasks8 m = row_masks8(rp, has_y ? readable80(p + g.sx, end, buf2) : nullptr,
-                                       has_z ? readable80(p + plane, end, buf3) : nullptr);
-        s.pcx[r] = m.dx & o & live_pairs;
-        s.pcy[r] = m.dy & o;
-        s.pcz[r] = m.dz & o;
-        continue;
-      }
-      // Uniform row: no change inside; toward a uniform neighbour the pair differs on all
-      // common solid lanes or on none.
-      s.pcx[r] = 0;
-      const auto pair = [&](bool has, size_t n, const uint8_t* q, uint8_t* qbuf) -> uint64_t {
-        if (!has) return 0;
-        const uint64_t both = o & occ[n];
-        if (both == 0) return 0;
-        if (puni[n] != 0) return puni[n] != u ? both : 0;
-        return change_mask8(rp, readable80(q, end, qbuf)) & o;
-      };
-      s.pcy[r] = pair(has_y, row_index(zz, yy + 1), p + g.sx, buf2);
-      s.pcz[r] = pair(has_z, row_index(zz + 1, yy), p + plane, buf3);
+      yo = o;
+      yu = u;
     }
+    margin_row(zz, -1);
   }
 }
 
@@ -483,12 +484,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   constexpr bool kJoints = kMode == TileMode::Joints;
   const uint8_t* vox = g.vox;
   const uint16_t* joints = g.joints;
+  using Impl = MeshScratch::Impl;
+  // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
+  // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
+  // field is unpacked and packed again), sent to the joint's chain.
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
-                  uint8_t positive, size_t i) VOXRIG_MESH_INLINE {
+                  uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
     if constexpr (kMode != TileMode::Plain) {
-      s.emit_packed(
-          kJoints ? joints[i] : joint0,
-          MeshScratch::Impl::pack(x - t.x0, y - t.y0, z - t.z0, w, h, axis, positive, vox[i]));
+      s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{vox[i]} << Impl::kShiftMat));
     } else {
       Quad& q = out.emplace_back();
       q.x = x;
@@ -610,10 +613,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const size_t base = dir * kPlanes + size_t{x} * kTile;
       const uint32_t gx = t.x0 + x;
       const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
+      const uint64_t pbase = Impl::plane_base(0, dir) + (uint64_t{x + dir} << Impl::kShiftX);
       merge_plane(xface + base, xchange + base, xdown + base, rows_mask, t.cz,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
-                         origin + r * slab + b * size_t{g.sx});
+                         origin + r * slab + b * size_t{g.sx},
+                         pbase + (uint64_t{b} << Impl::kShiftY) + (uint64_t{r} << Impl::kShiftZ) +
+                             (uint64_t{len} << Impl::kShiftW) + (uint64_t{h} << Impl::kShiftH));
                   });
       for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
         const size_t w = base + static_cast<size_t>(std::countr_zero(m));
@@ -666,9 +672,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
+      const uint64_t pbase = Impl::plane_base(1, dir) + (uint64_t{yy + dir} << Impl::kShiftY);
       merge_plane(F, C, V, rows_mask, t.cz,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
-                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b);
+                    push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b,
+                         pbase + (uint64_t{b} << Impl::kShiftX) + (uint64_t{r} << Impl::kShiftZ) +
+                             (uint64_t{h} << Impl::kShiftW) + (uint64_t{len} << Impl::kShiftH));
                   });
     }
   }
@@ -681,10 +690,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
+      const uint64_t pbase = Impl::plane_base(2, dir) + (uint64_t{zz + dir} << Impl::kShiftZ);
       merge_plane(F, C, V, rows_mask, t.cy,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir,
-                         origin + r * size_t{g.sx} + b);
+                         origin + r * size_t{g.sx} + b,
+                         pbase + (uint64_t{b} << Impl::kShiftX) + (uint64_t{r} << Impl::kShiftY) +
+                             (uint64_t{len} << Impl::kShiftW) + (uint64_t{h} << Impl::kShiftH));
                   });
     }
   }

@@ -39,12 +39,13 @@ void MeshScratch::Impl::ensure() {
   xface.assign(2 * size_t{kTile} * kTile, 0);
   xchange.assign(2 * size_t{kTile} * kTile, 0);
   xdown.assign(2 * size_t{kTile} * kTile, 0);
-  chains.assign(65536, Chain{nullptr, nullptr});
+  heads.assign(65536, nullptr);
+  tails.assign(65536, &no_block);
   joints_used.reserve(1024);
   joint_start.assign(65536, 0);
 }
 
-MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t joint) {
+MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(uint16_t joint) {
   if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
   QuadBlock* b = pool[pool_used++].get();
   b->next = nullptr;
@@ -53,13 +54,13 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(Chain& c, uint16_t
   b->x0 = tile_x0;
   b->y0 = tile_y0;
   b->z0 = tile_z0;
-  if (c.tail == nullptr) {
-    c.head = b;
+  if (heads[joint] == nullptr) {
+    heads[joint] = b;
     joints_used.push_back(joint);
   } else {
-    c.tail->next = b;
+    tails[joint]->next = b;
   }
-  c.tail = b;
+  tails[joint] = b;
   return b;
 }
 
@@ -83,17 +84,18 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   out.resize(total);
   Quad* dst = out.data();
   for (uint16_t j : joints_used) {
-    for (const QuadBlock* b = chains[j].head; b != nullptr; b = b->next) {
+    for (const QuadBlock* b = heads[j]; b != nullptr; b = b->next) {
       if constexpr (kQuadWords) {
         // Three 8-byte words and the material per quad (see pack()); +1 restores w and h.
         const uint64_t xy = b->x0 | uint64_t{b->y0} << 32;
         const uint64_t zw = b->z0 | uint64_t{1} << 32;
         const uint64_t hap = 1 | uint64_t{j} << 48;
-        for (uint32_t k = 0; k < b->count; ++k, ++dst) {
-          const uint64_t p = b->q[k];
+        // Pointer bounds read once: the stores through dst could alias b->count otherwise.
+        for (const uint64_t *q = b->q, *e = b->q + b->count; q != e; ++q, ++dst) {
+          const uint64_t p = *q;
           const uint64_t w0 = xy + (p & kPackXY), w1 = zw + (p >> 8 & kPackZW),
                          w2 = hap + (p >> 16 & kPackHAP);
-          const uint32_t material = static_cast<uint32_t>(p >> 22 & 0xFF);
+          const uint32_t material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
           unsigned char* d = reinterpret_cast<unsigned char*>(dst);
           std::memcpy(d, &w0, 8);
           std::memcpy(d + 8, &w1, 8);
@@ -111,11 +113,12 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
           dst->axis = static_cast<uint8_t>(p >> 48 & 3);
           dst->positive = static_cast<uint8_t>(p >> 56 & 1);
           dst->joint = j;
-          dst->material = static_cast<uint32_t>(p >> 22 & 0xFF);
+          dst->material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
         }
       }
     }
-    chains[j] = Chain{nullptr, nullptr};
+    heads[j] = nullptr;
+    tails[j] = &no_block;
   }
   joints_used.clear();
   pool_used = 0;

@@ -53,13 +53,13 @@ struct MeshScratch::Impl {
     uint32_t x0, y0, z0;  // that tile's origin
     uint64_t q[kBlockQuads];
   };
-  struct Chain {
-    QuadBlock* head;
-    QuadBlock* tail;
-  };
+  // An empty chain's tail: a full block (never written), so emit_packed tests no null pointer.
+  static inline QuadBlock no_block{nullptr, kBlockQuads, 0, 0, 0, 0, {}};
   std::vector<std::unique_ptr<QuadBlock>> pool;
   size_t pool_used = 0;
-  std::vector<Chain> chains;  // 65536 entries, all empty between calls
+  // Per joint, 65536 entries each, all empty between calls: the chain's first block (nullptr:
+  // empty) and its last (&no_block when empty). Separate arrays: the hot path reads tails only.
+  std::vector<QuadBlock*> heads, tails;
   std::vector<uint16_t> joints_used;
   // The tile being meshed (set by the binary mesher before emitting).
   uint32_t tile_seq = 0, tile_x0 = 0, tile_y0 = 0, tile_z0 = 0;
@@ -69,24 +69,33 @@ struct MeshScratch::Impl {
   std::vector<uint32_t> joint_start;  // 65536 entries, all zero between calls
 
   /// Packs a quad of the current tile (local x, y, z 0..64, w, h 1..64) so that flush_grouped
-  /// rebuilds the 28-byte Quad with three masked adds: bits 0-6 lx, 8-14 lz, 16-21 h-1, 22-29
-  /// palette index, 32-38 ly, 40-45 w-1, 48-49 axis, 56 positive. Read as little-endian words,
-  /// Quad's x|y, z|w and h|axis|positive|joint are then (p & kPackXY), (p >> 8 & kPackZW) and
-  /// (p >> 16 & kPackHAP) plus per-block constants.
+  /// rebuilds the 28-byte Quad with three masked adds and a byte load: bits 0-6 lx, 8-14 lz,
+  /// 16-21 h-1, 24-31 palette index (byte 3: one load), 32-38 ly, 40-45 w-1, 48-49 axis, 56
+  /// positive. Read as little-endian words, Quad's x|y, z|w and h|axis|positive|joint are then
+  /// (p & kPackXY), (p >> 8 & kPackZW) and (p >> 16 & kPackHAP) plus per-block constants.
+  /// Every field lies in its own bits, so the packed word is a plain sum of the fields shifted
+  /// into place: the merge loops add a per-plane base (plane_base, with the plane's own
+  /// coordinate) and the per-quad terms, and the -1 of w and h is folded into the base.
+  static constexpr int kShiftX = 0, kShiftZ = 8, kShiftH = 16, kShiftMat = 24, kShiftY = 32,
+                       kShiftW = 40, kShiftAxis = 48, kShiftPos = 56;
   static constexpr uint64_t kPackXY = 0x0000007F0000007Full;
   static constexpr uint64_t kPackZW = 0x0000003F0000007Full;
   static constexpr uint64_t kPackHAP = 0x000001030000003Full;
-  static uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h, uint32_t axis,
-                       uint32_t positive, uint32_t material) {
-    return uint64_t{lx} | uint64_t{lz} << 8 | uint64_t{h - 1} << 16 |
-           uint64_t{material & 0xFF} << 22 | uint64_t{ly} << 32 | uint64_t{w - 1} << 40 |
-           uint64_t{axis} << 48 | uint64_t{positive} << 56;
+  /// pack() of a quad at local (0, 0, 0) with w = h = 0 (wraps: the w and h terms restore it).
+  static constexpr uint64_t plane_base(uint32_t axis, uint32_t positive) {
+    return (uint64_t{axis} << kShiftAxis | uint64_t{positive} << kShiftPos) -
+           (uint64_t{1} << kShiftW) - (uint64_t{1} << kShiftH);
+  }
+  static constexpr uint64_t pack(uint32_t lx, uint32_t ly, uint32_t lz, uint32_t w, uint32_t h,
+                                 uint32_t axis, uint32_t positive, uint32_t material) {
+    return plane_base(axis, positive) + (uint64_t{lx} << kShiftX) + (uint64_t{ly} << kShiftY) +
+           (uint64_t{lz} << kShiftZ) + (uint64_t{w} << kShiftW) + (uint64_t{h} << kShiftH) +
+           (uint64_t{material & 0xFF} << kShiftMat);
   }
   /// Appends a packed quad of the current tile to `joint`'s chain.
   void emit_packed(uint16_t joint, uint64_t packed) {
-    Chain& c = chains[joint];
-    QuadBlock* b = c.tail;
-    if (b == nullptr || b->count == kBlockQuads || b->tile != tile_seq) b = append_block(c, joint);
+    QuadBlock* b = tails[joint];
+    if (b->count == kBlockQuads || b->tile != tile_seq) b = append_block(joint);
     b->q[b->count++] = packed;
   }
   /// Writes every chain into out (resized), joints ascending; resets the chains.
@@ -116,7 +125,7 @@ struct MeshScratch::Impl {
   std::vector<Kv6Run> kv6_open, kv6_row;
 
  private:
-  QuadBlock* append_block(Chain& c, uint16_t joint);
+  QuadBlock* append_block(uint16_t joint);
 };
 
 namespace detail {
