@@ -28,8 +28,11 @@ FAMILIES = [
 ]
 
 
+UNITS = ("items/s", "bytes/s", "calls/s")  # preference order when a family shares several
+
+
 def load(path):
-    """{run_name: (median rate, unit, is_baseline)} and a label for the run."""
+    """{run_name: ({unit: median rate}, is_baseline)} and a label for the run."""
     with open(path) as f:
         doc = json.load(f)
     reps = {}
@@ -39,20 +42,31 @@ def load(path):
         reps.setdefault(b.get("run_name", b["name"]), []).append(b)
     med = {}
     for name, rs in reps.items():
+        rates = {}
         for key, unit in (("items_per_second", "items/s"), ("bytes_per_second", "bytes/s")):
-            vals = [r[key] for r in rs if key in r]
+            # A rate of 0 is a counter the benchmark did not set (the RKCH baselines set bytes
+            # only; Google Benchmark still writes items_per_second: 0): not a rate.
+            vals = [r[key] for r in rs if r.get(key)]
             if vals:
-                med[name] = (statistics.median(vals), unit, any(r.get("baseline") for r in rs))
-                break
-        else:  # no rate: plot calls per second from the CPU time
-            vals = [r["cpu_time"] for r in rs if "cpu_time" in r]
+                rates[unit] = statistics.median(vals)
+        vals = [r["cpu_time"] for r in rs if r.get("cpu_time")]
+        if vals:  # calls per second from the CPU time: every benchmark has it
             scale = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1}.get(rs[0].get("time_unit", "ns"), 1e9)
-            if vals:
-                med[name] = (scale / statistics.median(vals), "calls/s",
-                             any(r.get("baseline") for r in rs))
+            rates["calls/s"] = scale / statistics.median(vals)
+        if rates:
+            med[name] = (rates, any(r.get("baseline") for r in rs))
     ctx = doc.get("context", {})
     label = ctx.get("git_commit") or ctx.get("date", "")[:16] or os.path.basename(path)
     return med, str(label)[:12]
+
+
+def family_unit(runs, names):
+    """The first unit of UNITS that every benchmark of the family has in every run (one axis,
+    one unit: a library decode in items/s next to its baseline in bytes/s would not compare)."""
+    for unit in UNITS:
+        if all(unit in med[n][0] for med, _ in runs for n in names if n in med):
+            return unit
+    return "calls/s"
 
 
 def main(argv):
@@ -85,16 +99,15 @@ def main(argv):
         if not names:
             continue
         fig, ax = plt.subplots(figsize=(9, 4.8))
-        units = set()
+        unit = family_unit(runs, names)
         for n in names:
-            ys = [med[n][0] if n in med else None for med, _ in runs]
-            base = any(med.get(n, (0, "", False))[2] for med, _ in runs)
-            units.update(med[n][1] for med, _ in runs if n in med)
+            ys = [med[n][0][unit] if n in med else None for med, _ in runs]
+            base = any(med[n][1] for med, _ in runs if n in med)
             xs = [i for i, y in enumerate(ys) if y is not None]
             ax.plot(xs, [ys[i] for i in xs], linestyle="--" if base else "-", marker="o",
                     label=n + (" (baseline)" if base else ""))
         ax.set_title("%s: median rate per run (in-run baselines dashed)" % fam)
-        ax.set_ylabel(" / ".join(sorted(units)))
+        ax.set_ylabel(unit)
         ax.set_xticks(range(len(runs)))
         ax.set_xticklabels(labels, rotation=20, fontsize=8)
         ax.set_ylim(bottom=0)

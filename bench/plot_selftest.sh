@@ -22,6 +22,20 @@ for f in pose_sample_l2m skel_decode; do
   grep -q "aaaaaaa" "$svg" && grep -q "bbbbbbb" "$svg" || fail "$f.svg does not label both runs"
   grep -q "(baseline)" "$svg" || fail "$f.svg has no baseline series"
 done
+# A baseline that sets only bytes (items_per_second written as 0) next to a library benchmark
+# that sets both: the family is plotted in the unit both have, bytes/s.
+cat >"$tmp/bytes.json" <<'JSON'
+{"context": {"git_commit": "ccccccc"}, "benchmarks": [
+ {"name": "ZZ/base_decode/x", "run_name": "ZZ/base_decode/x", "run_type": "iteration",
+  "items_per_second": 0.0, "bytes_per_second": 1.5e9, "cpu_time": 10, "time_unit": "ns",
+  "baseline": 1},
+ {"name": "ZZ/decode/x", "run_name": "ZZ/decode/x", "run_type": "iteration",
+  "items_per_second": 2.0e6, "bytes_per_second": 3.0e9, "cpu_time": 5, "time_unit": "ns"}]}
+JSON
+"$py" "$here/plot.py" -o "$tmp/z" --family 'zz=^ZZ/' "$tmp/bytes.json" >"$tmp/log" 2>&1 ||
+  fail "plot.py on a bytes-only baseline exited $?: $(cat "$tmp/log")"
+grep -q "bytes/s" "$tmp/z/zz.svg" && ! grep -q "items/s" "$tmp/z/zz.svg" ||
+  fail "a family with a bytes-only baseline is not plotted in bytes/s"
 "$py" "$here/plot.py" -o "$tmp" --family nonsense "$here/testdata/plot_run_a.json" 2>/dev/null
 [ $? = 2 ] || fail "a malformed --family did not exit 2"
 echo "plot_selftest: ok"
