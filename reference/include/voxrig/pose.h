@@ -63,8 +63,6 @@ enum class TimeMode : uint8_t { Clamp, Loop };
 /// 0). `t_ms` must be finite (a NaN or infinity maps to 0).
 double map_clip_time(double t_ms, uint32_t duration_ms, TimeMode mode);
 
-/// Everything the jobs need, derived once from a Skel and an optional Anim. Immutable after
-/// build; safe to share between threads (jobs only read it).
 namespace detail {
 // One step of LocalToModelJob's walk (RigRuntime::build, parent-first order): byte offsets of
 // the joint's model matrix and local TRS in the job's spans, and of its parent's model matrix
@@ -78,6 +76,8 @@ struct L2mStep {
 inline constexpr uint32_t kL2mRoot = UINT32_MAX;
 }  // namespace detail
 
+/// Everything the jobs need, derived once from a Skel and an optional Anim. Immutable after
+/// build; safe to share between threads (jobs only read it).
 class RigRuntime {
  public:
   /// Builds the runtime. Allocates (proportional to joints + keys); never fails on a model that
