@@ -83,6 +83,21 @@ inline void trs_columns(const Trs& trs, __m128 col[4]) {
   col[3] = _mm_setr_ps(l.m[9], l.m[10], l.m[11], 1.0f);
 }
 
+// One joint on its own (scalar-shaped, the terms of trs_affine and mat4_mul): out = the local
+// matrix of trs for a root (parent == nullptr), else parent * local. The kernels' roots and the
+// joints after their last whole group take this path.
+inline void compose_one(const Trs& trs, const float* parent, float* out) {
+  __m128 local[4];
+  trs_columns(trs, local);
+  if (parent == nullptr) {
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+    return;
+  }
+  const __m128 pc[4] = {_mm_loadu_ps(parent), _mm_loadu_ps(parent + 4), _mm_loadu_ps(parent + 8),
+                        _mm_loadu_ps(parent + 12)};
+  for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+}
+
 // trs_affine for four TRS at once: a[k] lane i = trs_affine(*trs[i]).m[k], same operations.
 inline void trs_affine4(const Trs* const trs[4], __m128 a[12]) {
   // Rows (tx ty tz rx), (ry rz rw sx), (sy sz) per joint, transposed into one register per field.
@@ -156,9 +171,7 @@ inline void finish_lane(const float* a, uint32_t j, std::span<const int32_t> par
                         std::span<const Trs> locals, std::span<Mat4> models) {
   float* out = models[j].m;
   if (parents[j] < 0) {
-    __m128 local[4];
-    trs_columns(locals[j], local);
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+    compose_one(locals[j], nullptr, out);
     return;
   }
   compose_lane<L, S>(a, models[parents[j]].m, out);
@@ -262,19 +275,8 @@ namespace {
 // The joints of `order` after the last whole group of four (scalar-shaped, same terms).
 inline void l2m_tail(std::span<const uint32_t> order, std::span<const int32_t> parents,
                      std::span<const Trs> locals, std::span<Mat4> models) {
-  for (uint32_t j : order) {
-    __m128 local[4];
-    trs_columns(locals[j], local);
-    float* out = models[j].m;
-    if (parents[j] < 0) {
-      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
-      continue;
-    }
-    const float* p = models[parents[j]].m;
-    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
-                          _mm_loadu_ps(p + 12)};
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
-  }
+  for (uint32_t j : order)
+    compose_one(locals[j], parents[j] < 0 ? nullptr : models[parents[j]].m, models[j].m);
 }
 
 // The nine rotation-scale terms of trs_affine (m[0..8]) for four TRS at once, written SoA to
@@ -379,9 +381,7 @@ inline void finish_step(const float* soa, const detail::L2mStep& step, const cha
   const Trs& trs = *reinterpret_cast<const Trs*>(locals + step.trs);
   float* out = reinterpret_cast<Mat4*>(models + step.model)->m;
   if (step.parent == detail::kL2mRoot) {
-    __m128 local[4];
-    trs_columns(trs, local);
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
+    compose_one(trs, nullptr, out);
     return;
   }
   const float* parent = reinterpret_cast<const Mat4*>(models + step.parent)->m;
@@ -426,17 +426,11 @@ void l2m_sse2(std::span<const detail::L2mStep> steps, std::span<const Trs> local
   size_t g = size_t(end4 - steps.data());
   for (; g < steps.size(); ++g) {
     const detail::L2mStep& step = steps[g];
-    __m128 local[4];
-    trs_columns(*reinterpret_cast<const Trs*>(lb + step.trs), local);
-    float* out = reinterpret_cast<Mat4*>(mb + step.model)->m;
-    if (step.parent == detail::kL2mRoot) {
-      for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, local[c]);
-      continue;
-    }
-    const float* p = reinterpret_cast<const Mat4*>(mb + step.parent)->m;
-    const __m128 pc[4] = {_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8),
-                          _mm_loadu_ps(p + 12)};
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(out + 4 * c, mul_column(pc, local[c]));
+    const float* parent = step.parent == detail::kL2mRoot
+                              ? nullptr
+                              : reinterpret_cast<const Mat4*>(mb + step.parent)->m;
+    compose_one(*reinterpret_cast<const Trs*>(lb + step.trs), parent,
+                reinterpret_cast<Mat4*>(mb + step.model)->m);
   }
 }
 
@@ -452,10 +446,7 @@ bool pose_avx_enabled() {
          g_kernels.load(std::memory_order_relaxed) == static_cast<uint8_t>(PoseKernels::Auto);
 }
 
-// compose_lane for the joints of lanes L and L + 1 at once: joint a in the low 128 bits of each
-// ymm register, joint b in the high 128. The splat of lane L / L + 1 is vpermilps of the SoA term
-// broadcast to both halves (bit moves), the parents' columns are two 128-bit loads; per 128-bit
-// half the very products and sums of compose_lane, in its order.
+// The AVX kernel's helpers: compiled for AVX (target attribute) and always inlined into l2m_avx.
 #define VOXRIG_AVX __attribute__((target("avx"), always_inline)) inline
 // Two parents' column c: a's in the low 128 bits, b's in the high.
 VOXRIG_AVX __m256 pair_column(const float* a, const float* b) {
