@@ -1,4 +1,4 @@
-// Core library: error list, reader bounds, UTF-8, float spelling, SHA-256.
+// Core library: error list, Result, reader bounds, UTF-8, float spelling, SHA-256.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +12,7 @@
 #include "voxrig/error.h"
 #include "voxrig/float_text.h"
 #include "voxrig/profile.h"
+#include "voxrig/result.h"
 #include "voxrig/sha256.h"
 #include "voxrig/utf8.h"
 
@@ -174,6 +175,30 @@ TEST(EnumNames, ProfilesAndCategoriesReadBackTheirNames) {
   EXPECT_EQ(to_string(static_cast<Profile>(99)), "vfp-rig");  // outside the enumerators
   EXPECT_EQ(to_string(Category::Unsupported), "unsupported");
   EXPECT_EQ(to_string(static_cast<Category>(99)), "internal");
+}
+
+// A value that counts how often it was moved or copied into being.
+struct Tracked {
+  int n = 0;
+  int transfers = 0;
+  Tracked() = default;
+  explicit Tracked(int v) : n(v) {}
+  Tracked(const Tracked& o) : n(o.n), transfers(o.transfers + 1) {}
+  Tracked(Tracked&& o) noexcept : n(o.n), transfers(o.transfers + 1) {}
+};
+
+// decode_rkc fills its result through a reference and returns it by name: the value must be
+// built inside the Result, not built outside and moved in.
+TEST(ResultType, InPlaceBuildsTheValueInsideTheResult) {
+  Result<Tracked> built{std::in_place, 7};
+  ASSERT_TRUE(built.ok());
+  EXPECT_EQ(built->n, 7);
+  EXPECT_EQ(built->transfers, 0);
+  Result<Tracked> empty{std::in_place};
+  EXPECT_EQ(empty->n, 0);
+  EXPECT_EQ(empty->transfers, 0);
+  Result<Tracked> moved_in{Tracked{7}};  // the implicit constructor moves once
+  EXPECT_EQ(moved_in->transfers, 1);
 }
 
 }  // namespace

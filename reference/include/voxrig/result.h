@@ -16,6 +16,11 @@ class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+  /// A value built in place from `args` (no temporary T to move from and destroy: decoders that
+  /// fill a value through a reference start from this).
+  template <class... Args>
+  explicit Result(std::in_place_t, Args&&... args)
+      : v_(std::in_place_index<0>, std::forward<Args>(args)...) {}
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
