@@ -118,6 +118,21 @@ TEST(Utf8, WellFormednessPerTable3_7) {
   EXPECT_FALSE(valid({0x80}));
 }
 
+// is_ascii reads words of eight and then a byte tail: a high bit at every position of every
+// length up to three words must be seen, and a 0x7F byte (no high bit) must not count.
+TEST(Utf8, IsAsciiSeesAHighBitAtEveryPosition) {
+  EXPECT_TRUE(is_ascii({}));
+  for (size_t len = 1; len <= 24; ++len) {
+    std::vector<uint8_t> v(len, 0x7F);
+    EXPECT_TRUE(is_ascii(v)) << len;
+    for (size_t at = 0; at < len; ++at) {
+      v[at] = 0x80;
+      EXPECT_FALSE(is_ascii(v)) << "length " << len << ", high bit at " << at;
+      v[at] = 0x7F;
+    }
+  }
+}
+
 TEST(Utf8, LossyRepairReplacesMaximalSubparts) {
   auto repair = [](std::initializer_list<uint8_t> b) {
     std::vector<uint8_t> v(b);

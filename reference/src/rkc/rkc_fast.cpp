@@ -61,22 +61,12 @@ struct Cursor {
   // A u32 count no greater than `limit` (read_count's rule).
   bool count(uint32_t& v, uint64_t limit) { return u32(v) && v <= limit; }
   // read_name without the repair branch: a name that is not valid UTF-8 goes the long way.
-  // Names are short and mostly ASCII: OR the bytes, eight at a time and then one by one (GCC
-  // vectorises a plain byte loop, whose set-up cost more than a one-byte name's scan), and
-  // only a high bit in any byte asks is_valid_utf8.
+  // Names are short and mostly ASCII: only a name with a high bit asks is_valid_utf8.
   bool name(std::string& out) {
     uint16_t len;
     std::span<const uint8_t> raw;
     if (!u16(len) || !take(len, raw)) return false;
-    uint64_t high = 0;
-    size_t i = 0;
-    for (; i + 8 <= raw.size(); i += 8) {
-      uint64_t word;
-      std::memcpy(&word, raw.data() + i, 8);
-      high |= word;
-    }
-    for (; i < raw.size(); ++i) high |= raw[i];
-    if ((high & 0x8080808080808080ull) != 0 && !is_valid_utf8(raw)) return false;
+    if (!is_ascii(raw) && !is_valid_utf8(raw)) return false;
     // Built and moved in (inline in libstdc++; short names stay in the string's own buffer)
     // rather than assign(), whose out-of-line general path was ~80 instructions per name.
     out = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());

@@ -95,9 +95,7 @@ bool decode_joint_fast(ByteReader& r, std::vector<SkelJoint>& joints) {
   const size_t name_len = p[44];
   if ((p[45] | p[46] | p[47]) != 0 || rem - kJointPrefixBytes < name_len) return false;
   const uint8_t* name = p + kJointPrefixBytes;
-  uint8_t high = 0;
-  for (size_t k = 0; k < name_len; ++k) high |= name[k];
-  if (high & 0x80) return false;  // non-ASCII: the careful path runs the UTF-8 check
+  if (!is_ascii({name, name_len})) return false;  // the careful path runs the UTF-8 check
   SkelJoint& j = joints.emplace_back();
   j.id = id;
   j.parent = static_cast<int16_t>(load_u16(p + 2));
