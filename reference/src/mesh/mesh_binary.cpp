@@ -389,7 +389,9 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
       } else {
-        s.border[r] = uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1);
+        // (A tile that fills the grid's width has no border: one predicted branch per row.)
+        s.border[r] = left || right ? uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1)
+                                    : uint8_t{0};
         const size_t nz = row_index(zz + 1, yy);
         const uint64_t zo = has_z ? occ[nz] : 0;
         if (u == 0) {
@@ -440,16 +442,46 @@ inline uint32_t popcount64(uint64_t v) {
   return static_cast<uint32_t>((v * 0x0101010101010101ull) >> 56);
 }
 
+// Bit k set where (a[k] | b[k]) != 0, k < n <= 64: which rows of an x-face layer hold a
+// face. Two rows per SSE2 compare; as a separate pass it also leaves the loops that fill `a` free
+// of a loop-carried bit, which GCC then vectorises.
+inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
+  uint64_t m = 0;
+  uint32_t k = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; k + 2 <= n; k += 2) {
+    const __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + k)),
+                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + k)));
+    // Both 32-bit halves of a row or-ed into each, so one 32-bit compare tests the 64-bit row.
+    const __m128i halves = _mm_or_si128(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+    const int zero_rows = _mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi32(halves, zero)));
+    m |= uint64_t(zero_rows ^ 3) << k;
+  }
+#endif
+  for (; k < n; ++k) m |= uint64_t{(a[k] | b[k]) != 0} << k;
+  return m;
+}
+
 // Above this many x faces in one z layer, transposing beats scattering face by face.
 constexpr uint32_t kTransposeFaces = 768;
 
-// Greedy merge of one plane: F[0..rows) face bits, C across-changes, V down-changes (see the
-// file comment); `rows_mask` has bit r set for every row r with F[r] != 0, and C and V are read
-// only in those rows (a quad extends only over rows holding its whole span). Empty rows cost
-// nothing. emit(row, bit, run_length, row_count) receives each quad. Consumes F.
+// Greedy merge of one plane: F[0..rows) face bits, C across-changes and E "extends" masks: bit i
+// of E[r] is set when row r + 1 < rows holds face i and that face has the material of face i of
+// row r (E[r] = F[r + 1] & ~V[r] before merging; E[rows - 1] = 0). `rows_mask` has bit r set for
+// every row r with F[r] != 0, and C and E are read only in those rows (a quad extends only over
+// rows holding its whole span). Empty rows cost nothing. emit(row, bit, run_length, row_count)
+// receives each quad. Consumes F.
+//
+// E is taken from F as it was before merging, yet a quad never extends over a face an earlier
+// quad took: an earlier quad that covers row r + h and started above row r covers row r too
+// (quads are rectangles), and one that started in row r lies beside this one; either way its
+// faces are disjoint from this quad's span. So "row r + h holds the whole span, of one
+// material" is one test of one precomputed word per row, with no bounds test (E[rows - 1] = 0
+// stops every quad at the last row).
 template <class Emit>
-VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* V,
-                                           uint64_t rows_mask, uint32_t rows, Emit&& emit) {
+VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const uint64_t* E,
+                                           uint64_t rows_mask, Emit&& emit) {
   while (rows_mask != 0) {
     const uint32_t r = static_cast<uint32_t>(std::countr_zero(rows_mask));
     rows_mask &= rows_mask - 1;
@@ -463,7 +495,7 @@ VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const
       const uint64_t mask = low_bits(len) << b;
       f &= ~mask;
       uint32_t h = 1;
-      while (r + h < rows && (F[r + h] & mask) == mask && (V[r + h - 1] & mask) == 0) {
+      while ((E[r + h - 1] & mask) == mask) {
         F[r + h] &= ~mask;
         ++h;
       }
@@ -493,16 +525,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     if constexpr (kMode != TileMode::Plain) {
       s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{vox[i]} << Impl::kShiftMat));
     } else {
-      Quad& q = out.emplace_back();
-      q.x = x;
-      q.y = y;
-      q.z = z;
-      q.w = w;
-      q.h = h;
-      q.axis = axis;
-      q.positive = positive;
-      q.joint = joint0;
-      q.material = vox[i];
+      // Built whole and pushed: emplace_back() and field stores would zero the slot first.
+      out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, vox[i]});
     }
   };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
@@ -513,8 +537,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       return s.pcx[r];
     }
   };
-  uint64_t F[kTile], C[kTile], V[kTile];
-  const size_t slab = size_t{g.sx} * g.sy;  // index step of z + 1
+  uint64_t F[kTile + 1], C[kTile], E[kTile];  // F[rows] = 0: the row after the last
+  const size_t slab = size_t{g.sx} * g.sy;    // index step of z + 1
 
   // ---- axis 0 (x faces): per-x planes, rows z, bits y ----
   uint64_t* xface = s.xface.data();
@@ -590,21 +614,35 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       }
       continue;
     }
-    for (uint32_t yy = 0; yy < t.cy; ++yy) {
-      const uint64_t bit = uint64_t{1} << yy;
-      for (size_t dir = 0; dir < 2; ++dir) {
-        const uint64_t f = dir ? fpos[yy] : fneg[yy];
-        uint64_t* const col = xface + dir * kPlanes + zz;  // word of x: col[x * kTile]
-        const auto scatter = [&](uint64_t* plane, uint64_t bits) {
-          for (; bits != 0; bits &= bits - 1)
-            plane[dir * kPlanes + zz + size_t(std::countr_zero(bits)) * kTile] |= bit;
-        };
-        for (uint64_t m = f; m != 0; m &= m - 1) col[size_t(std::countr_zero(m)) * kTile] |= bit;
-        // Change bits are sparse (a colour or joint seam): set only the faces that carry one.
-        scatter(xchange, f & chg[yy]);
-        scatter(xdown, f & down[yy]);
+    // Sparse layer: every face of a row with faces set in its plane's word (word of x: x * kTile
+    // from the layer's row zz of the direction's planes). The rows with faces are found here, not
+    // in the loop above: a bit accumulated there stops GCC from vectorising it.
+    const uint64_t yrows = nonzero_rows(fpos, fneg, t.cy);
+    const auto scatter = [&](uint64_t* planes, const uint64_t* neg, const uint64_t* pos) {
+      for (uint64_t ym = yrows; ym != 0; ym &= ym - 1) {
+        const uint32_t yy = static_cast<uint32_t>(std::countr_zero(ym));
+        const uint64_t bit = uint64_t{1} << yy;
+        for (uint64_t m = neg[yy]; m != 0; m &= m - 1)
+          planes[zz + size_t(std::countr_zero(m)) * kTile] |= bit;
+        for (uint64_t m = pos[yy]; m != 0; m &= m - 1)
+          planes[kPlanes + zz + size_t(std::countr_zero(m)) * kTile] |= bit;
       }
-    }
+    };
+    scatter(xface, fneg, fpos);
+    // Change bits are sparse (a colour or joint seam): only the faces that carry one, and a layer
+    // with none (one colour, no joint seam) skips the pass.
+    const auto masked = [&](uint64_t any, const uint64_t* by, uint64_t* planes) {
+      if (any == 0) return;
+      uint64_t neg[kTile], pos[kTile];
+      for (uint64_t ym = yrows; ym != 0; ym &= ym - 1) {
+        const uint32_t yy = static_cast<uint32_t>(std::countr_zero(ym));
+        neg[yy] = fneg[yy] & by[yy];
+        pos[yy] = fpos[yy] & by[yy];
+      }
+      scatter(planes, neg, pos);
+    };
+    masked(any_chg, chg, xchange);
+    masked(any_down, down, xdown);
   }
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t x = 0; x < t.cx; ++x) {
@@ -614,7 +652,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const uint32_t gx = t.x0 + x;
       const size_t origin = g.index(gx, t.y0, t.z0);  // voxel of (row 0, bit 0)
       const uint64_t pbase = Impl::plane_base(0, dir) + (uint64_t{x + dir} << Impl::kShiftX);
-      merge_plane(xface + base, xchange + base, xdown + base, rows_mask, t.cz,
+      // xdown becomes the plane's E (merge_plane); a row after the tile's last one holds no face
+      // (rows past cz are zero by the invariant above, and row 64 is the next plane's).
+      for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
+        const uint32_t z = static_cast<uint32_t>(std::countr_zero(m));
+        const uint64_t below = z + 1 < kTile ? xface[base + z + 1] : 0;
+        xdown[base + z] = below & ~xdown[base + z];
+      }
+      merge_plane(xface + base, xchange + base, xdown + base, rows_mask,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(gx + dir, t.y0 + b, t.z0 + r, len, h, 0, dir,
                          origin + r * slab + b * size_t{g.sx},
@@ -630,11 +675,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
 
   // F, C, V of one y or z plane (rows k < `rows`, bits over x), the rule both axes share: a face
   // where the voxel is set and its neighbour in direction `dir` is empty or (with joints) across
-  // a joint change; C is the across mask, V the palette (| joint) change along the rows.
-  // `at(k, d)` is the row index of row k in the slice d away; `jd_axis` the joint-change masks
-  // along the plane's own axis (entry of slice s: s vs s + 1), `pc_rows`/`jd_rows` the change
-  // masks along the rows' axis. Returns the mask of rows with a face (0: nothing to merge); C
-  // and V are filled in those rows only (all merge_plane reads).
+  // a joint change; C is the across mask, E (merge_plane) the next row's faces less the
+  // palette (| joint) changes along the rows. `at(k, d)` is the row index of row k in the slice
+  // d away; `jd_axis` the joint-change masks along the plane's own axis (entry of slice s: s vs
+  // s + 1), `pc_rows`/`jd_rows` the change masks along the rows' axis. Returns the mask of rows
+  // with a face (0: nothing to merge); C and E are filled in those rows only (all merge_plane
+  // reads).
   auto plane_masks = [&](uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
                          const std::vector<uint64_t>& pc_rows,
@@ -651,13 +697,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       F[k] = f;
       rows_mask |= uint64_t{f != 0} << k;
     }
+    F[rows] = 0;
     for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
       const uint32_t k = static_cast<uint32_t>(std::countr_zero(m));
       const size_t r = at(k, 0);
       if constexpr (kJoints) {
-        V[k] = pc_rows[r] | jd_rows[r];
+        E[k] = F[k + 1] & ~(pc_rows[r] | jd_rows[r]);
       } else {
-        V[k] = pc_rows[r];
+        E[k] = F[k + 1] & ~pc_rows[r];
       }
       C[k] = across(r);
     }
@@ -673,7 +720,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
       const uint64_t pbase = Impl::plane_base(1, dir) + (uint64_t{yy + dir} << Impl::kShiftY);
-      merge_plane(F, C, V, rows_mask, t.cz,
+      merge_plane(F, C, E, rows_mask,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(t.x0 + b, gy + dir, t.z0 + r, h, len, 1, dir, origin + r * slab + b,
                          pbase + (uint64_t{b} << Impl::kShiftX) + (uint64_t{r} << Impl::kShiftZ) +
@@ -691,7 +738,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
       const uint64_t pbase = Impl::plane_base(2, dir) + (uint64_t{zz + dir} << Impl::kShiftZ);
-      merge_plane(F, C, V, rows_mask, t.cy,
+      merge_plane(F, C, E, rows_mask,
                   [&](uint32_t r, uint32_t b, uint32_t len, uint32_t h) VOXRIG_MESH_INLINE {
                     push(t.x0 + b, t.y0 + r, gz + dir, len, h, 2, dir,
                          origin + r * size_t{g.sx} + b,
