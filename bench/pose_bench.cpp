@@ -7,6 +7,7 @@
 // a fixed table of 4096 (no cache: a seek has no useful history). Under clamp the forward time
 // wraps at 1 s so it keeps moving. items_per_second = joints evaluated per second
 // ("joint-samples/s"). Every loop here is per-frame work and must not allocate (Alloc::None).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -186,6 +187,59 @@ void register_l2m_baseline(uint32_t joints) {
       });
 }
 
+// POSE/ratio/l2m{,_sse2}/N: the local-to-model target as a ratio measured within each
+// iteration, as MESH/ratio and RKCH/ratio do: a batch of library calls (default kernels, or
+// forced onto the SSE2 ones) and a batch of the frozen baseline's on the same locals, in an
+// order that alternates per iteration, each timed with the thread's CPU clock. Counter
+// vs_base = baseline time / library time over all iterations, so load that hits one iteration
+// hits both sides (POSE/l2m and POSE/base_l2m run apart, minutes from each other in a long run).
+// An in-run baseline role (its time is both sides), so compare.sh never gates it.
+void register_l2m_ratio(uint32_t joints, bool sse2) {
+  const std::string name =
+      std::string(sse2 ? "POSE/ratio/l2m_sse2/" : "POSE/ratio/l2m/") + std::to_string(joints);
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const KernelScope kernels(sse2);
+    const PoseInput& in = pose_input(joints);
+    const bench_baseline::PoseBaseline base(*in.runtime, in.anim);
+    std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
+    std::vector<Mat4> models(joints), base_models(joints);
+    const LocalToModelJob job{in.runtime.get(), locals, models};
+    must(job.run(), "LocalToModelJob");
+    base.local_to_model(locals, base_models);
+    require(std::memcmp(models.data(), base_models.data(), joints * sizeof(Mat4)) == 0,
+            "local-to-model: baseline and library differ");
+    // ~64 k joints per batch: well above the CPU clock's resolution at 16 joints too.
+    const uint32_t batch = std::max(1u, 65536u / joints);
+    bool ok = true;
+    const auto lib = [&] {
+      for (uint32_t i = 0; i < batch; ++i) {
+        ok &= job.run().ok();
+        benchmark::ClobberMemory();
+      }
+    };
+    const auto old = [&] {
+      for (uint32_t i = 0; i < batch; ++i) {
+        base.local_to_model(locals, base_models);
+        benchmark::ClobberMemory();
+      }
+    };
+    double t_lib = 0, t_base = 0;
+    uint64_t k = 0;
+    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
+      if (++k & 1) {
+        t_lib += seconds_of(lib);
+        t_base += seconds_of(old);
+      } else {
+        t_base += seconds_of(old);
+        t_lib += seconds_of(lib);
+      }
+    }
+    if (t_lib > 0) state.counters["vs_base"] = t_base / t_lib;
+    rates(state, 0, 2 * uint64_t{batch} * joints);
+    if (!ok) report_failure(state, "LocalToModelJob failed");
+  });
+}
+
 // The timed loop of one evaluation job: run() once per iteration, which must not allocate.
 template <class Job>
 void time_job(benchmark::State& state, const Job& job) {
@@ -282,6 +336,10 @@ const bool registered = [] {
     }
     register_hierarchy(joints);
     register_l2m_baseline(joints);
+    if (joints >= 256) {
+      register_l2m_ratio(joints, false);
+      register_l2m_ratio(joints, true);
+    }
   }
   for (uint32_t bones : {1u, 16u, 64u, 200u}) register_rkc(bones);
   return true;
