@@ -43,7 +43,7 @@ void report_failure(benchmark::State& state, const std::string& why);
 /// True when report_failure was called at least once.
 bool any_failure();
 
-/// Thread CPU time in seconds, for the MESH/ratio and RKCH/ratio benchmarks that time library and
+/// Thread CPU time in seconds, for the MESH/, RKCH/ and POSE/ratio benchmarks that time library and
 /// baseline calls alternately inside one iteration. CPU time, not wall time: on a loaded machine a
 /// preempted call would count the other processes' time (wall time was ~5x CPU time on the 2-core
 /// VM), and CPU time is what the other benchmarks report.
@@ -139,6 +139,27 @@ class Measured {
 inline Measured measure(benchmark::State& state, Alloc alloc = Alloc::Any,
                         Role role = Role::Library) {
   return Measured(state, alloc, role);
+}
+
+/// The in-run ratio loop of RKCH/ratio and POSE/ratio: every iteration runs lib() and base()
+/// once each, in an order that alternates per iteration (neither side always meets a warm
+/// cache), timed with the thread CPU clock. Returns base's total seconds over lib's (0 when lib
+/// took no measurable time). The loop is a Role::Baseline one (its time is both sides, so
+/// compare.sh never gates it); `alloc` is what both sides may do.
+template <class Lib, class Base>
+double alternate_ratio(benchmark::State& state, Alloc alloc, const Lib& lib, const Base& base) {
+  double t_lib = 0, t_base = 0;
+  uint64_t k = 0;
+  for (auto _ : measure(state, alloc, Role::Baseline)) {
+    if (++k & 1) {
+      t_lib += seconds_of(lib);
+      t_base += seconds_of(base);
+    } else {
+      t_base += seconds_of(base);
+      t_lib += seconds_of(lib);
+    }
+  }
+  return t_lib > 0 ? t_base / t_lib : 0;
 }
 
 /// The timed loop of one library call (allocation allowed): fn() once per iteration, its result

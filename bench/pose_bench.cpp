@@ -223,18 +223,8 @@ void register_l2m_ratio(uint32_t joints, bool sse2) {
         benchmark::ClobberMemory();
       }
     };
-    double t_lib = 0, t_base = 0;
-    uint64_t k = 0;
-    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
-      if (++k & 1) {
-        t_lib += seconds_of(lib);
-        t_base += seconds_of(old);
-      } else {
-        t_base += seconds_of(old);
-        t_lib += seconds_of(lib);
-      }
-    }
-    if (t_lib > 0) state.counters["vs_base"] = t_base / t_lib;
+    const double ratio = alternate_ratio(state, Alloc::None, lib, old);
+    if (ratio > 0) state.counters["vs_base"] = ratio;
     rates(state, 0, 2 * uint64_t{batch} * joints);
     if (!ok) report_failure(state, "LocalToModelJob failed");
   });

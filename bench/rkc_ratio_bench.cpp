@@ -76,18 +76,8 @@ void register_case(const std::string& tag, std::function<Character()> make) {
         benchmark::DoNotOptimize(r);
       }
     };
-    double t_lib = 0, t_base = 0;
-    uint64_t k = 0;
-    for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
-      if (++k & 1) {
-        t_lib += seconds_of(lib);
-        t_base += seconds_of(base);
-      } else {
-        t_base += seconds_of(base);
-        t_lib += seconds_of(lib);
-      }
-    }
-    if (t_lib > 0) state.counters["vs_base"] = t_base / t_lib;
+    const double ratio = alternate_ratio(state, Alloc::Any, lib, base);
+    if (ratio > 0) state.counters["vs_base"] = ratio;
     state.counters["file_bytes"] = static_cast<double>(b.size());
     rates(state, 2 * batch * b.size(), 0);
     if (!ok) report_failure(state, "a decode failed");
