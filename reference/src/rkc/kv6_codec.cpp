@@ -81,8 +81,8 @@ uint32_t read_header(const uint8_t* h, Kv6& m) {
   return load_u32(h + 0x1C);
 }
 
-// The little-endian u16 table at p as a random-access iterator (*it = load_u16). The fast
-// decoder fills ylen with vector::assign(first, last) over it: one allocation and one write
+// The little-endian u16 table at p as a random-access iterator (*it = load_u16). Both decoders
+// fill ylen with vector::assign(first, last) over it: one allocation and one write
 // per element, in a loop GCC vectorises. resize() would zero the elements first (a memset call
 // per table, which small meshes feel), and push_back tests the capacity per element, which
 // kept the loop scalar (2.1 k instructions more per decode of a 16^3 shell mesh: the skel/*
@@ -169,8 +169,7 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
 
   const uint64_t ylen_at = r.offset();
   VOXRIG_ASSIGN_OR_RETURN(auto yl, detail::read_table(r, columns, 2, root, "ylen"));
-  m.ylen.resize(columns);
-  for (size_t i = 0; i < columns; ++i) m.ylen[i] = load_u16(yl.data() + 2 * i);
+  m.ylen.assign(U16Table{yl.data()}, U16Table{yl.data() + 2 * columns});
 
   // D9: the run tables are the part of KV6 that consumers index with; under rkc-strict a file
   // whose tables disagree is rejected, under rkc-compat it loads as in the seed (warning).
