@@ -20,6 +20,7 @@
 // one is scattered face by face.
 #include <algorithm>
 #include <bit>
+#include <type_traits>
 
 #include "mesh/mesh_internal.h"
 
@@ -334,7 +335,50 @@ inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform)
 #endif
 }
 
-// Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows).
+// The occupancy of a row's 64 lanes (masked by `live`), and in `all_u` whether every solid lane
+// inside the tile holds palette index u. The test of a tile painted in one colour (see
+// build_palette_rows): per 16 lanes two compares, and one movemask for the whole row's verdict
+// (lanes past the tile count as matching). 64 bytes must be readable.
+inline uint64_t row_occupancy_of(const uint8_t* p, uint64_t live, uint8_t u, bool& all_u) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i uv = _mm_set1_epi8(static_cast<char>(u));
+  __m128i ok = _mm_set1_epi8(-1);
+  __m128i blocks[4];
+  uint64_t empty = 0;
+  for (int i = 0; i < 4; ++i) {
+    blocks[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i e = _mm_cmpeq_epi8(blocks[i], zero);
+    empty |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(e))} << (16 * i);
+    ok = _mm_and_si128(ok, _mm_or_si128(e, _mm_cmpeq_epi8(blocks[i], uv)));
+  }
+  const uint64_t o = ~empty & live;
+  all_u = _mm_movemask_epi8(ok) == 0xFFFF;
+  if (!all_u && live != ~uint64_t{0}) {
+    // A narrower tile: a lane past it may be what failed, so ask lane by lane.
+    uint64_t same = 0;
+    for (int i = 0; i < 4; ++i) {
+      same |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(blocks[i], uv)))}
+              << (16 * i);
+    }
+    all_u = (o & ~same) == 0;
+  }
+  return o;
+#else
+  uint64_t o = 0;
+  all_u = true;
+  for (int i = 0; i < 64; ++i) {
+    const bool solid = p[i] != 0 && ((live >> i) & 1) != 0;
+    o |= uint64_t{solid} << i;
+    if (solid && p[i] != u) all_u = false;
+  }
+  return o;
+#endif
+}
+
+// Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows),
+// or, for a tile whose solid voxels all hold one palette index, only s.occ and s.border, with
+// s.one_colour set (the change masks are then all zero; mesh_tile reads s.zero_masks).
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
 // their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
 // "neighbour is solid" half of every change mask. Margin rows (the one-row shell around the
@@ -363,6 +407,24 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
     occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
   };
+  // One colour: while every solid voxel met holds one palette index `tu`, the change masks are
+  // all zero and not written (s.one_colour tells mesh_tile to read zeros instead). The first row
+  // that disagrees gives the inner rows already visited what the general path would have
+  // written for them (each is empty or uniform in `tu`: no change inside or between them) and
+  // continues on the general path.
+  bool one = true;
+  uint8_t tu = 0;
+  const auto leave_one_colour = [&](int zz, int yy) {
+    one = false;
+    const auto give = [&](int z2, int y2) {
+      const size_t r2 = row_index(z2, y2);
+      puni[r2] = occ[r2] != 0 ? tu : 0;
+      s.pcx[r2] = s.pcy[r2] = s.pcz[r2] = 0;
+    };
+    for (int z2 = int(t.cz) - 1; z2 > zz; --z2)
+      for (int y2 = 0; y2 < int(t.cy); ++y2) give(z2, y2);
+    for (int y2 = yy + 1; y2 < int(t.cy); ++y2) give(zz, y2);
+  };
   for (int zz = int(t.cz); zz >= -1; --zz) {
     if (zz < 0 || zz == int(t.cz)) {
       for (int yy = int(t.cy); yy >= -1; --yy) margin_row(zz, yy);
@@ -375,7 +437,34 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     // tile's last row: its +y pair lies outside the tile and is never read).
     uint64_t yo = 0;
     uint8_t yu = 0;
-    for (int yy = int(t.cy) - 1; yy >= 0; --yy, p -= g.sx) {
+    int yy = int(t.cy) - 1;
+    // One-colour rows (a loop of its own: sharing the general loop's body slowed that down).
+    for (; one && yy >= 0; --yy, p -= g.sx) {
+      const size_t r = row_index(zz, yy);
+      prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
+      const uint8_t* rp = readable80(p, end, buf);
+      // Every solid voxel so far holds index `tu` (0: none seen yet): only occupancy and border,
+      // while this row agrees.
+      bool all_u = true;
+      uint8_t u0 = 0;
+      const uint64_t o = tu != 0 ? row_occupancy_of(rp, live, tu, all_u)
+                                 : row_occupancy(rp, live, u0);
+      if (tu == 0 && o != 0) {
+        all_u = u0 != 0;
+        tu = u0;
+      }
+      if (!all_u) {
+        leave_one_colour(zz, yy);  // clears `one`: the general loop takes this row
+        break;
+      }
+      occ[r] = o;
+      s.border[r] = o != 0 && (left || right)
+                        ? uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1)
+                        : uint8_t{0};
+      yo = o;
+      yu = o != 0 ? tu : 0;
+    }
+    for (; yy >= 0; --yy, p -= g.sx) {
       const size_t r = row_index(zz, yy);
       prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
       const uint8_t* rp = readable80(p, end, buf);
@@ -420,6 +509,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     }
     margin_row(zz, -1);
   }
+  s.one_colour = one;
 }
 
 // In-place transpose of a 64x64 bit matrix: bit j of a[i] moves to bit i of a[j].
@@ -442,6 +532,26 @@ inline uint32_t popcount64(uint64_t v) {
   return static_cast<uint32_t>((v * 0x0101010101010101ull) >> 56);
 }
 
+#if defined(__SSE2__)
+// Bits 0 and 1: which of the two 64-bit lanes of v is non-zero. Both 32-bit halves of a lane are
+// or-ed into each, so one 32-bit compare tests the whole lane.
+inline uint32_t nonzero_lanes(__m128i v) {
+  const __m128i halves = _mm_or_si128(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+  return uint32_t(_mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi32(halves, _mm_setzero_si128())))) ^
+         3u;
+}
+// Rows p[0] and p[kStep] as the two lanes of one register (one load when they are adjacent).
+template <size_t kStep>
+inline __m128i load_pair(const uint64_t* p) {
+  if constexpr (kStep == 1) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  } else {
+    const __m128d lo = _mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+    return _mm_castpd_si128(_mm_loadh_pd(lo, reinterpret_cast<const double*>(p + kStep)));
+  }
+}
+#endif
+
 // Bit k set where (a[k] | b[k]) != 0, k < n <= 64: which rows of an x-face layer hold a
 // face. Two rows per SSE2 compare; as a separate pass it also leaves the loops that fill `a` free
 // of a loop-carried bit, which GCC then vectorises.
@@ -449,17 +559,45 @@ inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
   uint64_t m = 0;
   uint32_t k = 0;
 #if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
   for (; k + 2 <= n; k += 2) {
     const __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + k)),
                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + k)));
-    // Both 32-bit halves of a row or-ed into each, so one 32-bit compare tests the 64-bit row.
-    const __m128i halves = _mm_or_si128(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-    const int zero_rows = _mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi32(halves, zero)));
-    m |= uint64_t(zero_rows ^ 3) << k;
+    m |= uint64_t{nonzero_lanes(v)} << k;
   }
 #endif
   for (; k < n; ++k) m |= uint64_t{(a[k] | b[k]) != 0} << k;
+  return m;
+}
+
+// The face rows of one y or z plane: F[k] = a[k * kStep] & ~(nb[k * kStep] & ~jd[k * kStep]) for
+// k < rows (a: the plane's own rows, nb: the neighbouring slice's, jd: the joint changes between
+// them, read only with kJoints: a joint change exposes a face as an empty neighbour does), and
+// F[rows] = 0. Returns the mask of rows k with F[k] != 0. Two rows per SSE2 operation: z planes
+// (kStep 1) load a pair at once, y planes (rows kRowStride words apart) its halves apart; the
+// scalar loop this replaces spent a third of its instructions on the loop-carried mask bit.
+template <bool kJoints, size_t kStep>
+inline uint64_t face_rows(const uint64_t* a, const uint64_t* nb, [[maybe_unused]] const uint64_t* jd,
+                          uint32_t rows, uint64_t* F) {
+  uint64_t m = 0;
+  uint32_t k = 0;
+#if defined(__SSE2__)
+  for (; k + 2 <= rows; k += 2) {
+    const size_t i = size_t{k} * kStep;
+    __m128i covered = load_pair<kStep>(nb + i);
+    if constexpr (kJoints) covered = _mm_andnot_si128(load_pair<kStep>(jd + i), covered);
+    const __m128i f = _mm_andnot_si128(covered, load_pair<kStep>(a + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(F + k), f);
+    m |= uint64_t{nonzero_lanes(f)} << k;
+  }
+#endif
+  for (; k < rows; ++k) {
+    const size_t i = size_t{k} * kStep;
+    uint64_t covered = nb[i];
+    if constexpr (kJoints) covered &= ~jd[i];
+    F[k] = a[i] & ~covered;
+    m |= uint64_t{F[k] != 0} << k;
+  }
+  F[rows] = 0;
   return m;
 }
 
@@ -529,12 +667,16 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, vox[i]});
     }
   };
+  // The palette-change masks: zeros for a one-colour tile (build_palette_rows left pc* unwritten).
+  const uint64_t* const pcx = s.one_colour ? s.zero_masks.data() : s.pcx.data();
+  const uint64_t* const pcy = s.one_colour ? s.zero_masks.data() : s.pcy.data();
+  const uint64_t* const pcz = s.one_colour ? s.zero_masks.data() : s.pcz.data();
   // Across/down material-change masks of row r (bits over x), for y/z faces.
   auto across = [&](size_t r) {
     if constexpr (kJoints) {
-      return s.pcx[r] | s.jdx[r];
+      return pcx[r] | s.jdx[r];
     } else {
-      return s.pcx[r];
+      return pcx[r];
     }
   };
   uint64_t F[kTile + 1], C[kTile], E[kTile];  // F[rows] = 0: the row after the last
@@ -563,13 +705,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         const uint64_t jl = (jr << 1) | uint64_t{s.jborder[r]};
         fpos[yy] = o & ~(right & ~jr);
         fneg[yy] = o & ~(left & ~jl);
-        chg[yy] = s.pcy[r] | s.jdy[r];
-        down[yy] = s.pcz[r] | s.jdz[r];
+        chg[yy] = pcy[r] | s.jdy[r];
+        down[yy] = pcz[r] | s.jdz[r];
       } else {
         fpos[yy] = o & ~right;
         fneg[yy] = o & ~left;
-        chg[yy] = s.pcy[r];
-        down[yy] = s.pcz[r];
+        chg[yy] = pcy[r];
+        down[yy] = pcz[r];
       }
       faces += popcount64(fpos[yy] | fneg[yy]);
       any_neg |= fneg[yy];
@@ -681,23 +823,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // s + 1), `pc_rows`/`jd_rows` the change masks along the rows' axis. Returns the mask of rows
   // with a face (0: nothing to merge); C and E are filled in those rows only (all merge_plane
   // reads).
-  auto plane_masks = [&](uint32_t rows, uint8_t dir, const auto& at,
+  auto plane_masks = [&](auto step, uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
-                         const std::vector<uint64_t>& pc_rows,
+                         const uint64_t* pc_rows,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
-    uint64_t rows_mask = 0;
-    for (uint32_t k = 0; k < rows; ++k) {
-      const uint64_t nb = s.occ[at(k, dir ? 1 : -1)];
-      uint64_t f;
-      if constexpr (kJoints) {
-        f = s.occ[at(k, 0)] & ~(nb & ~jd_axis[at(k, dir ? 0 : -1)]);
-      } else {
-        f = s.occ[at(k, 0)] & ~nb;
-      }
-      F[k] = f;
-      rows_mask |= uint64_t{f != 0} << k;
-    }
-    F[rows] = 0;
+    const int d = dir ? 1 : -1;
+    const uint64_t rows_mask = face_rows<kJoints, decltype(step)::value>(
+        s.occ.data() + at(0, 0), s.occ.data() + at(0, d), jd_axis.data() + at(0, dir ? 0 : -1),
+        rows, F);
     for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
       const uint32_t k = static_cast<uint32_t>(std::countr_zero(m));
       const size_t r = at(k, 0);
@@ -715,7 +848,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
-      const uint64_t rows_mask = plane_masks(t.cz, dir, at, s.jdy, s.pcz, s.jdz);
+      const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, kRowStride>{}, t.cz, dir,
+                                                at, s.jdy, pcz, s.jdz);
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
@@ -733,7 +867,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
       const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
-      const uint64_t rows_mask = plane_masks(t.cy, dir, at, s.jdz, s.pcy, s.jdy);
+      const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at,
+                                                s.jdz, pcy, s.jdy);
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);

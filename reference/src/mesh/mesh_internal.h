@@ -31,6 +31,8 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
   std::vector<uint8_t> puni;     // inner rows: the one palette index of all solid voxels, 0: mixed
+  bool one_colour = false;       // the tile's solid voxels hold one index: pc* not written
+  std::vector<uint64_t> zero_masks;  // kRowCount zeros: a one-colour tile's change masks
   std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
   std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
