@@ -337,8 +337,9 @@ inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform)
 
 // The occupancy of a row's 64 lanes (masked by `live`), and in `all_u` whether every solid lane
 // inside the tile holds palette index u. The test of a tile painted in one colour (see
-// build_palette_rows): per 16 lanes two compares, and one movemask for the whole row's verdict
-// (lanes past the tile count as matching). 64 bytes must be readable.
+// build_palette_rows): per 16 lanes two compares, and one movemask for the whole row's verdict;
+// a tile narrower than 64 lanes whose verdict fails asks again lane by lane, since a lane past
+// the tile may be what failed. 64 bytes must be readable.
 inline uint64_t row_occupancy_of(const uint8_t* p, uint64_t live, uint8_t u, bool& all_u) {
 #if defined(__SSE2__)
   const __m128i zero = _mm_setzero_si128();
@@ -576,8 +577,8 @@ inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
 // (kStep 1) load a pair at once, y planes (rows kRowStride words apart) its halves apart; the
 // scalar loop this replaces spent a third of its instructions on the loop-carried mask bit.
 template <bool kJoints, size_t kStep>
-inline uint64_t face_rows(const uint64_t* a, const uint64_t* nb, [[maybe_unused]] const uint64_t* jd,
-                          uint32_t rows, uint64_t* F) {
+inline uint64_t face_rows(const uint64_t* a, const uint64_t* nb,
+                          [[maybe_unused]] const uint64_t* jd, uint32_t rows, uint64_t* F) {
   uint64_t m = 0;
   uint32_t k = 0;
 #if defined(__SSE2__)
@@ -815,7 +816,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     }
   }
 
-  // F, C, V of one y or z plane (rows k < `rows`, bits over x), the rule both axes share: a face
+  // F, C, E of one y or z plane (rows k < `rows`, bits over x; F by face_rows, `step` its row
+  // stride), the rule both axes share: a face
   // where the voxel is set and its neighbour in direction `dir` is empty or (with joints) across
   // a joint change; C is the across mask, E (merge_plane) the next row's faces less the
   // palette (| joint) changes along the rows. `at(k, d)` is the row index of row k in the slice
@@ -848,8 +850,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
-      const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, kRowStride>{}, t.cz, dir,
-                                                at, s.jdy, pcz, s.jdz);
+      const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, kRowStride>{}, t.cz,
+                                             dir, at, s.jdy, pcz, s.jdz);
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
@@ -867,8 +869,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   for (uint8_t dir = 0; dir < 2; ++dir) {
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
       const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
-      const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at,
-                                                s.jdz, pcy, s.jdy);
+      const uint64_t rows_mask =
+          plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at, s.jdz, pcy, s.jdy);
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
