@@ -397,6 +397,12 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const bool left = t.x0 > 0, right = t.x0 + t.cx < g.sx;
   uint64_t* occ = s.occ.data();
   uint8_t* puni = s.puni.data();
+  // s.border of a solid row at p when the tile has a neighbour in x (`left || right`; a tile
+  // that fills the grid's width has none, and its rows store 0): bit 0 the voxel left of the
+  // tile is solid, bit 1 the one right of it.
+  const auto border_bits = [left, right, cx = t.cx](const uint8_t* p) {
+    return uint8_t((left && p[-1] != 0) | (right && p[cx] != 0) << 1);
+  };
   const auto margin_row = [&](int zz, int yy) {
     const int64_t z = int64_t{t.z0} + zz, y = int64_t{t.y0} + yy;
     const size_t r = row_index(zz, yy);
@@ -459,9 +465,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         break;
       }
       occ[r] = o;
-      s.border[r] = o != 0 && (left || right)
-                        ? uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1)
-                        : uint8_t{0};
+      s.border[r] = o != 0 && (left || right) ? border_bits(p) : uint8_t{0};
       yo = o;
       yu = o != 0 ? tu : 0;
     }
@@ -479,9 +483,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         s.border[r] = 0;
         s.pcx[r] = s.pcy[r] = s.pcz[r] = 0;
       } else {
-        // (A tile that fills the grid's width has no border: one predicted branch per row.)
-        s.border[r] = left || right ? uint8_t((left && p[-1] != 0) | (right && p[t.cx] != 0) << 1)
-                                    : uint8_t{0};
+        s.border[r] = left || right ? border_bits(p) : uint8_t{0};  // one predicted branch
         const size_t nz = row_index(zz + 1, yy);
         const uint64_t zo = has_z ? occ[nz] : 0;
         if (u == 0) {
