@@ -221,6 +221,41 @@ TEST(Mesh, BoneAwareOnRegionJointMaps) {
   }
 }
 
+// Strata: every z layer painted in one palette index, in bands of a few layers (the binary
+// mesher writes a layer of one index without its per-row tests, and its z change masks as "both
+// solid" or nothing when the layer above had one index too). Some layers carry a stray voxel of
+// another index in some row, so a layer leaves that path part way; some are empty. Exactly the
+// per-voxel greedy, quad for quad, plain and with an x-slab joint map.
+TEST(Mesh, LayeredColoursMatchPerVoxelGreedy) {
+  std::mt19937 rng(19);
+  const uint16_t shapes[][3] = {{64, 64, 40}, {70, 9, 23}, {13, 66, 17}, {20, 20, 70}};
+  for (const auto& sh : shapes) {
+    for (double p : {0.6, 1.0}) {
+      for (int stray_every : {0, 3}) {
+        Case c = random_case(rng, sh[0], sh[1], sh[2], p, 1, 1);
+        uint8_t colour = 1;
+        for (uint32_t z = 0; z < sh[2]; ++z) {
+          if (rng() % 4 == 0) colour = uint8_t(1 + rng() % 3);  // a band boundary
+          const bool empty = rng() % 9 == 0;
+          const bool stray = stray_every != 0 && rng() % stray_every == 0;
+          const uint32_t sy = uint32_t(rng() % sh[1]), sx = uint32_t(rng() % sh[0]);
+          for (uint32_t y = 0; y < sh[1]; ++y)
+            for (uint32_t x = 0; x < sh[0]; ++x) {
+              uint8_t& v = c.grid.voxels[c.grid.index(x, y, z)];
+              if (empty) v = 0;
+              if (v != 0) v = colour;
+              if (stray && y == sy && x == sx) v = uint8_t(colour % 3 + 1);
+            }
+        }
+        SCOPED_TRACE(::testing::Message() << sh[0] << "x" << sh[1] << "x" << sh[2] << " p=" << p
+                                          << " stray_every=" << stray_every);
+        EXPECT_EQ(greedy(c.grid), per_voxel_greedy(c.grid, {}));
+        EXPECT_EQ(bone(c.grid, c.joints), per_voxel_greedy(c.grid, c.joints));
+      }
+    }
+  }
+}
+
 TEST(Mesh, DeterministicAndAllocationFreeOnReuse) {
   std::mt19937 rng(11);
   Case c = random_case(rng, 40, 33, 30, 0.5, 4, 3);

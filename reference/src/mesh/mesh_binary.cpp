@@ -432,6 +432,20 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       for (int y2 = 0; y2 < int(t.cy); ++y2) give(z2, y2);
     for (int y2 = yy + 1; y2 < int(t.cy); ++y2) give(zz, y2);
   };
+  // A solid row's change mask toward its neighbour row q (occupancy n_occ, uniform index n_uni)
+  // when the row itself is uniform in index u: a uniform pair differs on all common solid lanes
+  // or on none; otherwise the per-lane compare decides.
+  const auto uniform_pair = [&](uint64_t o, uint8_t u, const uint8_t* rp, uint64_t n_occ,
+                                uint8_t n_uni, const uint8_t* q, uint8_t* qbuf) -> uint64_t {
+    const uint64_t both = o & n_occ;
+    if (both == 0) return 0;
+    if (n_uni != 0) return n_uni != u ? both : 0;
+    return diff_mask8(rp, readable80(q, end, qbuf)) & both;
+  };
+  // The one index of every solid voxel of layer zz + 1 when it held one (0: mixed, empty, or
+  // outside the tile). With the layer below also of one index, a row's z change mask is "both
+  // solid" or nothing, with no per-row test of the neighbour.
+  uint8_t upper_lu = 0;
   for (int zz = int(t.cz); zz >= -1; --zz) {
     if (zz < 0 || zz == int(t.cz)) {
       for (int yy = int(t.cy); yy >= -1; --yy) margin_row(zz, yy);
@@ -445,6 +459,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     uint64_t yo = 0;
     uint8_t yu = 0;
     int yy = int(t.cy) - 1;
+    bool layer_solid = false;  // a solid row of this layer met by the one-colour loop
     // One-colour rows (a loop of its own: sharing the general loop's body slowed that down).
     for (; one && yy >= 0; --yy, p -= g.sx) {
       const size_t r = row_index(zz, yy);
@@ -461,14 +476,51 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         tu = u0;
       }
       if (!all_u) {
-        leave_one_colour(zz, yy);  // clears `one`: the general loop takes this row
+        leave_one_colour(zz, yy);  // clears `one`: the layer loop below takes this row
         break;
       }
       occ[r] = o;
       s.border[r] = o != 0 && (left || right) ? border_bits(p) : uint8_t{0};
+      layer_solid |= o != 0;
       yo = o;
       yu = o != 0 ? tu : 0;
     }
+    // One-colour layer: while every solid voxel of this layer holds index `lu` (0: none seen
+    // yet; the rows the loop above visited hold `tu`), a row writes what the general loop would,
+    // without its tests: no change inside the row or toward the +y row, and toward the +z row
+    // all common solid lanes or none when that layer had one index too. (Strata, such as the
+    // colour bands of a terrain, make every layer one of these.) The first row that disagrees
+    // goes on in the general loop, which needs nothing from here but yo / yu.
+    uint8_t lu = layer_solid ? tu : 0;
+    bool layer_one = true;
+    for (; yy >= 0; --yy, p -= g.sx) {
+      const size_t r = row_index(zz, yy);
+      prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
+      const uint8_t* rp = readable80(p, end, buf);
+      bool all_u = true;
+      uint8_t u0 = 0;
+      const uint64_t o = lu != 0 ? row_occupancy_of(rp, live, lu, all_u)
+                                 : row_occupancy(rp, live, u0);
+      if (lu == 0 && o != 0) {
+        all_u = u0 != 0;
+        lu = u0;
+      }
+      if (!all_u) {
+        layer_one = false;
+        break;
+      }
+      occ[r] = o;
+      puni[r] = o != 0 ? lu : 0;
+      s.border[r] = o != 0 && (left || right) ? border_bits(p) : uint8_t{0};
+      s.pcx[r] = s.pcy[r] = 0;
+      const size_t nz = row_index(zz + 1, yy);
+      const uint64_t zo = has_z ? occ[nz] : 0;
+      s.pcz[r] = upper_lu != 0 ? (upper_lu != lu ? o & zo : 0)
+                               : uniform_pair(o, lu, rp, zo, puni[nz], p + plane, buf3);
+      yo = o;
+      yu = o != 0 ? lu : 0;
+    }
+    upper_lu = layer_one ? lu : 0;
     for (; yy >= 0; --yy, p -= g.sx) {
       const size_t r = row_index(zz, yy);
       prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
@@ -493,18 +545,9 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
           s.pcy[r] = m.dy & o & yo;
           s.pcz[r] = m.dz & o & zo;
         } else {
-          // Uniform row: no change inside; toward a uniform neighbour the pair differs on all
-          // common solid lanes or on none.
-          s.pcx[r] = 0;
-          const auto pair = [&](uint64_t n_occ, uint8_t n_uni, const uint8_t* q,
-                                uint8_t* qbuf) -> uint64_t {
-            const uint64_t both = o & n_occ;
-            if (both == 0) return 0;
-            if (n_uni != 0) return n_uni != u ? both : 0;
-            return diff_mask8(rp, readable80(q, end, qbuf)) & both;
-          };
-          s.pcy[r] = pair(yo, yu, p + g.sx, buf2);
-          s.pcz[r] = pair(zo, puni[nz], p + plane, buf3);
+          s.pcx[r] = 0;  // uniform: no change inside
+          s.pcy[r] = uniform_pair(o, u, rp, yo, yu, p + g.sx, buf2);
+          s.pcz[r] = uniform_pair(o, u, rp, zo, puni[nz], p + plane, buf3);
         }
       }
       yo = o;
