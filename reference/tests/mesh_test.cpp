@@ -256,6 +256,39 @@ TEST(Mesh, LayeredColoursMatchPerVoxelGreedy) {
   }
 }
 
+// Tiles without a face are skipped: an empty tile, and a full one whose every neighbour voxel is
+// solid (with joints: bound to the tile's joint). A 130^3 grid has one such inner tile, x, y, z
+// in 64..127. Full, the skip is right; one voxel taken out inside that tile, or beside any of
+// its six faces, or a neighbour bound to another joint, gives the tile faces, which must appear.
+// Exactly the per-voxel greedy, plain and bone-aware.
+TEST(Mesh, FacelessTilesAreSkippedOnlyWhenFaceless) {
+  const uint32_t n = 130;
+  Vox0 full = make_grid(n, n, n);
+  std::fill(full.voxels.begin(), full.voxels.end(), uint8_t{2});
+  const std::vector<uint16_t> one_joint(full.voxels.size(), 4);
+  const uint32_t holes[][3] = {{n, 0, 0},    {90, 90, 90},  {63, 90, 90}, {128, 90, 90},
+                               {90, 63, 90}, {90, 128, 90}, {90, 90, 63}, {90, 90, 128}};
+  for (const auto& h : holes) {
+    SCOPED_TRACE(::testing::Message() << "hole at " << h[0] << "," << h[1] << "," << h[2]);
+    Vox0 g = full;
+    std::vector<uint16_t> other = one_joint;
+    if (h[0] < n) {
+      g.voxels[g.index(h[0], h[1], h[2])] = 0;
+      other[g.index(h[0], h[1], h[2])] = 5;
+    }
+    const std::vector<Quad> gq = greedy(g);
+    EXPECT_EQ(gq, per_voxel_greedy(g, {}));
+    EXPECT_EQ(bone(g, one_joint), per_voxel_greedy(g, one_joint));
+    // The hole filled again, but bound to another joint: a face toward it with joints only.
+    EXPECT_EQ(bone(full, other), per_voxel_greedy(full, other));
+  }
+  // Empty tiles around one voxel in the inner tile.
+  Vox0 sparse = make_grid(n, n, n);
+  sparse.voxels[sparse.index(100, 70, 120)] = 3;
+  EXPECT_EQ(greedy(sparse).size(), 6u);
+  EXPECT_EQ(bone(sparse, one_joint), per_voxel_greedy(sparse, one_joint));
+}
+
 TEST(Mesh, DeterministicAndAllocationFreeOnReuse) {
   std::mt19937 rng(11);
   Case c = random_case(rng, 40, 33, 30, 0.5, 4, 3);

@@ -377,9 +377,29 @@ inline uint64_t row_occupancy_of(const uint8_t* p, uint64_t live, uint8_t u, boo
 #endif
 }
 
+// Whether every voxel beside the tile's faces is solid, as s.occ and s.border (after
+// mask_shell: and bound to the tile's joint) say: the four margin rows of every layer and
+// column, and both border bits of every inner row. A tile on the grid's surface has an empty
+// neighbour (margin rows outside the grid are 0; no border bit on that x side). With its own
+// voxels all solid, such a tile has no face.
+bool shell_solid(const Grid& g, const Tile& t, const MeshScratch::Impl& s) {
+  if (t.x0 == 0 || t.x0 + t.cx >= g.sx) return false;
+  const uint64_t live = low_bits(t.cx);
+  uint64_t all = live;
+  uint8_t borders = 3;
+  for (int zz = 0; zz < int(t.cz); ++zz) {
+    all &= s.occ[row_index(zz, -1)] & s.occ[row_index(zz, int(t.cy))];
+    for (int yy = 0; yy < int(t.cy); ++yy) borders &= s.border[row_index(zz, yy)];
+  }
+  for (int yy = 0; yy < int(t.cy); ++yy)
+    all &= s.occ[row_index(-1, yy)] & s.occ[row_index(int(t.cz), yy)];
+  return all == live && borders == 3;
+}
+
 // Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows),
 // or, for a tile whose solid voxels all hold one palette index, only s.occ and s.border, with
-// s.one_colour set (the change masks are then all zero; mesh_tile reads s.zero_masks).
+// s.one_colour set (the change masks are then all zero; mesh_tile reads s.zero_masks); and
+// s.empty_tile, s.sealed.
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
 // their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
 // "neighbour is solid" half of every change mask. Margin rows (the one-row shell around the
@@ -403,6 +423,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const auto border_bits = [left, right, cx = t.cx](const uint8_t* p) {
     return uint8_t((left && p[-1] != 0) | (right && p[cx] != 0) << 1);
   };
+  uint64_t inner_and = ~uint64_t{0};  // the one-colour loop's rows' occupancy, for s.sealed
   const auto margin_row = [&](int zz, int yy) {
     const int64_t z = int64_t{t.z0} + zz, y = int64_t{t.y0} + yy;
     const size_t r = row_index(zz, yy);
@@ -480,6 +501,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         break;
       }
       occ[r] = o;
+      inner_and &= o;
       s.border[r] = o != 0 && (left || right) ? border_bits(p) : uint8_t{0};
       layer_solid |= o != 0;
       yo = o;
@@ -556,6 +578,10 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     margin_row(zz, -1);
   }
   s.one_colour = one;
+  // Only a one-colour tile (every inner row went through its loop) is tested: an empty tile is
+  // one, and a full tile of several colours, not skipped, is only slower.
+  s.empty_tile = one && tu == 0;
+  s.sealed = one && inner_and == live && shell_solid(g, t, s);
 }
 
 // In-place transpose of a 64x64 bit matrix: bit j of a[i] moves to bit i of a[j].
@@ -949,12 +975,15 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
         s.tile_z0 = z0;
         ++s.tile_seq;  // blocks never mix tiles (wraps only after 2^32 tiles: far past limits)
         build_palette_rows(g, t, s);
+        if (s.empty_tile) continue;  // no solid voxel: no face
         uint16_t tile_joint = 0;
         if (g.joints == nullptr) {
-          mesh_tile<TileMode::Plain>(g, t, joint0, s, out);
+          if (!s.sealed) mesh_tile<TileMode::Plain>(g, t, joint0, s, out);
         } else if (tile_one_joint(g, t, s, tile_joint)) {
           mask_shell(g, t, tile_joint, s);
-          mesh_tile<TileMode::OneJoint>(g, t, tile_joint, s, out);
+          // Sealed still unless a voxel beside the tile is bound to another joint.
+          if (!(s.sealed && shell_solid(g, t, s)))
+            mesh_tile<TileMode::OneJoint>(g, t, tile_joint, s, out);
         } else {
           build_joint_rows(g, t, s);
           mesh_tile<TileMode::Joints>(g, t, joint0, s, out);

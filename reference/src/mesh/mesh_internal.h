@@ -32,6 +32,12 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
   std::vector<uint8_t> puni;     // inner rows: the one palette index of all solid voxels, 0: mixed
   bool one_colour = false;       // the tile's solid voxels hold one index: pc* not written
+  // Tiles without a face, which the mesher skips (set by build_palette_rows): empty_tile, no
+  // solid voxel; sealed, every voxel solid and so is every voxel beside the tile (the inside of
+  // a large solid; found for one-colour tiles; with joints, the mesher also asks that they all
+  // hold the tile's one joint).
+  bool empty_tile = false;
+  bool sealed = false;
   std::vector<uint64_t> zero_masks;  // kRowCount zeros: a one-colour tile's change masks
   std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
