@@ -423,6 +423,18 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   const auto border_bits = [left, right, cx = t.cx](const uint8_t* p) {
     return uint8_t((left && p[-1] != 0) | (right && p[cx] != 0) << 1);
   };
+  // A row's occupancy while every solid voxel met so far holds index `idx` (0: none seen yet;
+  // the row's own uniform index then becomes `idx`); all_u is cleared when the row disagrees.
+  const auto agreeing_row = [live](const uint8_t* rp, uint8_t& idx, bool& all_u) {
+    uint8_t u0 = 0;
+    const uint64_t o = idx != 0 ? row_occupancy_of(rp, live, idx, all_u)
+                                : row_occupancy(rp, live, u0);
+    if (idx == 0 && o != 0) {
+      all_u = u0 != 0;
+      idx = u0;
+    }
+    return o;
+  };
   uint64_t inner_and = ~uint64_t{0};  // the one-colour loop's rows' occupancy, for s.sealed
   const auto margin_row = [&](int zz, int yy) {
     const int64_t z = int64_t{t.z0} + zz, y = int64_t{t.y0} + yy;
@@ -485,17 +497,10 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     for (; one && yy >= 0; --yy, p -= g.sx) {
       const size_t r = row_index(zz, yy);
       prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
-      const uint8_t* rp = readable80(p, end, buf);
-      // Every solid voxel so far holds index `tu` (0: none seen yet): only occupancy and border,
-      // while this row agrees.
+      // Every solid voxel so far holds index `tu`: only occupancy and border, while this row
+      // agrees.
       bool all_u = true;
-      uint8_t u0 = 0;
-      const uint64_t o = tu != 0 ? row_occupancy_of(rp, live, tu, all_u)
-                                 : row_occupancy(rp, live, u0);
-      if (tu == 0 && o != 0) {
-        all_u = u0 != 0;
-        tu = u0;
-      }
+      const uint64_t o = agreeing_row(readable80(p, end, buf), tu, all_u);
       if (!all_u) {
         leave_one_colour(zz, yy);  // clears `one`: the layer loop below takes this row
         break;
@@ -520,13 +525,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       prefetch_row(p, -int64_t{kAhead} * g.sx, pf && yy >= int(kAhead), wide);
       const uint8_t* rp = readable80(p, end, buf);
       bool all_u = true;
-      uint8_t u0 = 0;
-      const uint64_t o = lu != 0 ? row_occupancy_of(rp, live, lu, all_u)
-                                 : row_occupancy(rp, live, u0);
-      if (lu == 0 && o != 0) {
-        all_u = u0 != 0;
-        lu = u0;
-      }
+      const uint64_t o = agreeing_row(rp, lu, all_u);
       if (!all_u) {
         layer_one = false;
         break;
