@@ -595,7 +595,6 @@ inline void transpose64(uint64_t* a) {
   }
 }
 
-
 #if defined(__SSE2__)
 // Bits 0 and 1: which of the two 64-bit lanes of v is non-zero. Both 32-bit halves of a lane are
 // or-ed into each, so one 32-bit compare tests the whole lane.
