@@ -234,12 +234,34 @@ inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
 #endif
 }
 
+// True when p[i] == j for every i < 64 (joint ids): the common case of a joint row inside a
+// region, answered by 8 compares and-ed together and one movemask, where same_joint_mask needs
+// four packs, four movemasks and the shifts. 64 values must be readable.
+inline bool all_joint16(const uint16_t* p, uint16_t j) {
+#if defined(__SSE2__)
+  const __m128i jv = _mm_set1_epi16(static_cast<short>(j));
+  __m128i eq = _mm_set1_epi8(-1);
+  for (int i = 0; i < 64; i += 8)
+    eq = _mm_and_si128(
+        eq, _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), jv));
+  return _mm_movemask_epi8(eq) == 0xFFFF;
+#else
+  return same_joint_mask(p, j) == ~uint64_t{0};
+#endif
+}
+
 // True when every solid voxel of tile t is bound to one joint, returned in `joint` (a tile with
-// no solid voxel: true, joint 0); s.occ must be built. Such a tile meshes with the plain masks
-// once its shell is masked (mask_shell): inside it no joint change can expose a face or split a
+// no solid voxel: true, joint 0); s.occ and s.border must be built. Such a tile meshes with the
+// plain masks once its shell is masked: inside it no joint change can expose a face or split a
 // run. Joint maps bind regions, so at 128^3 and up most tiles lie inside one joint, and a tile
 // that does not usually fails within its first rows.
-bool tile_one_joint(const Grid& g, const Tile& t, const MeshScratch::Impl& s, uint16_t& joint) {
+//
+// The x half of the shell is masked here, in the same pass: a voxel beside the tile in x (a
+// s.border bit) bound to another joint exposes the tile's face toward it exactly as an empty
+// voxel would, so its bit is cleared. The masked bits go to s.border_one for every inner row and
+// replace s.border (a swap) only when the tile is one joint: a tile that is not keeps s.border,
+// which the joint-change masks need as it is. mask_shell does the y and z halves.
+bool tile_one_joint(const Grid& g, const Tile& t, MeshScratch::Impl& s, uint16_t& joint) {
   const bool pf = streams(g, t);
   const uint16_t* jend = g.joints + g.count;
   alignas(16) uint16_t jbuf[72];
@@ -247,27 +269,38 @@ bool tile_one_joint(const Grid& g, const Tile& t, const MeshScratch::Impl& s, ui
   uint16_t j = 0;
   for (uint32_t zz = 0; zz < t.cz; ++zz) {
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
-      const uint64_t solid = s.occ[row_index(int(zz), int(yy))];
+      const size_t r = row_index(int(zz), int(yy));
+      const uint64_t solid = s.occ[r];
       const uint16_t* jr = g.joints + g.index(t.x0, t.y0 + yy, t.z0 + zz);
       // At 256^3 this pass is what reads the joint map from memory.
       prefetch_row(jr, int64_t{kAhead} * g.sx, pf && yy + kAhead < t.cy, true);
-      if (solid == 0) continue;
+      if (solid == 0) {
+        s.border_one[r] = 0;  // an empty row's border is 0 (build_palette_rows)
+        continue;
+      }
       if (!found) {
         j = jr[std::countr_zero(solid)];
         found = true;
       }
-      if ((solid & ~same_joint_mask(readable72(jr, jend, jbuf), j)) != 0) return false;
+      const uint16_t* rp = readable72(jr, jend, jbuf);
+      // Lanes past a narrower tile may fail all_joint16; the mask then asks lane by lane.
+      if (!all_joint16(rp, j) && (solid & ~same_joint_mask(rp, j)) != 0) return false;
+      uint8_t b = s.border[r];
+      if ((b & 1) != 0 && jr[-1] != j) b &= ~uint8_t{1};
+      if ((b & 2) != 0 && jr[t.cx] != j) b &= ~uint8_t{2};
+      s.border_one[r] = b;
     }
   }
+  s.border.swap(s.border_one);
   joint = j;
   return true;
 }
 
-// For a one-joint tile (tile_one_joint): a solid voxel of the shell around the tile (rows y0-1,
-// y0+cy, z0-1, z0+cz and the voxels x0-1, x0+cx) bound to another joint exposes the tile's face
-// toward it, exactly as an empty voxel would, and nothing else reads the shell (merges compare
-// faces of the tile's own voxels). So clearing such voxels from s.occ / s.border makes the plain
-// masks give the bone-aware faces.
+// For a one-joint tile (tile_one_joint, which masked the x borders): a solid voxel of the
+// margin rows around the tile (rows y0-1, y0+cy, z0-1, z0+cz) bound to another joint exposes
+// the tile's face toward it, exactly as an empty voxel would, and nothing else reads the shell
+// (merges compare faces of the tile's own voxels). So clearing such voxels from s.occ makes the
+// plain masks give the bone-aware faces.
 void mask_shell(const Grid& g, const Tile& t, uint16_t j, MeshScratch::Impl& s) {
   const uint16_t* jend = g.joints + g.count;
   alignas(16) uint16_t jbuf[72];
@@ -281,13 +314,6 @@ void mask_shell(const Grid& g, const Tile& t, uint16_t j, MeshScratch::Impl& s) 
   for (int zz = 0; zz < int(t.cz); ++zz) {
     mask_row(zz, -1);
     mask_row(zz, int(t.cy));
-    for (int yy = 0; yy < int(t.cy); ++yy) {
-      uint8_t& b = s.border[row_index(zz, yy)];
-      if (b == 0) continue;
-      const uint16_t* jr = g.joints + g.index(t.x0, t.y0 + uint32_t(yy), t.z0 + uint32_t(zz));
-      if ((b & 1) != 0 && jr[-1] != j) b &= ~uint8_t{1};
-      if ((b & 2) != 0 && jr[t.cx] != j) b &= ~uint8_t{2};
-    }
   }
   for (int yy = 0; yy < int(t.cy); ++yy) {
     mask_row(-1, yy);

@@ -28,6 +28,7 @@ void MeshScratch::Impl::ensure() {
   if (!occ.empty()) return;
   occ.assign(kRowCount, 0);
   border.assign(kRowCount, 0);
+  border_one.assign(kRowCount, 0);
   pcx.assign(kRowCount, 0);
   pcy.assign(kRowCount, 0);
   pcz.assign(kRowCount, 0);

@@ -27,6 +27,8 @@ struct MeshScratch::Impl {
   // Per-tile row masks (bit i = voxel x0 + i of row (y0 + yy, z0 + zz)).
   std::vector<uint64_t> occ;     // solid
   std::vector<uint8_t> border;   // bit 0: voxel x0-1 solid; bit 1: voxel x0+cx solid
+  // One-joint tiles: s.border less the voxels bound to another joint (tile_one_joint swaps it in).
+  std::vector<uint8_t> border_one;
   std::vector<uint64_t> pcx;     // palette(x) != palette(x+1)
   std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
