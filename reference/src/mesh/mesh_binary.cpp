@@ -94,17 +94,26 @@ inline RowMasks8 row_diffs8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 #endif
 }
 
-// True when a[i] == b[i] for every i < 64 (joint ids): 8 compares and-ed together, one movemask.
-// 64 values of each must be readable.
+#if defined(__SSE2__)
+// True when a[i] equals lane i of the blocks `block(i)` gives (8 joint ids each, i = 0, 8, .., 56)
+// for every i < 64: 8 compares and-ed together, one movemask. The one home of the all-equal test
+// of rows_equal16 (a second row) and all_joint16 (one joint id in every lane). 64 values of a
+// must be readable.
+template <class Block>
+inline bool all_lanes_equal16(const uint16_t* a, Block block) {
+  __m128i eq = _mm_set1_epi8(-1);
+  for (int i = 0; i < 64; i += 8)
+    eq = _mm_and_si128(
+        eq, _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)), block(i)));
+  return _mm_movemask_epi8(eq) == 0xFFFF;
+}
+#endif
+
+// True when a[i] == b[i] for every i < 64 (joint ids). 64 values of each must be readable.
 inline bool rows_equal16(const uint16_t* a, const uint16_t* b) {
 #if defined(__SSE2__)
-  __m128i eq = _mm_set1_epi8(-1);
-  for (int i = 0; i < 64; i += 8) {
-    eq = _mm_and_si128(eq,
-                       _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
-                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i))));
-  }
-  return _mm_movemask_epi8(eq) == 0xFFFF;
+  return all_lanes_equal16(
+      a, [b](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)); });
 #else
   return diff_mask_scalar(a, b) == 0;
 #endif
@@ -235,16 +244,12 @@ inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
 }
 
 // True when p[i] == j for every i < 64 (joint ids): the common case of a joint row inside a
-// region, answered by 8 compares and-ed together and one movemask, where same_joint_mask needs
-// four packs, four movemasks and the shifts. 64 values must be readable.
+// region, answered by all_lanes_equal16 where same_joint_mask needs four packs, four movemasks
+// and the shifts. 64 values must be readable.
 inline bool all_joint16(const uint16_t* p, uint16_t j) {
 #if defined(__SSE2__)
   const __m128i jv = _mm_set1_epi16(static_cast<short>(j));
-  __m128i eq = _mm_set1_epi8(-1);
-  for (int i = 0; i < 64; i += 8)
-    eq = _mm_and_si128(
-        eq, _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), jv));
-  return _mm_movemask_epi8(eq) == 0xFFFF;
+  return all_lanes_equal16(p, [jv](int) { return jv; });
 #else
   return same_joint_mask(p, j) == ~uint64_t{0};
 #endif
