@@ -1,0 +1,30 @@
+#!/bin/sh
+# CTest bench-report: bench/report.py's "Targets" table on a small hand-written run
+# (bench/testdata/report_targets.json) whose verdicts are declared here, not by report.py: a
+# ratio just under its floor is "not met" and printed with three decimals, more quads than
+# today's kernel fail a ratio that is met, the SSE2 build of a kernel (_sse2) has its kernel's
+# target, a kernel without a target (bone_aware_j1) has no row, and the allocation row judges
+# the benchmarks that count allocations (one allocates).
+set -u
+here=$(dirname "$0")
+fail() { echo "report_selftest: $*" >&2; exit 1; }
+out=$(python3 "$here/report.py" "$here/testdata/report_targets.json") ||
+  fail "report.py exited $?"
+row() {  # row PATTERN VERDICT: exactly one target row matches PATTERN and ends in VERDICT
+  n=$(printf '%s\n' "$out" | grep -c -- "$1")
+  [ "$n" = 1 ] || fail "want one row matching '$1', got $n"
+  printf '%s\n' "$out" | grep -- "$1" | grep -q -- "| $2 |\$" || fail "'$1' is not '$2'"
+}
+row "greedy, sphere 64^3 >= 1.5x today's plain greedy.*| 1.499x" "\*\*not met\*\*"
+row "greedy \[SSE2 build\], sphere 64^3 >= 1.5x.*| 1.450x" "\*\*not met\*\*"
+row "greedy, terrain 256^3 >= 1.5x.*| 1.512x" "met"
+row "bone-aware greedy (8 joints), random50 64^3 >= 1.0x.*| 1.200x.*101 quads, today 100" \
+  "\*\*not met\*\*"
+row "bone-aware greedy (64 joints), sphere 256^3 >= 1.5x.*| 0.850x" "\*\*not met\*\*"
+row "RKCH decode, 259-byte character >= 4x.*| 4.010x" "met"
+row "RKCH decode, 10 KB character >= 2x.*| 1.990x" "\*\*not met\*\*"
+row "local-to-model alone, 256 joints, SSE2 kernels.*| 1.498x" "\*\*not met\*\*"
+row "local-to-model alone, 256 joints, default kernels.*| 1.950x" "met"
+printf '%s\n' "$out" | grep -q "bone_aware_j1\|(1 joints)" && fail "bone_aware_j1 has no target"
+row "zero heap allocations.*1 benchmarks, 1 allocate: POSE/l2m/256" "\*\*not met\*\*"
+echo "report_selftest: ok"
