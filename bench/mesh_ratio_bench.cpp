@@ -3,7 +3,8 @@
 // bench/baseline/mesh_baseline.cpp, run alternately inside every iteration on the same grid.
 //
 // Names: MESH/ratio/<kernel>/<grid>/<N>, kernel = greedy | bone_aware_j1 | _j8 | _j64 (joint
-// maps of bench/inputs.h). Every iteration times the library call, today's plain greedy and,
+// maps of bench/inputs.h), on the default build of the greedy kernel (mesh.h MeshKernels::Auto:
+// AVX2 where the CPU has it); greedy_sse2, bone_aware_j8_sse2 and _j64_sse2 run the SSE2 build. Every iteration times the library call, today's plain greedy and,
 // for bone-aware, today's bone-aware, on the same grid, in an order that alternates per
 // iteration (so neither side always runs on a warm cache). The benchmark's own time is all the
 // calls of an iteration together; it is marked an in-run baseline (baseline=1) so compare.sh
@@ -28,10 +29,12 @@
 namespace voxrig::bench {
 namespace {
 
-void register_ratio(uint32_t joints, GridKind kind, uint32_t n) {
-  const std::string kernel = joints ? "bone_aware_j" + std::to_string(joints) : "greedy";
+void register_ratio(uint32_t joints, GridKind kind, uint32_t n, MeshKernels kernels) {
+  const std::string kernel = (joints ? "bone_aware_j" + std::to_string(joints) : "greedy") +
+                             (kernels == MeshKernels::Sse2 ? "_sse2" : "");
   const std::string nm = "MESH/ratio/" + kernel + "/" + grid_name(kind) + "/" + std::to_string(n);
   benchmark::RegisterBenchmark(nm.c_str(), [=](benchmark::State& state) {
+    set_mesh_kernels(kernels);  // the frozen copies have one build: the SSE2 baseline
     const Vox0& g = grid(kind, n);
     const std::span<const uint16_t> jm =
         joints ? std::span<const uint16_t>(joint_map(joints, n)) : std::span<const uint16_t>();
@@ -84,6 +87,7 @@ void register_ratio(uint32_t joints, GridKind kind, uint32_t n) {
       state.counters["vs_base_greedy"] = t_greedy / t_lib;
       state.counters["vs_base_same"] = (joints ? t_bone : t_greedy) / t_lib;
     }
+    set_mesh_kernels(MeshKernels::Auto);
     if (!ok) report_failure(state, "a mesher failed");
     if (lib_quads > base_quads) report_failure(state, "more quads than today's kernel");
   });
@@ -92,7 +96,10 @@ void register_ratio(uint32_t joints, GridKind kind, uint32_t n) {
 const bool registered = [] {
   for (GridKind kind : {GridKind::Sphere, GridKind::Terrain, GridKind::Random50})
     for (uint32_t n : {64u, 256u})
-      for (uint32_t joints : {0u, 1u, 8u, 64u}) register_ratio(joints, kind, n);
+      for (uint32_t joints : {0u, 1u, 8u, 64u}) {
+        register_ratio(joints, kind, n, MeshKernels::Auto);
+        if (joints != 1) register_ratio(joints, kind, n, MeshKernels::Sse2);
+      }
   return true;
 }();
 

@@ -11,7 +11,7 @@
 #   --ratio-targets
 #               run only issue 15's ratio targets (MESH/ratio at 64^3 and 256^3 sphere/terrain,
 #               64^3 random50; RKCH/ratio; POSE/ratio; pose sample + local-to-model and SKEL
-#               decode with their frozen copies) at --min-time 0.2, ~3 min on 2 cores:
+#               decode with their frozen copies) at --min-time 0.2, ~4 min on 2 cores:
 #               `bench/report.py FILE.json` then prints every one met or not met, from one run
 #   --compact   rewrite the JSON with one benchmark entry per line (the checked-in baseline's
 #               format: ~30 % smaller, readable diffs; every reader takes either form)

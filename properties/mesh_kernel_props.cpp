@@ -1,9 +1,10 @@
-// The binary meshing kernels (reference/src/mesh/mesh_binary.cpp, issue 15) on grids big enough
+// The binary meshing kernels (reference/src/mesh/mesh_binary_kernel.h, issue 15) on grids big enough
 // to cross 64-voxel tiles: mesh_greedy and mesh_bone_aware against the brute-force face oracle
 // (voxrig::testing: every exposed face covered exactly once, no unexposed face covered, every
 // quad uniform in joint and palette index, no more quads than faces), and against the frozen
 // pre-issue kernels of bench/baseline/ (the same quads in the same order: the unit tests and
-// rigconform pin the output, so the faster kernels must not change it).
+// rigconform pin the output, so the faster kernels must not change it). Both builds of the
+// kernel (mesh.h MeshKernels) run on every case and must agree quad for quad.
 //
 // Shapes: lines (1x1xN in every orientation), plates (NxNx1), and boxes whose sides sit near
 // multiples of 64 (1..8, 60..70, 124..132): tile edges, partial tiles, grid edges. Fill: random
@@ -111,18 +112,41 @@ BigGrid gen_big_grid() {
   return g;
 }
 
+// Restores the default kernel choice when a check ends, however it ends (RC_ASSERT throws).
+struct KernelsRestored {
+  ~KernelsRestored() { set_mesh_kernels(MeshKernels::Auto); }
+};
+
 // The library kernel's quads cover exactly the oracle's faces, each quad uniform in joint and
-// palette index, and are exactly the pre-issue kernel's quads (same order).
+// palette index, and are exactly the pre-issue kernel's quads (same order); the SSE2 build gives
+// the same quads as the default one (the AVX2 build where the CPU has it).
 void check_kernel(const BigGrid& g, bool bone) {
-  std::vector<Quad> got, want;
+  std::vector<Quad> got, got_sse2, want;
   MeshScratch scratch;
   bench_baseline::Scratch base_scratch;
+  const auto run = [&](std::vector<Quad>& out) {
+    if (bone) {
+      VOXRIG_RC_OK(mesh_bone_aware(g.vox0, g.joints, out, scratch));
+    } else {
+      VOXRIG_RC_OK(mesh_greedy(g.vox0, out, scratch));
+    }
+  };
+  {
+    const KernelsRestored restore;
+    run(got);
+    set_mesh_kernels(MeshKernels::Sse2);
+    run(got_sse2);
+  }
   if (bone) {
-    VOXRIG_RC_OK(mesh_bone_aware(g.vox0, g.joints, got, scratch));
     VOXRIG_RC_OK(bench_baseline::mesh_bone_aware(g.vox0, g.joints, want, base_scratch));
   } else {
-    VOXRIG_RC_OK(mesh_greedy(g.vox0, got, scratch));
     VOXRIG_RC_OK(bench_baseline::mesh_greedy(g.vox0, want, base_scratch));
+  }
+  RC_ASSERT(got.size() == got_sse2.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (!(got[k] == got_sse2[k]))
+      RC_FAIL("quad " + std::to_string(k) + " differs between the " +
+              std::string(mesh_kernels_in_use()) + " and sse2 builds");
   }
   const std::span<const uint16_t> jm =
       bone ? std::span<const uint16_t>(g.joints) : std::span<const uint16_t>();

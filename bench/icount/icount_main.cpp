@@ -110,8 +110,9 @@ int mesh_greedy_64() {
   });
 }
 
-// Pose workloads run LocalToModelJob on the SSE2 baseline kernels (pose.h PoseKernels), so the
-// counts do not depend on whether the CPU has AVX; `voxrig_icount <workload> --kernels=auto`
+// Pose workloads run LocalToModelJob on the SSE2 baseline kernels (pose.h PoseKernels), and mesh
+// workloads the SSE2 build of the greedy kernel (mesh.h MeshKernels, set in main), so the counts
+// do not depend on whether the CPU has AVX or AVX2; `voxrig_icount <workload> --kernels=auto`
 // (by hand, not in the gate) counts the kernels the CPU would pick.
 bool g_auto_kernels = false;
 
@@ -204,6 +205,8 @@ int main(int argc, char** argv) {
     voxrig::bench::g_auto_kernels = true;
     argc = 2;
   }
+  voxrig::set_mesh_kernels(voxrig::bench::g_auto_kernels ? voxrig::MeshKernels::Auto
+                                                         : voxrig::MeshKernels::Sse2);
   if (argc == 2)
     for (const auto& w : kWorkloads)
       if (std::strcmp(argv[1], w.name) == 0) return w.run();

@@ -1,9 +1,12 @@
 // Meshing: naive / greedy / bone-aware invariants, exact agreement with a per-voxel greedy,
-// hand-written small cases, determinism, no allocation on reuse, errors.
+// hand-written small cases, determinism, no allocation on reuse, errors. Every Mesh test runs
+// on both builds of the binary greedy kernel (mesh.h MeshKernels: Auto, the AVX2 build where the
+// CPU has it, and the SSE2 baseline).
 #include <gtest/gtest.h>
 
 #include <random>
 #include <set>
+#include <string>
 
 #include "voxrig/mesh.h"
 #include "voxrig/testing/alloc_counter.h"
@@ -15,6 +18,11 @@ namespace voxrig {
 inline void PrintTo(const Quad& q, std::ostream* os) {
   *os << "{" << q.x << "," << q.y << "," << q.z << " " << q.w << "x" << q.h << " axis"
       << int(q.axis) << (q.positive ? "+" : "-") << " j" << q.joint << " m" << q.material << "}";
+}
+
+/// Readable gtest output for the kernel parameter.
+inline void PrintTo(MeshKernels k, std::ostream* os) {
+  *os << (k == MeshKernels::Auto ? "Auto" : "Sse2");
 }
 
 namespace {
@@ -85,7 +93,37 @@ std::vector<Quad> bone(const Vox0& g, const std::vector<uint16_t>& joints) {
   return out;
 }
 
-TEST(Mesh, TwoVoxelsByHand) {
+// The Mesh tests under both kernel builds (the parameter); Auto is restored after each.
+class Mesh : public ::testing::TestWithParam<MeshKernels> {
+ protected:
+  void SetUp() override { set_mesh_kernels(GetParam()); }
+  void TearDown() override { set_mesh_kernels(MeshKernels::Auto); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Mesh, ::testing::Values(MeshKernels::Auto, MeshKernels::Sse2),
+                         [](const auto& info) {
+                           return std::string(info.param == MeshKernels::Auto ? "Auto" : "Sse2");
+                         });
+
+TEST_P(Mesh, SelectsTheRequestedKernels) {
+  const std::string in_use = mesh_kernels_in_use();
+#if defined(__SSE2__)
+  if (GetParam() == MeshKernels::Sse2) {
+    EXPECT_EQ(in_use, "sse2");
+  } else {
+    EXPECT_TRUE(in_use == "avx2" || in_use == "sse2") << in_use;
+#if defined(__x86_64__) && defined(__GNUC__)
+    const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                     __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    EXPECT_EQ(in_use == "avx2", has);
+#endif
+  }
+#else
+  EXPECT_EQ(in_use, "portable");
+#endif
+}
+
+TEST_P(Mesh, TwoVoxelsByHand) {
   Vox0 g = make_grid(2, 1, 1);
   g.voxels = {4, 4};
   // Naive: 10 exposed faces (the shared face is hidden).
@@ -109,7 +147,7 @@ TEST(Mesh, TwoVoxelsByHand) {
   EXPECT_EQ(b[7], (Quad{1, 0, 0, 1, 1, 0, 1, 2, 4}));
 }
 
-TEST(Mesh, DifferentPalettesDoNotMerge) {
+TEST_P(Mesh, DifferentPalettesDoNotMerge) {
   Vox0 g = make_grid(3, 1, 1);
   g.voxels = {1, 2, 1};
   // Every long face splits into three: 2 end faces + 4 * 3 = 14 quads, same as naive.
@@ -117,7 +155,7 @@ TEST(Mesh, DifferentPalettesDoNotMerge) {
   EXPECT_EQ(unit_faces(greedy(g)), unit_faces(naive(g, {})));
 }
 
-TEST(Mesh, InvariantsOnRandomGrids) {
+TEST_P(Mesh, InvariantsOnRandomGrids) {
   std::mt19937 rng(7);
   const uint16_t shapes[][3] = {{1, 1, 1},  {5, 4, 3},  {8, 8, 8},  {17, 9, 13}, {64, 3, 2},
                                 {70, 3, 5}, {3, 70, 4}, {4, 3, 70}, {65, 66, 2}, {16, 16, 16}};
@@ -174,7 +212,7 @@ TEST(Mesh, InvariantsOnRandomGrids) {
 // boundary moves with z (a staircase), one whose y boundary lies only beyond x = 64, and random
 // nested boxes, so equal rows sit next to unequal ones in every direction. Exactly the per-voxel
 // greedy, quad for quad.
-TEST(Mesh, BoneAwareOnRegionJointMaps) {
+TEST_P(Mesh, BoneAwareOnRegionJointMaps) {
   std::mt19937 rng(11);
   const uint16_t shapes[][3] = {{24, 24, 24}, {70, 20, 19}, {9, 67, 21}, {12, 18, 66}};
   for (const auto& sh : shapes) {
@@ -226,7 +264,7 @@ TEST(Mesh, BoneAwareOnRegionJointMaps) {
 // solid" or nothing when the layer above had one index too). Some layers carry a stray voxel of
 // another index in some row, so a layer leaves that path part way; some are empty. Exactly the
 // per-voxel greedy, quad for quad, plain and with an x-slab joint map.
-TEST(Mesh, LayeredColoursMatchPerVoxelGreedy) {
+TEST_P(Mesh, LayeredColoursMatchPerVoxelGreedy) {
   std::mt19937 rng(19);
   const uint16_t shapes[][3] = {{64, 64, 40}, {70, 9, 23}, {13, 66, 17}, {20, 20, 70}};
   for (const auto& sh : shapes) {
@@ -261,7 +299,7 @@ TEST(Mesh, LayeredColoursMatchPerVoxelGreedy) {
 // in 64..127. Full, the skip is right; one voxel taken out inside that tile, or beside any of
 // its six faces, or a neighbour bound to another joint, gives the tile faces, which must appear.
 // Exactly the per-voxel greedy, plain and bone-aware.
-TEST(Mesh, FacelessTilesAreSkippedOnlyWhenFaceless) {
+TEST_P(Mesh, FacelessTilesAreSkippedOnlyWhenFaceless) {
   const uint32_t n = 130;
   Vox0 full = make_grid(n, n, n);
   std::fill(full.voxels.begin(), full.voxels.end(), uint8_t{2});
@@ -289,7 +327,7 @@ TEST(Mesh, FacelessTilesAreSkippedOnlyWhenFaceless) {
   EXPECT_EQ(bone(sparse, one_joint), per_voxel_greedy(sparse, one_joint));
 }
 
-TEST(Mesh, DeterministicAndAllocationFreeOnReuse) {
+TEST_P(Mesh, DeterministicAndAllocationFreeOnReuse) {
   std::mt19937 rng(11);
   Case c = random_case(rng, 40, 33, 30, 0.5, 4, 3);
   MeshScratch s;
@@ -318,7 +356,7 @@ TEST(Mesh, DeterministicAndAllocationFreeOnReuse) {
   EXPECT_EQ(probe2.count(), 0u);
 }
 
-TEST(Mesh, EmptyAndFullGrids) {
+TEST_P(Mesh, EmptyAndFullGrids) {
   Vox0 empty = make_grid(9, 9, 9);
   EXPECT_TRUE(greedy(empty).empty());
   EXPECT_TRUE(bone(empty, std::vector<uint16_t>(729, 1)).empty());
@@ -332,7 +370,7 @@ TEST(Mesh, EmptyAndFullGrids) {
   EXPECT_EQ(greedy(wide).size(), 14u);
 }
 
-TEST(Mesh, ErrorsAndJointMap) {
+TEST_P(Mesh, ErrorsAndJointMap) {
   Vox0 g = make_grid(2, 2, 2);
   g.voxels[0] = 1;
   g.voxels[7] = 1;

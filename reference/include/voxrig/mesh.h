@@ -94,6 +94,18 @@ Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratc
 Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
                        MeshScratch& scratch);
 
+/// Which build of the binary greedy kernel (mesh_greedy, mesh_bone_aware) runs on x86-64. Auto
+/// (the default): the AVX2 build when the CPU has AVX2, BMI1, BMI2 and POPCNT (and the OS saves
+/// the AVX state), else the SSE2 baseline; Sse2: always the SSE2 baseline. Both are compiled
+/// from one source and give the same quads in the same order (mesh_test runs every Mesh test on
+/// both); Sse2 lets tests, benchmarks and instruction counts run the baseline on any machine.
+/// Thread-safe; applies to calls started afterwards. No effect on the naive and KV6 meshers.
+enum class MeshKernels : uint8_t { Auto, Sse2 };
+/// Selects the kernel build (see MeshKernels). Never allocates, never fails.
+void set_mesh_kernels(MeshKernels kernels);
+/// The build the greedy meshers use now: "avx2", "sse2" or "portable" (no SSE2).
+const char* mesh_kernels_in_use();
+
 // ---- KV6 (formats.md D22) ----
 // KV6 keeps surface voxels only, so faces come from the stored `vis` bits (0x01 -x, 0x02 +x,
 // 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z), not from neighbour tests. Coordinates are KV6's own:

@@ -1,6 +1,6 @@
 // The meshers' shared layer (not installed): the scratch layout, the grid, the 64-lane mask
 // primitives and the binary mesher's entry. Defined in mesh_grid.cpp (scratch, grid, grouping)
-// and mesh_binary.cpp (mesh_binary); the naive oracle (mesh_naive.cpp), the greedy and
+// and mesh_binary.cpp (mesh_binary, over the kernel of mesh_binary_kernel.h); the naive oracle (mesh_naive.cpp), the greedy and
 // bone-aware entry points and the KV6 mesher use this layer and never each other.
 #pragma once
 
@@ -174,8 +174,26 @@ Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid)
 
 /// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
-/// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped).
+/// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped). Runs
+/// the build of the kernel that set_mesh_kernels and the CPU allow (mesh.h MeshKernels).
 void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::vector<Quad>& out);
+
+// The kernel's builds (mesh_binary_kernel.h), the same contract as mesh_binary: sse2 runs on
+// every x86-64 (and, without SSE2, is the portable code); avx2 exists where VOXRIG_MESH_AVX2 is
+// defined and may run only on a CPU with AVX2, BMI1, BMI2 and POPCNT.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VOXRIG_MESH_AVX2 1
+#endif
+namespace sse2 {
+void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
+                        std::vector<Quad>& out);
+}  // namespace sse2
+#if defined(VOXRIG_MESH_AVX2)
+namespace avx2 {
+void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
+                        std::vector<Quad>& out);
+}  // namespace avx2
+#endif
 
 /// Mask with the low n bits set (n <= 64).
 inline uint64_t low_bits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
