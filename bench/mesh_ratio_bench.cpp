@@ -4,8 +4,9 @@
 //
 // Names: MESH/ratio/<kernel>/<grid>/<N>, kernel = greedy | bone_aware_j1 | _j8 | _j64 (joint
 // maps of bench/inputs.h), on the default build of the greedy kernel (mesh.h MeshKernels::Auto:
-// AVX2 where the CPU has it); greedy_sse2, bone_aware_j8_sse2 and _j64_sse2 run the SSE2 build. Every iteration times the library call, today's plain greedy and,
-// for bone-aware, today's bone-aware, on the same grid, in an order that alternates per
+// AVX2 where the CPU has it); greedy_sse2, bone_aware_j8_sse2 and _j64_sse2 run the SSE2 build.
+// Every iteration times the library call, today's plain greedy and, for bone-aware, today's
+// bone-aware, on the same grid, in an order that alternates per
 // iteration (so neither side always runs on a warm cache). The benchmark's own time is all the
 // calls of an iteration together; it is marked an in-run baseline (baseline=1) so compare.sh
 // never gates it. Counters (ratios of the thread CPU times summed over all iterations):

@@ -1,7 +1,8 @@
 // The meshers' shared layer (not installed): the scratch layout, the grid, the 64-lane mask
 // primitives and the binary mesher's entry. Defined in mesh_grid.cpp (scratch, grid, grouping)
-// and mesh_binary.cpp (mesh_binary, over the kernel of mesh_binary_kernel.h); the naive oracle (mesh_naive.cpp), the greedy and
-// bone-aware entry points and the KV6 mesher use this layer and never each other.
+// and mesh_binary.cpp (mesh_binary, over the kernel of mesh_binary_kernel.h); the naive oracle
+// (mesh_naive.cpp), the greedy and bone-aware entry points and the KV6 mesher use this layer and
+// never each other.
 #pragma once
 
 #include <cstdint>
