@@ -1,7 +1,7 @@
 // The binary meshing kernels (reference/src/mesh/mesh_binary_kernel.h, issue 15) on grids big
-// enough to cross 64-voxel tiles: mesh_greedy and mesh_bone_aware against the brute-force face oracle
-// (voxrig::testing: every exposed face covered exactly once, no unexposed face covered, every
-// quad uniform in joint and palette index, no more quads than faces), and against the frozen
+// enough to cross 64-voxel tiles: mesh_greedy and mesh_bone_aware against the brute-force face
+// oracle (voxrig::testing: every exposed face covered exactly once, no unexposed face covered,
+// every quad uniform in joint and palette index, no more quads than faces), and against the frozen
 // pre-issue kernels of bench/baseline/ (the same quads in the same order: the unit tests and
 // rigconform pin the output, so the faster kernels must not change it). Both builds of the
 // kernel (mesh.h MeshKernels) run on every case and must agree quad for quad.

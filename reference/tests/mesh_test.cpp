@@ -100,10 +100,9 @@ class Mesh : public ::testing::TestWithParam<MeshKernels> {
   void TearDown() override { set_mesh_kernels(MeshKernels::Auto); }
 };
 
+// Test names end in the parameter as PrintTo spells it (…/Auto, …/Sse2).
 INSTANTIATE_TEST_SUITE_P(Kernels, Mesh, ::testing::Values(MeshKernels::Auto, MeshKernels::Sse2),
-                         [](const auto& info) {
-                           return std::string(info.param == MeshKernels::Auto ? "Auto" : "Sse2");
-                         });
+                         ::testing::PrintToStringParamName());
 
 TEST_P(Mesh, SelectsTheRequestedKernels) {
   const std::string in_use = mesh_kernels_in_use();
