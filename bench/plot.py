@@ -21,7 +21,7 @@ FAMILIES = [
     ("pose_sample_l2m", r"^POSE/(base_)?sample_l2m/linear/loop/(forward|random)/(256|1024)$"),
     ("pose_l2m", r"^POSE/(base_)?l2m/(256|1024)$"),
     ("skel_decode", r"^SKEL/(base_)?decode/(64|1024|4096)$"),
-    ("rkch_decode", r"^RKCH/(base_)?decode/(tiny|seed/b16f12|skel/1|skel/10|vclp/1)$"),
+    ("rkch_decode", r"^RKCH/(base_)?decode/(tiny/259|seed/b16f12|skel/1|skel/10|vclp/1)$"),
     ("mesh", r"^MESH/(greedy|bone_aware_j(8|64))/(sphere|terrain)/64$"),
     ("vox0_decode", r"^VOX0/decode/\w+/(64|256)$|^memcpy/vox0_(64|256)$"),
     ("bench_reader", r"^(READER|REFERENCE)/"),

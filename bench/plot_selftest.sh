@@ -1,7 +1,8 @@
 #!/bin/sh
 # CTest bench-plot: bench/plot.py on two small runs (bench/testdata/plot_run_{a,b}.json) writes
 # exactly the families present (pose_sample_l2m, skel_decode) as SVG, each naming both runs and
-# its baseline; a malformed --family is a usage error (exit 2).
+# its baseline; the RKCH family plots the 259-byte character; a malformed --family is a usage
+# error (exit 2).
 set -u
 here=$(dirname "$0")
 tmp=$(mktemp -d) || exit 1
@@ -36,6 +37,20 @@ JSON
   fail "plot.py on a bytes-only baseline exited $?: $(cat "$tmp/log")"
 grep -q "bytes/s" "$tmp/z/zz.svg" && ! grep -q "items/s" "$tmp/z/zz.svg" ||
   fail "a family with a bytes-only baseline is not plotted in bytes/s"
+# The default families select the inputs the targets name: the RKCH family holds the 259-byte
+# character (RKCH/decode/tiny/259), which a pattern ending in "tiny$" once left out of the plot.
+cat >"$tmp/rkch.json" <<'JSON'
+{"context": {"git_commit": "ddddddd"}, "benchmarks": [
+ {"name": "RKCH/base_decode/tiny/259", "run_name": "RKCH/base_decode/tiny/259",
+  "run_type": "iteration", "bytes_per_second": 1.0e8, "cpu_time": 10, "time_unit": "ns",
+  "baseline": 1},
+ {"name": "RKCH/decode/tiny/259", "run_name": "RKCH/decode/tiny/259", "run_type": "iteration",
+  "bytes_per_second": 4.0e8, "cpu_time": 5, "time_unit": "ns"}]}
+JSON
+"$py" "$here/plot.py" -o "$tmp/r" --format svg "$tmp/rkch.json" >"$tmp/log" 2>&1 ||
+  fail "plot.py on the RKCH run exited $?: $(cat "$tmp/log")"
+[ -s "$tmp/r/rkch_decode.svg" ] && grep -q "RKCH/decode/tiny/259" "$tmp/r/rkch_decode.svg" ||
+  fail "the rkch_decode family does not plot RKCH/decode/tiny/259"
 "$py" "$here/plot.py" -o "$tmp" --family nonsense "$here/testdata/plot_run_a.json" 2>/dev/null
 [ $? = 2 ] || fail "a malformed --family did not exit 2"
 echo "plot_selftest: ok"
