@@ -5,15 +5,9 @@
 # error (exit 2).
 set -u
 here=$(dirname "$0")
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "plot_selftest: $*" >&2; exit 1; }
-# A Python that has matplotlib (a pyenv python3 first on PATH may not; Debian's has it).
-py=
-for c in python3 /usr/bin/python3; do
-  if "$c" -c "import matplotlib" 2>/dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || fail "no python3 with matplotlib (apt-get install python3-matplotlib)"
+. "$here/selftest_lib.sh"
+selftest_init plot_selftest
+python_with matplotlib python3-matplotlib
 "$py" "$here/plot.py" -o "$tmp" "$here/testdata/plot_run_a.json" "$here/testdata/plot_run_b.json" \
   >"$tmp/log" 2>&1 || fail "plot.py exited $?: $(cat "$tmp/log")"
 [ "$(ls "$tmp"/*.svg | wc -l)" = 2 ] || fail "want 2 plots, got: $(ls "$tmp")"

@@ -7,14 +7,9 @@
 set -u
 bench=$1
 here=$(dirname "$0")
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "unit_faces_selftest: $*" >&2; exit 1; }
-py=
-for c in python3 /usr/bin/python3; do
-  if "$c" -c "import numpy" 2>/dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || fail "no python3 with numpy (apt-get install python3-numpy)"
+. "$here/selftest_lib.sh"
+selftest_init unit_faces_selftest
+python_with numpy python3-numpy
 "$bench" --benchmark_filter='^MESH/naive(_j64)?/(sphere|terrain)/(32|64)$' \
   --benchmark_min_time=0.000001 --benchmark_format=json >"$tmp/run.json" 2>"$tmp/err" ||
   fail "voxrig_bench exited $?: $(cat "$tmp/err")"
