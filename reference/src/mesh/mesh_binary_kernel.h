@@ -626,6 +626,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     margin_row(zz, -1);
   }
   s.one_colour = one;
+  s.tile_colour = one ? tu : 0;
   // Only a one-colour tile (every inner row went through its loop) is tested: an empty tile is
   // one, and a full tile of several colours, not skipped, is only slower.
   s.empty_tile = one && tu == 0;
@@ -796,13 +797,19 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
   // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
   // field is unpacked and packed again), sent to the joint's chain.
+  // The material of a one-colour tile's quads is known without reading the voxel: on a grid
+  // larger than the L2 cache that read is a miss per quad. (The test is one predicted branch:
+  // it holds for the whole tile.)
+  const bool one_colour = s.one_colour;
+  const uint8_t colour = s.tile_colour;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
+    const uint8_t material = one_colour ? colour : vox[i];
     if constexpr (kMode != TileMode::Plain) {
-      s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{vox[i]} << Impl::kShiftMat));
+      s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{material} << Impl::kShiftMat));
     } else {
       // Built whole and pushed: emplace_back() and field stores would zero the slot first.
-      out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, vox[i]});
+      out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, material});
     }
   };
   // The palette-change masks: zeros for a one-colour tile (build_palette_rows left pc* unwritten).

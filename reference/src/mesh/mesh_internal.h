@@ -35,6 +35,7 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
   std::vector<uint8_t> puni;     // inner rows: the one palette index of all solid voxels, 0: mixed
   bool one_colour = false;       // the tile's solid voxels hold one index: pc* not written
+  uint8_t tile_colour = 0;       // one_colour: that index, every quad's material (0: no solid)
   // Tiles without a face, which the mesher skips (set by build_palette_rows): empty_tile, no
   // solid voxel; sealed, every voxel solid and so is every voxel beside the tile (the inside of
   // a large solid; found for one-colour tiles; with joints, the mesher also asks that they all
