@@ -447,7 +447,7 @@ bool shell_solid(const Grid& g, const Tile& t, const MeshScratch::Impl& s) {
 
 // Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows),
 // or, for a tile whose solid voxels all hold one palette index, only s.occ and s.border, with
-// s.one_colour set (the change masks are then all zero; mesh_tile reads s.zero_masks); and
+// s.one_colour set (the change masks are then all zero; mesh_tile<.., true> reads none); and
 // s.empty_tile, s.sealed.
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
 // their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
@@ -497,7 +497,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
   };
   // One colour: while every solid voxel met holds one palette index `tu`, the change masks are
-  // all zero and not written (s.one_colour tells mesh_tile to read zeros instead). The first row
+  // all zero and not written (s.one_colour: mesh_tile<.., true> reads none of them). The first row
   // that disagrees gives the inner rows already visited what the general path would have
   // written for them (each is empty or uniform in `tu`: no change inside or between them) and
   // continues on the general path.
@@ -787,7 +787,7 @@ VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const
 // plain masks, quads into joint0's chain) and Joints (joint-change masks, per-voxel chains).
 enum class TileMode { Plain, OneJoint, Joints };
 
-template <TileMode kMode>
+template <TileMode kMode, bool kOneColour>
 void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                std::vector<Quad>& out) {
   constexpr bool kJoints = kMode == TileMode::Joints;
@@ -797,14 +797,14 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
   // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
   // field is unpacked and packed again), sent to the joint's chain.
-  // The material of a one-colour tile's quads is known without reading the voxel: on a grid
-  // larger than the L2 cache that read is a miss per quad. (The test is one predicted branch:
-  // it holds for the whole tile.)
-  const bool one_colour = s.one_colour;
+  // A quad's material is the palette index of its origin voxel, except in a one-colour tile
+  // (kOneColour), where it is the tile's colour: reading the voxel is a cache miss per quad on a
+  // grid larger than the L2 cache. A template parameter, not a test per quad: a tile of many
+  // colours (random50) then pays nothing for it.
   const uint8_t colour = s.tile_colour;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
-    const uint8_t material = one_colour ? colour : vox[i];
+    const uint8_t material = kOneColour ? colour : vox[i];
     if constexpr (kMode != TileMode::Plain) {
       s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{material} << Impl::kShiftMat));
     } else {
@@ -812,16 +812,22 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, material});
     }
   };
-  // The palette-change masks: zeros for a one-colour tile (build_palette_rows left pc* unwritten).
-  const uint64_t* const pcx = s.one_colour ? s.zero_masks.data() : s.pcx.data();
-  const uint64_t* const pcy = s.one_colour ? s.zero_masks.data() : s.pcy.data();
-  const uint64_t* const pcz = s.one_colour ? s.zero_masks.data() : s.pcz.data();
+  // Row r of a palette-change mask (s.pcx, s.pcy, s.pcz): none in a one-colour tile, where
+  // build_palette_rows left them unwritten, so kOneColour reads nothing and the compiler drops
+  // every term they would add.
+  const auto pc = [](const std::vector<uint64_t>& masks, size_t r) -> uint64_t {
+    if constexpr (kOneColour) {
+      return 0;
+    } else {
+      return masks[r];
+    }
+  };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
   auto across = [&](size_t r) {
     if constexpr (kJoints) {
-      return pcx[r] | s.jdx[r];
+      return pc(s.pcx, r) | s.jdx[r];
     } else {
-      return pcx[r];
+      return pc(s.pcx, r);
     }
   };
   uint64_t F[kTile + 1], C[kTile], E[kTile];  // F[rows] = 0: the row after the last
@@ -849,13 +855,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         const uint64_t jl = (jr << 1) | uint64_t{s.jborder[r]};
         fpos[yy] = o & ~(right & ~jr);
         fneg[yy] = o & ~(left & ~jl);
-        chg[yy] = pcy[r] | s.jdy[r];
-        down[yy] = pcz[r] | s.jdz[r];
+        chg[yy] = pc(s.pcy, r) | s.jdy[r];
+        down[yy] = pc(s.pcz, r) | s.jdz[r];
       } else {
         fpos[yy] = o & ~right;
         fneg[yy] = o & ~left;
-        chg[yy] = pcy[r];
-        down[yy] = pcz[r];
+        chg[yy] = pc(s.pcy, r);
+        down[yy] = pc(s.pcz, r);
       }
       any_neg |= fneg[yy];
       any_pos |= fpos[yy];
@@ -970,7 +976,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // reads).
   auto plane_masks = [&](auto step, uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
-                         const uint64_t* pc_rows,
+                         const std::vector<uint64_t>& pc_rows,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
     const int d = dir ? 1 : -1;
     const uint64_t rows_mask = face_rows<kJoints, decltype(step)::value>(
@@ -980,9 +986,9 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       const uint32_t k = static_cast<uint32_t>(std::countr_zero(m));
       const size_t r = at(k, 0);
       if constexpr (kJoints) {
-        E[k] = F[k + 1] & ~(pc_rows[r] | jd_rows[r]);
+        E[k] = F[k + 1] & ~(pc(pc_rows, r) | jd_rows[r]);
       } else {
-        E[k] = F[k + 1] & ~pc_rows[r];
+        E[k] = F[k + 1] & ~pc(pc_rows, r);
       }
       C[k] = across(r);
     }
@@ -994,7 +1000,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
       const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, kRowStride>{}, t.cz,
-                                             dir, at, s.jdy, pcz, s.jdz);
+                                             dir, at, s.jdy, s.pcz, s.jdz);
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
@@ -1013,7 +1019,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
       const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
       const uint64_t rows_mask =
-          plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at, s.jdz, pcy, s.jdy);
+          plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at, s.jdz, s.pcy, s.jdy);
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
@@ -1026,6 +1032,17 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
                              (uint64_t{len} << Impl::kShiftW) + (uint64_t{h} << Impl::kShiftH));
                   });
     }
+  }
+}
+
+// mesh_tile<kMode, s.one_colour>.
+template <TileMode kMode>
+void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
+                  std::vector<Quad>& out) {
+  if (s.one_colour) {
+    mesh_tile<kMode, true>(g, t, joint0, s, out);
+  } else {
+    mesh_tile<kMode, false>(g, t, joint0, s, out);
   }
 }
 
@@ -1051,15 +1068,15 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
         if (s.empty_tile) continue;  // no solid voxel: no face
         uint16_t tile_joint = 0;
         if (g.joints == nullptr) {
-          if (!s.sealed) mesh_tile<TileMode::Plain>(g, t, joint0, s, out);
+          if (!s.sealed) mesh_tile_of<TileMode::Plain>(g, t, joint0, s, out);
         } else if (tile_one_joint(g, t, s, tile_joint)) {
           mask_shell(g, t, tile_joint, s);
           // Sealed still unless a voxel beside the tile is bound to another joint.
           if (!(s.sealed && shell_solid(g, t, s)))
-            mesh_tile<TileMode::OneJoint>(g, t, tile_joint, s, out);
+            mesh_tile_of<TileMode::OneJoint>(g, t, tile_joint, s, out);
         } else {
           build_joint_rows(g, t, s);
-          mesh_tile<TileMode::Joints>(g, t, joint0, s, out);
+          mesh_tile_of<TileMode::Joints>(g, t, joint0, s, out);
         }
       }
     }

@@ -33,7 +33,6 @@ void MeshScratch::Impl::ensure() {
   pcy.assign(kRowCount, 0);
   pcz.assign(kRowCount, 0);
   puni.assign(kRowCount, 0);
-  zero_masks.assign(kRowCount, 0);
   jdx.assign(kRowCount, 0);
   jborder.assign(kRowCount, 0);
   jdy.assign(kRowCount, 0);

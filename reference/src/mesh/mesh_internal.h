@@ -42,7 +42,6 @@ struct MeshScratch::Impl {
   // hold the tile's one joint).
   bool empty_tile = false;
   bool sealed = false;
-  std::vector<uint64_t> zero_masks;  // kRowCount zeros: a one-colour tile's change masks
   std::vector<uint64_t> jdx;     // joint(x) != joint(x+1)
   std::vector<uint8_t> jborder;  // bit 0: joint(x0-1) != joint(x0)
   std::vector<uint64_t> jdy;     // joint(x, y) != joint(x, y+1), rows yy in -1..cy-1
