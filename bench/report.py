@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns a bench/run.sh JSON into the Markdown tables of docs/performance.md: medians over the
 repetitions, ratios to the in-run baselines measured in the same process, and the verdict for
-every performance target. Usage: bench/report.py RESULTS.json > tables.md
+every performance target. Usage: bench/report.py [--targets] RESULTS.json > tables.md
+(--targets: the run line and the "Targets" table only).
 
 Issue 15's ratio targets (MESH/ratio, RKCH/ratio, POSE/ratio, pose sampling and SKEL against the
 frozen pre-issue copies of bench/baseline/) are read from whatever the run holds: a run of
@@ -10,6 +11,7 @@ frozen pre-issue copies of bench/baseline/) are read from whatever the run holds
 Rates are computed from CPU time (Google Benchmark's bytes_per_second / items_per_second), the
 figure least disturbed by other processes on a shared 2-core VM.
 """
+import argparse
 import json
 import os
 import re
@@ -359,7 +361,13 @@ def alloc_target(r):
 
 
 def main():
-    context, med = load(sys.argv[1])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", metavar="RESULTS.json", help="a bench/run.sh (Google Benchmark) JSON")
+    ap.add_argument("--targets", action="store_true",
+                    help="print only the run line and the Targets table")
+    args = ap.parse_args()
+    context, med = load(args.results)
     r = Report(med)
     codec_tables(r)
     mesh_tables(r)
@@ -383,6 +391,8 @@ def main():
     print("|---|---|---|")
     for what, measured, verdict in r.targets:
         print("| %s | %s | %s |" % (what, measured, verdict))
+    if args.targets:
+        return
     print()
     print("\n".join(r.lines))
 

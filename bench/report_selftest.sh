@@ -4,7 +4,7 @@
 # ratio just under its floor is "not met" and printed with three decimals, more quads than
 # today's kernel fail a ratio that is met, the SSE2 build of a kernel (_sse2) has its kernel's
 # target, a kernel without a target (bone_aware_j1) has no row, and the allocation row judges
-# the benchmarks that count allocations (one allocates).
+# the benchmarks that count allocations (one allocates); --targets prints that table alone.
 set -u
 here=$(dirname "$0")
 fail() { echo "report_selftest: $*" >&2; exit 1; }
@@ -27,4 +27,10 @@ row "local-to-model alone, 256 joints, SSE2 kernels.*| 1.498x" "\*\*not met\*\*"
 row "local-to-model alone, 256 joints, default kernels.*| 1.950x" "met"
 printf '%s\n' "$out" | grep -q "bone_aware_j1\|(1 joints)" && fail "bone_aware_j1 has no target"
 row "zero heap allocations.*1 benchmarks, 1 allocate: POSE/l2m/256" "\*\*not met\*\*"
+# --targets: the run line and the Targets table, and nothing after it.
+only=$(python3 "$here/report.py" --targets "$here/testdata/report_targets.json") ||
+  fail "report.py --targets exited $?"
+printf '%s\n' "$only" | grep -q "^### Targets" || fail "--targets printed no Targets table"
+printf '%s\n' "$only" | grep -q "RKCH decode, 259-byte character" || fail "--targets lost a row"
+[ "$(printf '%s\n' "$only" | grep -c '^### ')" = 1 ] || fail "--targets printed other tables"
 echo "report_selftest: ok"
