@@ -796,11 +796,10 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   using Impl = MeshScratch::Impl;
   // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
   // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
-  // field is unpacked and packed again), sent to the joint's chain.
-  // A quad's material is the palette index of its origin voxel, except in a one-colour tile
-  // (kOneColour), where it is the tile's colour: reading the voxel is a cache miss per quad on a
-  // grid larger than the L2 cache. A template parameter, not a test per quad: a tile of many
-  // colours (random50) then pays nothing for it.
+  // field is unpacked and packed again), sent to the joint's chain. The material is voxel i's
+  // palette index, or in a one-colour tile (kOneColour) the tile's colour: reading the voxel is
+  // a cache miss per quad on a grid larger than the L2 cache. A template parameter, not a test
+  // per quad, so a tile of many colours (random50) pays nothing for it.
   const uint8_t colour = s.tile_colour;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
@@ -1035,7 +1034,8 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   }
 }
 
-// mesh_tile<kMode, s.one_colour>.
+// Runs mesh_tile<kMode, kOneColour> with kOneColour = s.one_colour, which build_palette_rows set
+// for this tile (with s.tile_colour).
 template <TileMode kMode>
 void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                   std::vector<Quad>& out) {
