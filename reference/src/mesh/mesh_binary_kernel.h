@@ -447,7 +447,7 @@ bool shell_solid(const Grid& g, const Tile& t, const MeshScratch::Impl& s) {
 
 // Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows),
 // or, for a tile whose solid voxels all hold one palette index, only s.occ and s.border, with
-// s.one_colour set (the change masks are then all zero; mesh_tile<.., true> reads none); and
+// s.tile_colour set (the change masks are then all zero; mesh_tile<.., true> reads none); and
 // s.empty_tile, s.sealed.
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
 // their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
@@ -497,7 +497,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
   };
   // One colour: while every solid voxel met holds one palette index `tu`, the change masks are
-  // all zero and not written (s.one_colour: mesh_tile<.., true> reads none of them). The first row
+  // all zero and not written (s.tile_colour: mesh_tile<.., true> reads none). The first row
   // that disagrees gives the inner rows already visited what the general path would have
   // written for them (each is empty or uniform in `tu`: no change inside or between them) and
   // continues on the general path.
@@ -625,7 +625,6 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     }
     margin_row(zz, -1);
   }
-  s.one_colour = one;
   s.tile_colour = one ? tu : 0;
   // Only a one-colour tile (every inner row went through its loop) is tested: an empty tile is
   // one, and a full tile of several colours, not skipped, is only slower.
@@ -1034,12 +1033,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   }
 }
 
-// Runs mesh_tile<kMode, kOneColour> with kOneColour = s.one_colour, which build_palette_rows set
-// for this tile (with s.tile_colour).
+// Runs mesh_tile<kMode, kOneColour> with kOneColour = (s.tile_colour != 0), which
+// build_palette_rows set for this (non-empty) tile.
 template <TileMode kMode>
 void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                   std::vector<Quad>& out) {
-  if (s.one_colour) {
+  if (s.tile_colour != 0) {
     mesh_tile<kMode, true>(g, t, joint0, s, out);
   } else {
     mesh_tile<kMode, false>(g, t, joint0, s, out);

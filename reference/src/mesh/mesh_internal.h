@@ -34,8 +34,9 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> pcy;     // palette(x, y) != palette(x, y+1)
   std::vector<uint64_t> pcz;     // palette(x, z) != palette(x, z+1)
   std::vector<uint8_t> puni;     // inner rows: the one palette index of all solid voxels, 0: mixed
-  bool one_colour = false;       // the tile's solid voxels hold one index: pc* not written
-  uint8_t tile_colour = 0;       // one_colour: that index, every quad's material (0: no solid)
+  // The one palette index every solid voxel of the tile holds (pc* then not written: all zero),
+  // every quad's material; 0 when they hold several (or the tile is empty: empty_tile).
+  uint8_t tile_colour = 0;
   // Tiles without a face, which the mesher skips (set by build_palette_rows): empty_tile, no
   // solid voxel; sealed, every voxel solid and so is every voxel beside the tile (the inside of
   // a large solid; found for one-colour tiles; with joints, the mesher also asks that they all
