@@ -20,6 +20,8 @@ bench = {b["run_name"]: int(b["quads"]) for b in json.load(open(sys.argv[1]))["b
 checked = 0
 for line in open(sys.argv[2]):
     m = re.match(r"(\w+) (\d+): plain (\d+), 8 joints \d+, 64 joints (\d+)", line)
+    if m is None:
+        sys.exit(f"unit_faces_selftest: unit_faces.py printed an unexpected line: {line!r}")
     kind, n, plain, j64 = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
     for name, want in ((f"MESH/naive/{kind}/{n}", plain), (f"MESH/naive_j64/{kind}/{n}", j64)):
         if name not in bench:
