@@ -1,9 +1,10 @@
 // bench/harness.cpp — the measured loop and main() of voxrig_bench.
 //
 // The counting operator new is voxrig::alloc_counter (voxrig/testing/alloc_counter.h), linked
-// into this binary only: it counts every allocation the library makes through C++ containers.
-// C allocations inside OpenSSL (SHA-256) and zlib (RVC inflate) go to malloc directly and are not
-// counted; neither runs in a zero-allocation path.
+// into this binary only: it counts every allocation the library makes through C++ containers,
+// and zlib's (RVC inflate: the codec routes them through operator new). OpenSSL's (SHA-256) go
+// to malloc directly and are not counted (this binary does not call count_openssl_allocations);
+// neither runs in a zero-allocation path.
 #include "harness.h"
 
 #include <cstdint>

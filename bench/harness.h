@@ -31,7 +31,8 @@
 
 namespace voxrig::bench {
 
-/// operator new / new[] calls (every variant) made by this process so far, all threads.
+/// operator new / new[] calls (every variant) made by the calling thread so far (the benchmark's
+/// own thread: a count costs no locked instruction inside the timed loop).
 using testing::allocation_count;
 
 /// The factor from VOXRIG_BENCH_INJECT_SLOWDOWN (1 when unset or invalid), read once.

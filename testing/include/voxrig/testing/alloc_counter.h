@@ -17,7 +17,10 @@
 
 namespace voxrig::testing {
 
-/// operator new / new[] calls (every variant) made by this process so far, all threads.
+/// operator new / new[] calls (every variant) made by the calling thread so far. Per thread on
+/// purpose: a probe sees only the allocations of the code it watches (not a library's or a test
+/// runner's other threads), and counting needs no locked instruction, whose cost would sit in
+/// every benchmark that allocates.
 uint64_t allocation_count();
 
 /// Counts allocations between construction and count().
@@ -41,9 +44,9 @@ void heap_reset_peak();
 size_t heap_peak_growth();
 
 /// Failure injection for out-of-memory tests (scripts/oom-sweep.sh): from this call on, the n-th
-/// operator new / new[] call (n >= 1, any thread) fails as if the heap were exhausted — the
-/// throwing forms throw std::bad_alloc, the nothrow forms return nullptr — and every other call
-/// succeeds. n == 0 disarms. Only one failure per arming (the allocator "recovers"), so the
+/// operator new / new[] call (n >= 1) of the calling thread fails as if the heap were exhausted
+/// — the throwing forms throw std::bad_alloc, the nothrow forms return nullptr — and every other
+/// call (other threads' too) succeeds. n == 0 disarms. Only one failure per arming (the allocator "recovers"), so the
 /// error path itself can allocate. zlib's allocations are among the calls (operator new), and
 /// OpenSSL's after count_openssl_allocations() (its malloc / realloc return NULL).
 void fail_nth_allocation(uint64_t n);
@@ -53,7 +56,7 @@ void fail_nth_allocation(uint64_t n);
 /// main); returns false when it is too late (OpenSSL then keeps its own allocator). Process-wide.
 bool count_openssl_allocations();
 
-/// True when the failure armed by the last fail_nth_allocation() has happened.
+/// True when the failure the calling thread armed last (fail_nth_allocation) has happened.
 bool injected_failure_happened();
 
 }  // namespace voxrig::testing
