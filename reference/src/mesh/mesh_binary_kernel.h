@@ -447,8 +447,8 @@ bool shell_solid(const Grid& g, const Tile& t, const MeshScratch::Impl& s) {
 
 // Fills s.occ (rows -1..c of the tile), s.border, s.pcx, s.pcy, s.pcz and s.puni (inner rows),
 // or, for a tile whose solid voxels all hold one palette index, only s.occ and s.border, with
-// s.tile_colour set (the change masks are then all zero; mesh_tile<.., true> reads none); and
-// s.empty_tile, s.sealed.
+// s.tile_colour set (the change masks are then all zero; mesh_tile<.., Colours::One> reads
+// none); and s.layered, s.empty_tile, s.sealed.
 // Rows go in descending z, then descending y, so a row's +y and +z neighbours are already done:
 // their `puni` decides whether the pair needs the per-lane compare, and their `occ` is the
 // "neighbour is solid" half of every change mask. Margin rows (the one-row shell around the
@@ -485,6 +485,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     return o;
   };
   uint64_t inner_and = ~uint64_t{0};  // the one-colour loop's rows' occupancy, for s.sealed
+  uint64_t xy_changes = 0;            // the OR of every s.pcx and s.pcy written, for s.layered
   const auto margin_row = [&](int zz, int yy) {
     const int64_t z = int64_t{t.z0} + zz, y = int64_t{t.y0} + yy;
     const size_t r = row_index(zz, yy);
@@ -497,7 +498,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
   };
   // One colour: while every solid voxel met holds one palette index `tu`, the change masks are
-  // all zero and not written (s.tile_colour: mesh_tile<.., true> reads none). The first row
+  // all zero and not written (s.tile_colour: mesh_tile<.., Colours::One> reads none). The first row
   // that disagrees gives the inner rows already visited what the general path would have
   // written for them (each is empty or uniform in `tu`: no change inside or between them) and
   // continues on the general path.
@@ -614,9 +615,11 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
           s.pcx[r] = m.dx & o & (o >> 1) & live_pairs;
           s.pcy[r] = m.dy & o & yo;
           s.pcz[r] = m.dz & o & zo;
+          xy_changes |= s.pcx[r] | s.pcy[r];
         } else {
           s.pcx[r] = 0;  // uniform: no change inside
           s.pcy[r] = uniform_pair(o, u, rp, yo, yu, p + g.sx, buf2);
+          xy_changes |= s.pcy[r];
           s.pcz[r] = uniform_pair(o, u, rp, zo, puni[nz], p + plane, buf3);
         }
       }
@@ -626,6 +629,7 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     margin_row(zz, -1);
   }
   s.tile_colour = one ? tu : 0;
+  s.layered = !one && xy_changes == 0;
   // Only a one-colour tile (every inner row went through its loop) is tested: an empty tile is
   // one, and a full tile of several colours, not skipped, is only slower.
   s.empty_tile = one && tu == 0;
@@ -786,7 +790,13 @@ VOXRIG_MESH_INLINE inline void merge_plane(uint64_t* F, const uint64_t* C, const
 // plain masks, quads into joint0's chain) and Joints (joint-change masks, per-voxel chains).
 enum class TileMode { Plain, OneJoint, Joints };
 
-template <TileMode kMode, bool kOneColour>
+// What a tile's colours let mesh_tile skip (build_palette_rows decides): One, every solid voxel
+// holds s.tile_colour (no palette-change mask is read, no voxel either); Layers, no change
+// along x or y anywhere in the tile (s.pcx, s.pcy all zero: strata such as a terrain's colour
+// bands; only s.pcz is read); Many, anything else.
+enum class Colours { One, Layers, Many };
+
+template <TileMode kMode, Colours kColours>
 void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                std::vector<Quad>& out) {
   constexpr bool kJoints = kMode == TileMode::Joints;
@@ -796,13 +806,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // A quad of voxel i. Plain: appended to out. Bone-aware: `packed` is its pack() word without
   // the material (a per-plane base plus the per-quad terms, summed at the call site, so no
   // field is unpacked and packed again), sent to the joint's chain. The material is voxel i's
-  // palette index, or in a one-colour tile (kOneColour) the tile's colour: reading the voxel is
+  // palette index, or in a one-colour tile (Colours::One) the tile's colour: reading the voxel is
   // a cache miss per quad on a grid larger than the L2 cache. A template parameter, not a test
   // per quad, so a tile of many colours (random50) pays nothing for it.
   const uint8_t colour = s.tile_colour;
   auto push = [&](uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint8_t axis,
                   uint8_t positive, size_t i, uint64_t packed) VOXRIG_MESH_INLINE {
-    const uint8_t material = kOneColour ? colour : vox[i];
+    const uint8_t material = kColours == Colours::One ? colour : vox[i];
     if constexpr (kMode != TileMode::Plain) {
       s.emit_packed(kJoints ? joints[i] : joint0, packed + (uint64_t{material} << Impl::kShiftMat));
     } else {
@@ -810,22 +820,26 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, material});
     }
   };
-  // Row r of a palette-change mask (s.pcx, s.pcy, s.pcz): none in a one-colour tile, where
-  // build_palette_rows left them unwritten, so kOneColour reads nothing and the compiler drops
-  // every term they would add.
-  const auto pc = [](const std::vector<uint64_t>& masks, size_t r) -> uint64_t {
-    if constexpr (kOneColour) {
+  // Row r of the palette-change mask along `axis` (kAlongX: s.pcx, kAlongY: s.pcy, kAlongZ:
+  // s.pcz). A mask kColours says is zero is not read (a one-colour tile's are not even written),
+  // so the compiler drops every term it would add.
+  using AlongX = std::integral_constant<int, 0>;
+  using AlongY = std::integral_constant<int, 1>;
+  using AlongZ = std::integral_constant<int, 2>;
+  const auto pc = [&s](auto axis, size_t r) -> uint64_t {
+    constexpr int a = decltype(axis)::value;
+    if constexpr (kColours == Colours::One || (kColours == Colours::Layers && a != 2)) {
       return 0;
     } else {
-      return masks[r];
+      return (a == 0 ? s.pcx : a == 1 ? s.pcy : s.pcz)[r];
     }
   };
   // Across/down material-change masks of row r (bits over x), for y/z faces.
   auto across = [&](size_t r) {
     if constexpr (kJoints) {
-      return pc(s.pcx, r) | s.jdx[r];
+      return pc(AlongX{}, r) | s.jdx[r];
     } else {
-      return pc(s.pcx, r);
+      return pc(AlongX{}, r);
     }
   };
   uint64_t F[kTile + 1], C[kTile], E[kTile];  // F[rows] = 0: the row after the last
@@ -853,13 +867,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
         const uint64_t jl = (jr << 1) | uint64_t{s.jborder[r]};
         fpos[yy] = o & ~(right & ~jr);
         fneg[yy] = o & ~(left & ~jl);
-        chg[yy] = pc(s.pcy, r) | s.jdy[r];
-        down[yy] = pc(s.pcz, r) | s.jdz[r];
+        chg[yy] = pc(AlongY{}, r) | s.jdy[r];
+        down[yy] = pc(AlongZ{}, r) | s.jdz[r];
       } else {
         fpos[yy] = o & ~right;
         fneg[yy] = o & ~left;
-        chg[yy] = pc(s.pcy, r);
-        down[yy] = pc(s.pcz, r);
+        chg[yy] = pc(AlongY{}, r);
+        down[yy] = pc(AlongZ{}, r);
       }
       any_neg |= fneg[yy];
       any_pos |= fpos[yy];
@@ -969,13 +983,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // a joint change; C is the across mask, E (merge_plane) the next row's faces less the
   // palette (| joint) changes along the rows. `at(k, d)` is the row index of row k in the slice
   // d away; `jd_axis` the joint-change masks along the plane's own axis (entry of slice s: s vs
-  // s + 1), `pc_rows`/`jd_rows` the change masks along the rows' axis. Returns the mask of rows
+  // s + 1), `pc_rows` (an Along* tag for pc) and `jd_rows` the change masks along the rows' axis. Returns the mask of rows
   // with a face (0: nothing to merge); C and E are filled in those rows only (all merge_plane
   // reads).
   auto plane_masks = [&](auto step, uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
-                         const std::vector<uint64_t>& pc_rows,
-                         [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
+                         auto pc_rows, [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
     const int d = dir ? 1 : -1;
     const uint64_t rows_mask = face_rows<kJoints, decltype(step)::value>(
         s.occ.data() + at(0, 0), s.occ.data() + at(0, d), jd_axis.data() + at(0, dir ? 0 : -1),
@@ -998,7 +1011,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     for (uint32_t yy = 0; yy < t.cy; ++yy) {
       const auto at = [&](uint32_t zz, int dy) { return row_index(int(zz), int(yy) + dy); };
       const uint64_t rows_mask = plane_masks(std::integral_constant<size_t, kRowStride>{}, t.cz,
-                                             dir, at, s.jdy, s.pcz, s.jdz);
+                                             dir, at, s.jdy, AlongZ{}, s.jdz);
       if (rows_mask == 0) continue;
       const uint32_t gy = t.y0 + yy;
       const size_t origin = g.index(t.x0, gy, t.z0);
@@ -1017,7 +1030,7 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
     for (uint32_t zz = 0; zz < t.cz; ++zz) {
       const auto at = [&](uint32_t yy, int dz) { return row_index(int(zz) + dz, int(yy)); };
       const uint64_t rows_mask =
-          plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at, s.jdz, s.pcy, s.jdy);
+          plane_masks(std::integral_constant<size_t, 1>{}, t.cy, dir, at, s.jdz, AlongY{}, s.jdy);
       if (rows_mask == 0) continue;
       const uint32_t gz = t.z0 + zz;
       const size_t origin = g.index(t.x0, t.y0, gz);
@@ -1033,15 +1046,17 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   }
 }
 
-// Runs mesh_tile<kMode, kOneColour> with kOneColour = (s.tile_colour != 0), which
-// build_palette_rows set for this (non-empty) tile.
+// Runs mesh_tile<kMode, kColours> with the Colours that build_palette_rows found for this
+// (non-empty) tile: One when s.tile_colour != 0, Layers when s.layered.
 template <TileMode kMode>
 void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl& s,
                   std::vector<Quad>& out) {
   if (s.tile_colour != 0) {
-    mesh_tile<kMode, true>(g, t, joint0, s, out);
+    mesh_tile<kMode, Colours::One>(g, t, joint0, s, out);
+  } else if (s.layered) {
+    mesh_tile<kMode, Colours::Layers>(g, t, joint0, s, out);
   } else {
-    mesh_tile<kMode, false>(g, t, joint0, s, out);
+    mesh_tile<kMode, Colours::Many>(g, t, joint0, s, out);
   }
 }
 

@@ -37,6 +37,9 @@ struct MeshScratch::Impl {
   // The one palette index every solid voxel of the tile holds (pc* then not written: all zero),
   // every quad's material; 0 when they hold several (or the tile is empty: empty_tile).
   uint8_t tile_colour = 0;
+  // Several palette indices, but no change along x or y anywhere in the tile (pcx and pcy all
+  // zero; pcz is not): strata, such as a terrain's colour bands.
+  bool layered = false;
   // Tiles without a face, which the mesher skips (set by build_palette_rows): empty_tile, no
   // solid voxel; sealed, every voxel solid and so is every voxel beside the tile (the inside of
   // a large solid; found for one-colour tiles; with joints, the mesher also asks that they all
