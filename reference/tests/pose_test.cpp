@@ -9,6 +9,7 @@
 
 #include "voxrig/pose.h"
 #include "voxrig/testing/alloc_counter.h"
+#include "ymm_state.h"
 
 namespace voxrig {
 namespace {
@@ -433,6 +434,22 @@ TEST(Matrices, AffineInverseRejectsSingularAndNonFinite) {
   // Zero quaternion normalises to identity (xform.rs rule).
   Quat q = normalized(Quat{0, 0, 0, 0});
   EXPECT_EQ(q.w, 1.0f);
+}
+
+// The AVX local-to-model kernel hands the caller a clean upper YMM state (ymm_state.h; the
+// mesher's AVX2 build once did not, which slowed every SSE instruction after it).
+TEST(PoseKernels, LocalToModelLeavesTheUpperYmmStateClean) {
+  if (!testing::can_read_ymm_state()) GTEST_SKIP() << "this CPU does not report XINUSE";
+  Skel skel;
+  const Trs step{{1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+  for (uint16_t j = 0; j < 64; ++j)
+    skel.joints.push_back(joint(j, j == 0 ? -1 : int16_t(j / 2), step));
+  auto rt = RigRuntime::build(skel, nullptr);
+  ASSERT_TRUE(rt.ok());
+  std::vector<Mat4> models(64);
+  set_pose_kernels(PoseKernels::Auto);
+  ASSERT_TRUE((LocalToModelJob{&*rt, rt->bind_locals(), models}.run().ok()));
+  EXPECT_FALSE(testing::upper_ymm_dirty());
 }
 
 }  // namespace

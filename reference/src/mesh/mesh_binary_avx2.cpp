@@ -12,6 +12,7 @@
 #include "mesh/mesh_internal.h"
 
 #if defined(VOXRIG_MESH_AVX2)
+#include <immintrin.h>
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt"))), apply_to = function)
 #else
@@ -20,7 +21,9 @@
 #endif
 
 #define VOXRIG_MESH_ISA avx2
+#define VOXRIG_MESH_VZEROUPPER 1  // the kernel returns with a vzeroupper (see its end)
 #include "mesh/mesh_binary_kernel.h"
+#undef VOXRIG_MESH_VZEROUPPER
 #undef VOXRIG_MESH_ISA
 
 #if defined(__clang__)

@@ -978,14 +978,13 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   }
 
   // F, C, E of one y or z plane (rows k < `rows`, bits over x; F by face_rows, `step` its row
-  // stride), the rule both axes share: a face
-  // where the voxel is set and its neighbour in direction `dir` is empty or (with joints) across
-  // a joint change; C is the across mask, E (merge_plane) the next row's faces less the
-  // palette (| joint) changes along the rows. `at(k, d)` is the row index of row k in the slice
-  // d away; `jd_axis` the joint-change masks along the plane's own axis (entry of slice s: s vs
-  // s + 1), `pc_rows` (an Along* tag for pc) and `jd_rows` the change masks along the rows' axis. Returns the mask of rows
-  // with a face (0: nothing to merge); C and E are filled in those rows only (all merge_plane
-  // reads).
+  // stride), the rule both axes share: a face where the voxel is set and its neighbour in
+  // direction `dir` is empty or (with joints) across a joint change; C is the across mask, E
+  // (merge_plane) the next row's faces less the palette (| joint) changes along the rows.
+  // `at(k, d)` is the row index of row k in the slice d away; `jd_axis` the joint-change masks
+  // along the plane's own axis (entry of slice s: s vs s + 1), `pc_rows` (an Along* tag for pc)
+  // and `jd_rows` the change masks along the rows' axis. Returns the mask of rows with a face
+  // (0: nothing to merge); C and E are filled in those rows only (all merge_plane reads).
   auto plane_masks = [&](auto step, uint32_t rows, uint8_t dir, const auto& at,
                          [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
                          auto pc_rows, [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
@@ -1095,6 +1094,13 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
       }
     }
   }
+#if defined(VOXRIG_MESH_VZEROUPPER)
+  // The AVX2 build hands back the upper halves of the YMM registers clean. GCC 12's own
+  // vzeroupper placement left them in use after a random 64^3 grid (XINUSE, Mesh.
+  // LeavesTheUpperYmmStateClean), and while they are, every legacy-SSE instruction after it
+  // (the SSE2 kernels, a caller's SSE code) ran up to 4.5x slower on the project's AMD guests.
+  _mm256_zeroupper();
+#endif
 }
 
 }  // namespace VOXRIG_MESH_ISA

@@ -46,9 +46,10 @@ size_t heap_peak_growth();
 /// Failure injection for out-of-memory tests (scripts/oom-sweep.sh): from this call on, the n-th
 /// operator new / new[] call (n >= 1) of the calling thread fails as if the heap were exhausted
 /// — the throwing forms throw std::bad_alloc, the nothrow forms return nullptr — and every other
-/// call (other threads' too) succeeds. n == 0 disarms. Only one failure per arming (the allocator "recovers"), so the
-/// error path itself can allocate. zlib's allocations are among the calls (operator new), and
-/// OpenSSL's after count_openssl_allocations() (its malloc / realloc return NULL).
+/// call (other threads' too) succeeds. n == 0 disarms. Only one failure per arming (the
+/// allocator "recovers"), so the error path itself can allocate. zlib's allocations are among
+/// the calls (operator new), and OpenSSL's after count_openssl_allocations() (its malloc /
+/// realloc return NULL).
 void fail_nth_allocation(uint64_t n);
 
 /// Routes OpenSSL's allocations (CRYPTO_set_mem_functions: malloc, realloc, free) through the
