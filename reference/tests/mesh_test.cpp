@@ -1,7 +1,7 @@
 // Meshing: naive / greedy / bone-aware invariants, exact agreement with a per-voxel greedy,
-// hand-written small cases, determinism, no allocation on reuse, errors. Every Mesh test runs
-// on both builds of the binary greedy kernel (mesh.h MeshKernels: Auto, the AVX2 build where the
-// CPU has it, and the SSE2 baseline).
+// hand-written small cases, determinism, no allocation on reuse, errors, and the upper YMM
+// state the kernels hand back. Every Mesh test runs on both builds of the binary greedy kernel
+// (mesh.h MeshKernels: Auto, the AVX2 build where the CPU has it, and the SSE2 baseline).
 #include <gtest/gtest.h>
 
 #include <random>

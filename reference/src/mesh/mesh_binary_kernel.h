@@ -498,8 +498,8 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     occ[r] = nonzero_mask(readable80(p, end, buf)) & live;
   };
   // One colour: while every solid voxel met holds one palette index `tu`, the change masks are
-  // all zero and not written (s.tile_colour: mesh_tile<.., Colours::One> reads none). The first row
-  // that disagrees gives the inner rows already visited what the general path would have
+  // all zero and not written (s.tile_colour: mesh_tile<.., Colours::One> reads none). The first
+  // row that disagrees gives the inner rows already visited what the general path would have
   // written for them (each is empty or uniform in `tu`: no change inside or between them) and
   // continues on the general path.
   bool one = true;
@@ -820,9 +820,9 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
       out.push_back(Quad{x, y, z, w, h, axis, positive, joint0, material});
     }
   };
-  // Row r of the palette-change mask along `axis` (kAlongX: s.pcx, kAlongY: s.pcy, kAlongZ:
-  // s.pcz). A mask kColours says is zero is not read (a one-colour tile's are not even written),
-  // so the compiler drops every term it would add.
+  // Row r of the palette-change mask along `axis` (AlongX: s.pcx, AlongY: s.pcy, AlongZ: s.pcz).
+  // A mask that kColours says is zero is not read (a one-colour tile's are not even written), so
+  // the compiler drops every term it would add.
   using AlongX = std::integral_constant<int, 0>;
   using AlongY = std::integral_constant<int, 1>;
   using AlongZ = std::integral_constant<int, 2>;
@@ -1096,9 +1096,9 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
   }
 #if defined(VOXRIG_MESH_VZEROUPPER)
   // The AVX2 build hands back the upper halves of the YMM registers clean. GCC 12's own
-  // vzeroupper placement left them in use after a random 64^3 grid (XINUSE, Mesh.
-  // LeavesTheUpperYmmStateClean), and while they are, every legacy-SSE instruction after it
-  // (the SSE2 kernels, a caller's SSE code) ran up to 4.5x slower on the project's AMD guests.
+  // vzeroupper placement left them in use after a random 64^3 grid (XINUSE; the test is
+  // Mesh.LeavesTheUpperYmmStateClean), and while they are, every legacy-SSE instruction after
+  // it (the SSE2 kernels, a caller's SSE code) ran up to 4.5x slower on the project's AMD guests.
   _mm256_zeroupper();
 #endif
 }
