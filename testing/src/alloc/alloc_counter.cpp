@@ -18,8 +18,8 @@ namespace {
 // The call count and the armed failure are per thread (see the header): a count is read, and a
 // failure armed, by the thread whose allocations it is about, so they need no atomics. The
 // locked add this replaced (one per allocation, ~20 cycles on the project's AMD guests) is a
-// cost no user program pays, and it was inside every decode benchmark's time: RKCH 259 B against
-// its frozen copy read 3.81x with it and 4.40x without, the library unchanged (performance.md).
+// cost no user program pays, and it was inside every decode benchmark's time (the A/B figures:
+// docs/performance.md, "Sixth look").
 thread_local uint64_t t_calls = 0;
 thread_local uint64_t t_fail_at = 0;  // the call number (t_calls after the increment); 0 = none
 thread_local bool t_failed = false;
