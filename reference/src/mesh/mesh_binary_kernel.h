@@ -612,14 +612,16 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         if (u == 0) {
           const RowMasks8 m = row_diffs8(rp, yo != 0 ? readable80(p + g.sx, end, buf2) : nullptr,
                                          zo != 0 ? readable80(p + plane, end, buf3) : nullptr);
-          s.pcx[r] = m.dx & o & (o >> 1) & live_pairs;
-          s.pcy[r] = m.dy & o & yo;
+          const uint64_t cx = m.dx & o & (o >> 1) & live_pairs, cy = m.dy & o & yo;
+          s.pcx[r] = cx;
+          s.pcy[r] = cy;
           s.pcz[r] = m.dz & o & zo;
-          xy_changes |= s.pcx[r] | s.pcy[r];
+          xy_changes |= cx | cy;
         } else {
+          const uint64_t cy = uniform_pair(o, u, rp, yo, yu, p + g.sx, buf2);
           s.pcx[r] = 0;  // uniform: no change inside
-          s.pcy[r] = uniform_pair(o, u, rp, yo, yu, p + g.sx, buf2);
-          xy_changes |= s.pcy[r];
+          s.pcy[r] = cy;
+          xy_changes |= cy;
           s.pcz[r] = uniform_pair(o, u, rp, zo, puni[nz], p + plane, buf3);
         }
       }
