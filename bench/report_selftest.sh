@@ -3,8 +3,9 @@
 # (bench/testdata/report_targets.json) whose verdicts are declared here, not by report.py: a
 # ratio just under its floor is "not met" and printed with three decimals, more quads than
 # today's kernel fail a ratio that is met, the SSE2 build of a kernel (_sse2) has its kernel's
-# target, a kernel without a target (bone_aware_j1) has no row, and the allocation row judges
-# the benchmarks that count allocations (one allocates); --targets prints that table alone.
+# target, a kernel without a target (bone_aware_j1) has no row, the SKEL row reads SKEL/ratio
+# when the run has it, and the allocation row judges the benchmarks that count allocations (one
+# allocates); --targets prints that table alone.
 set -u
 here=$(dirname "$0")
 fail() { echo "report_selftest: $*" >&2; exit 1; }
@@ -26,6 +27,20 @@ row "RKCH decode, 10 KB character >= 2x.*| 1.990x" "\*\*not met\*\*"
 row "local-to-model alone, 256 joints, SSE2 kernels.*| 1.498x" "\*\*not met\*\*"
 row "local-to-model alone, 256 joints, default kernels.*| 1.950x" "met"
 printf '%s\n' "$out" | grep -q "bone_aware_j1\|(1 joints)" && fail "bone_aware_j1 has no target"
+# SKEL: the interleaved SKEL/ratio rows decide (worst 2.996x: not met), not the SKEL/decode over
+# SKEL/base_decode medians of the same run (3.5x); a run without SKEL/ratio falls back to those.
+row "SKEL decode >= 3x.*interleaved.*| worst 2.996x (SKEL/ratio/16)" "\*\*not met\*\*"
+no_ratio="${TMPDIR:-/tmp}/report_selftest.$$.json"
+trap 'rm -f "$no_ratio"' EXIT
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] = [b for b in d["benchmarks"] if not b["name"].startswith("SKEL/ratio/")]
+json.dump(d, open(sys.argv[2], "w"))' "$here/testdata/report_targets.json" "$no_ratio" ||
+  fail "could not write the run without SKEL/ratio"
+out=$(python3 "$here/report.py" "$no_ratio") || fail "report.py exited $? (no SKEL/ratio)"
+row "SKEL decode >= 3x the in-run baseline (every size, 16-4096 joints) | worst 3.500x (SKEL/decode/16)" \
+  "met"
+out=$(python3 "$here/report.py" "$here/testdata/report_targets.json") || fail "report.py exited $?"
 row "zero heap allocations.*1 benchmarks, 1 allocate: POSE/l2m/256" "\*\*not met\*\*"
 # --targets: the run line and the Targets table, and nothing after it.
 only=$(python3 "$here/report.py" --targets "$here/testdata/report_targets.json") ||

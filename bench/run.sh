@@ -10,8 +10,9 @@
 #   --min-time  seconds per repetition (default 0.1)
 #   --ratio-targets
 #               run only issue 15's ratio targets (MESH/ratio at 64^3 and 256^3 sphere/terrain,
-#               64^3 random50; RKCH/ratio; POSE/ratio; pose sample + local-to-model and SKEL
-#               decode with their frozen copies) at --min-time 0.2, ~4 min on 2 cores:
+#               64^3 random50; RKCH/ratio; POSE/ratio; SKEL/ratio; pose sample +
+#               local-to-model and SKEL decode with their frozen copies) at --min-time 0.2,
+#               ~5 min on 2 cores:
 #               `bench/report.py FILE.json` then prints every one met or not met, from one run
 #   --compact   rewrite the JSON with one benchmark entry per line (the checked-in baseline's
 #               format: ~30 % smaller, readable diffs; every reader takes either form)
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     --ratio-targets)
       filter='^(MESH/ratio/[^/]+/(sphere|terrain|random50)/64|MESH/ratio/[^/]+/(sphere|terrain)/256'
       filter+='|POSE/(base_)?sample_l2m/linear/loop/(forward|random)/(256|1024)'
-      filter+='|POSE/ratio/l2m(_sse2)?/(256|1024)|SKEL/(base_)?decode/[0-9]+|RKCH/ratio/.*)$'
+      filter+='|POSE/ratio/l2m(_sse2)?/(256|1024)|SKEL/(base_decode|decode|ratio)/[0-9]+|RKCH/ratio/.*)$'
       min_time=0.2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
