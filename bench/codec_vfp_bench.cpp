@@ -98,9 +98,10 @@ void register_skel() {
     // The SKEL target measured inside one loop (alternate_ratio, as RKCH/ratio): a batch of
     // library decodes and a batch of the copy's per iteration, order alternating, thread CPU
     // time; counter vs_base = the copy's time / the library's. SKEL/decode and SKEL/base_decode
-    // run minutes apart in a full run, so a slow spell of the machine that hits one side only
-    // moved their quotient by up to 1.6x; here it hits both. The batch (64 KiB of input per
-    // side, 1..64 decodes) keeps one batch well above the clock's resolution at 16 joints.
+    // run minutes apart in a full run, so a slow spell of the machine hits one and not the
+    // other (SKEL/decode/256 read 31.6-56.0 M joints/s within one run); here it hits both. The
+    // batch (64 KiB of input per side, 1..64 decodes) keeps one batch well above the clock's
+    // resolution at 16 joints.
     benchmark::RegisterBenchmark(("SKEL/ratio/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
       const std::vector<uint8_t>& b = **bytes;

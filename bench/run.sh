@@ -39,7 +39,8 @@ while [ $# -gt 0 ]; do
     --ratio-targets)
       filter='^(MESH/ratio/[^/]+/(sphere|terrain|random50)/64|MESH/ratio/[^/]+/(sphere|terrain)/256'
       filter+='|POSE/(base_)?sample_l2m/linear/loop/(forward|random)/(256|1024)'
-      filter+='|POSE/ratio/l2m(_sse2)?/(256|1024)|SKEL/(base_decode|decode|ratio)/[0-9]+|RKCH/ratio/.*)$'
+      filter+='|POSE/ratio/l2m(_sse2)?/(256|1024)|SKEL/(base_decode|decode|ratio)/[0-9]+'
+      filter+='|RKCH/ratio/.*)$'
       min_time=0.2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
