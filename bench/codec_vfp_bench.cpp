@@ -6,7 +6,6 @@
 // VFP/decode); SKEL/VSKN/ANIM decoders get their RigContext (hashes, SKEL, VOX0) prepared
 // outside the loop. bytes_per_second is always the payload (or file) size; items are voxels,
 // joints, bindings or keys.
-#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -95,38 +94,19 @@ void register_skel() {
       }
       rates(state, b.size(), joints);
     });
-    // The SKEL target measured inside one loop (alternate_ratio, as RKCH/ratio): a batch of
-    // library decodes and a batch of the copy's per iteration, order alternating, thread CPU
+    // The SKEL target measured inside one loop (alternate_batch_ratio, as RKCH/ratio): a batch
+    // of library decodes and a batch of the copy's per iteration, order alternating, thread CPU
     // time; counter vs_base = the copy's time / the library's. SKEL/decode and SKEL/base_decode
     // run minutes apart in a full run, so a slow spell of the machine hits one and not the
-    // other (SKEL/decode/256 read 31.6-56.0 M joints/s within one run); here it hits both. The
-    // batch (64 KiB of input per side, 1..64 decodes) keeps one batch well above the clock's
-    // resolution at 16 joints.
+    // other (SKEL/decode/256 read 31.6-56.0 M joints/s within one run); here it hits both.
     benchmark::RegisterBenchmark(("SKEL/ratio/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();
       const std::vector<uint8_t>& b = **bytes;
       const RigContext ctx;
       const Limits limits;
-      const size_t batch = std::clamp<size_t>(65536 / b.size(), 1, 64);
-      bool ok = true;
-      const auto lib = [&] {
-        for (size_t i = 0; i < batch; ++i) {
-          auto r = decode_skel(b, 0, ctx, limits);
-          ok &= r.ok();
-          benchmark::DoNotOptimize(r);
-        }
-      };
-      const auto base = [&] {
-        for (size_t i = 0; i < batch; ++i) {
-          auto r = bench_baseline::decode_skel_baseline(b, 0, ctx, limits);
-          ok &= r.ok();
-          benchmark::DoNotOptimize(r);
-        }
-      };
-      const double ratio = alternate_ratio(state, Alloc::Any, lib, base);
-      if (ratio > 0) state.counters["vs_base"] = ratio;
-      rates(state, 2 * batch * b.size(), 2 * batch * joints);
-      if (!ok) report_failure(state, "a SKEL decode failed");
+      alternate_batch_ratio(
+          state, b.size(), joints, [&] { return decode_skel(b, 0, ctx, limits); },
+          [&] { return bench_baseline::decode_skel_baseline(b, 0, ctx, limits); });
     });
     benchmark::RegisterBenchmark(("SKEL/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();

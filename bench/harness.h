@@ -19,6 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -177,6 +178,31 @@ void time_call(benchmark::State& state, Fn fn) {
 inline void rates(benchmark::State& state, uint64_t bytes, uint64_t items) {
   if (bytes != 0) state.SetBytesProcessed(static_cast<int64_t>(bytes * state.iterations()));
   state.SetItemsProcessed(static_cast<int64_t>(items * state.iterations()));
+}
+
+/// alternate_ratio over batches of decodes of one input (RKCH/ratio, SKEL/ratio): lib_once()
+/// and base_once() each decode it once and return a Result. A batch holds 64 KiB of input per
+/// side (1..64 calls), which keeps one batch well above the clock's resolution for a file of a
+/// few hundred bytes. Sets vs_base (base's time / lib's) and the rates of both sides' bytes
+/// (and `items_per_call` items per call); reports a failure when any call failed.
+template <class Lib, class Base>
+void alternate_batch_ratio(benchmark::State& state, size_t input_bytes, uint64_t items_per_call,
+                           const Lib& lib_once, const Base& base_once) {
+  const size_t batch = std::clamp<size_t>(65536 / input_bytes, 1, 64);
+  bool ok = true;
+  const auto batched = [&](const auto& once) {
+    return [&] {
+      for (size_t i = 0; i < batch; ++i) {
+        auto r = once();
+        ok &= r.ok();
+        benchmark::DoNotOptimize(r);
+      }
+    };
+  };
+  const double ratio = alternate_ratio(state, Alloc::Any, batched(lib_once), batched(base_once));
+  if (ratio > 0) state.counters["vs_base"] = ratio;
+  rates(state, 2 * batch * input_bytes, 2 * batch * items_per_call);
+  if (!ok) report_failure(state, "a decode failed");
 }
 
 /// A lazily built input shared by every run (repetition, iteration-count probe) of one

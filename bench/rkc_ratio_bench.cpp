@@ -7,8 +7,9 @@
 // copy, in an order that alternates per iteration, timed with the thread's CPU clock; counter
 //   vs_base = the copy's CPU time / the library's CPU time   (the target: >= 4x at 259 B,
 //                                                             >= 2x at ~10 KB)
-// summed over all iterations (a load spike hits both sides). The batch (64 KiB of input per
-// side, 1..64 decodes) keeps a batch well above the clock's resolution for the 259-byte file.
+// summed over all iterations (a load spike hits both sides); harness.h alternate_batch_ratio. The
+// batch (64 KiB of input per side, 1..64 decodes) keeps a batch well above the clock's
+// resolution for the 259-byte file.
 // The ratio benchmarks are marked in-run baselines (their time is both sides together), so
 // compare.sh never gates them; RKCH/decode/<tag> gates the library alone. Before timing, both
 // decoders must return equal characters (a ratio compares speed only).
@@ -16,7 +17,6 @@
 // ~3 / 10 / 35 KB), skel/<bones> and vclp/<bones> (character(): 16^3 sphere-shell meshes, RVC
 // clips), as in codec_rkc_bench.cpp.
 
-#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -60,27 +60,10 @@ void register_case(const std::string& tag, std::function<Character()> make) {
     prepare();
     const std::vector<uint8_t>& b = **bytes;
     const DecodeOptions o = strict();
-    const size_t batch = std::clamp<size_t>(65536 / b.size(), 1, 64);
-    bool ok = true;
-    const auto lib = [&] {
-      for (size_t i = 0; i < batch; ++i) {
-        auto r = decode_rkc(b, o);
-        ok &= r.ok();
-        benchmark::DoNotOptimize(r);
-      }
-    };
-    const auto base = [&] {
-      for (size_t i = 0; i < batch; ++i) {
-        auto r = bench_baseline::decode_rkc_baseline(b, o);
-        ok &= r.ok();
-        benchmark::DoNotOptimize(r);
-      }
-    };
-    const double ratio = alternate_ratio(state, Alloc::Any, lib, base);
-    if (ratio > 0) state.counters["vs_base"] = ratio;
     state.counters["file_bytes"] = static_cast<double>(b.size());
-    rates(state, 2 * batch * b.size(), 0);
-    if (!ok) report_failure(state, "a decode failed");
+    alternate_batch_ratio(
+        state, b.size(), 0, [&] { return decode_rkc(b, o); },
+        [&] { return bench_baseline::decode_rkc_baseline(b, o); });
   });
 }
 
