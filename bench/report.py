@@ -296,22 +296,20 @@ def pose_targets(r):
                      "POSE/l2m/%d" % j, "POSE/base_l2m/%d" % j, 1.5)
     # SKEL: SKEL/ratio/<N> (both sides in every iteration) when the run has it; otherwise the
     # quotient of the SKEL/decode and SKEL/base_decode medians (runs recorded before it existed).
-    worst = None
-    interleaved = [n for n in r.med if re.match(r"^SKEL/ratio/\d+$", n)]
-    for n in interleaved or r.med:
-        q = None
-        if interleaved:
-            q = r.get(n, "vs_base")
-        else:
+    ratios = {n: r.get(n, "vs_base") for n in r.med if re.match(r"^SKEL/ratio/\d+$", n)}
+    interleaved = bool(ratios)
+    if not interleaved:
+        for n in r.med:
             m = re.match(r"^SKEL/decode/(\d+)$", n)
             base = r.get("SKEL/base_decode/%s" % m.group(1), "bytes_per_second") if m else None
-            q = r.get(n, "bytes_per_second") / base if base else None
-        if q is not None and (worst is None or q < worst[0]):
-            worst = (q, n)
-    if worst:
+            if base:
+                ratios[n] = r.get(n, "bytes_per_second") / base
+    ratios = {n: q for n, q in ratios.items() if q is not None}
+    if ratios:
+        worst = min(ratios, key=ratios.get)
         r.target("SKEL decode >= 3x the in-run baseline (every size, 16-4096 joints%s)"
                  % (", interleaved" if interleaved else ""),
-                 "worst %.3fx (%s)" % worst, worst[0] >= 3)
+                 "worst %.3fx (%s)" % (ratios[worst], worst), ratios[worst] >= 3)
 
 
 def interleaved_targets(r):
