@@ -84,7 +84,7 @@ inline void floats_at(const uint8_t* p, float* out, size_t n) {
 // these): a record built in a temporary and then copied is a 40- or 64-byte struct copy, which
 // GCC 12 may emit as `rep movsl` (~30 cycles of start-up per record). In the bench build of git
 // 99ba273 such per-record copies and zeroings (`rep stosl`) made the 10.7 KB decode 1.7x slower
-// than the same source in an earlier build (docs/performance.md, "RKCH decode").
+// than the same source in an earlier build (docs/performance-rounds.md, "RKCH decode").
 inline void xform_into(BoneXform& x, const uint8_t* p) {
   floats_at(p, x.t.data(), 3);
   floats_at(p + 12, x.r.data(), 4);

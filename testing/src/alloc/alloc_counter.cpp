@@ -19,7 +19,7 @@ namespace {
 // failure armed, by the thread whose allocations it is about, so they need no atomics. The
 // locked add this replaced (one per allocation, ~20 cycles on the project's AMD guests) is a
 // cost no user program pays, and it was inside every decode benchmark's time (the A/B figures:
-// docs/performance.md, "Sixth look").
+// docs/performance-rounds.md, "Sixth look").
 thread_local uint64_t t_calls = 0;
 thread_local uint64_t t_fail_at = 0;  // the call number (t_calls after the increment); 0 = none
 thread_local bool t_failed = false;
