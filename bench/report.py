@@ -25,10 +25,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mesh_ratios import target as mesh_ratio_target  # noqa: E402  (the one home of those floors)
 
 
+# One judged target of one run (Report.target): its row text, the run's verdict, and for a target
+# stated as a ratio the ratio and its floor (None otherwise).
 Target = collections.namedtuple("Target", "what measured ok ratio floor")
 
 
 def verdict(ok):
+    """The verdict column's text: "**not met**" in bold so that a failing row stands out."""
     return "met" if ok else "**not met**"
 
 
