@@ -107,9 +107,15 @@ uint64_t anim_payload_size(const Anim& anim);
 inline constexpr size_t kVsknRecordBytes = 6;
 /// One VSKN binding record as encode_vskn writes it.
 inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
-  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(b.voxel_offset >> (8 * i));
-  at[4] = static_cast<uint8_t>(b.joint);
-  at[5] = static_cast<uint8_t>(b.joint >> 8);
+  // Both fields are read into locals first: a byte store may alias `b`, so reading b's fields
+  // between the stores made GCC reload them after every byte (six byte stores and four reloads
+  // per record, 2.4x the time of encode_vskn before this was a shared helper); from locals it
+  // merges the bytes into one 4-byte and one 2-byte store.
+  const uint32_t offset = b.voxel_offset;
+  const uint16_t joint = b.joint;
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(offset >> (8 * i));
+  at[4] = static_cast<uint8_t>(joint);
+  at[5] = static_cast<uint8_t>(joint >> 8);
 }
 
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.
