@@ -17,8 +17,9 @@
 #   --compact   rewrite the JSON with one benchmark entry per line (the checked-in baseline's
 #               format: ~30 % smaller, readable diffs; every reader takes either form)
 # Repetitions are randomly interleaved (--benchmark_enable_random_interleaving) so a slow phase
-# of the shared machine hits every benchmark rather than a few. Progress goes to stderr as
-# "[done/total] name  median ..." lines. The JSON records the CPU model and git commit.
+# of the shared machine hits every benchmark rather than a few. Progress goes to stderr: a
+# heartbeat every minute while the repetitions run, then "[done/total] name  median ..." lines as
+# the results print. The JSON records the CPU model and git commit.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/build/bench/results.json"
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
       filter+='|RKCH/ratio/.*)$'
       min_time=0.2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;  # the header comment
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -65,7 +66,21 @@ cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 mkdir -p "$(dirname "$out")"
 echo "run.sh: $total benchmark(s) x $reps repetition(s), ${min_time}s each -> $out" >&2
+start=$SECONDS
 
+# Interleaved repetitions are reported only when the last one has run, so the results print at
+# the end; until then a heartbeat on stderr says how long the run has taken, and the least its
+# timed loops alone take (benchmarks x repetitions x --min-time; setup and the slower loops add
+# to it).
+least_min="$(awk -v n="$total" -v r="$reps" -v t="$min_time" 'BEGIN { printf "%.0f", n * r * t / 60 }')"
+(
+  while sleep 60 && kill -0 "$$" 2>/dev/null; do
+    echo "run.sh: $(( (SECONDS - start) / 60 )) min elapsed; the timed loops alone take" \
+      "at least ${least_min} min; results print when every repetition has run" >&2
+  done
+) &
+heartbeat=$!
+trap 'kill "$heartbeat" 2>/dev/null' EXIT
 set +e
 "$bin" "${filter_args[@]}" \
   --benchmark_repetitions="$reps" \
