@@ -72,7 +72,8 @@ start=$SECONDS
 # the end; until then a heartbeat on stderr says how long the run has taken, and the least its
 # timed loops alone take (benchmarks x repetitions x --min-time; setup and the slower loops add
 # to it).
-least_min="$(awk -v n="$total" -v r="$reps" -v t="$min_time" 'BEGIN { printf "%.0f", n * r * t / 60 }')"
+least_min="$(awk -v n="$total" -v r="$reps" -v t="$min_time" \
+  'BEGIN { printf "%.0f", n * r * t / 60 }')"
 (
   while sleep 60 && kill -0 "$$" 2>/dev/null; do
     echo "run.sh: $(( (SECONDS - start) / 60 )) min elapsed; the timed loops alone take" \
