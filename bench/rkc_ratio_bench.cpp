@@ -7,9 +7,8 @@
 // copy, in an order that alternates per iteration, timed with the thread's CPU clock; counter
 //   vs_base = the copy's CPU time / the library's CPU time   (the target: >= 4x at 259 B,
 //                                                             >= 2x at ~10 KB)
-// summed over all iterations (a load spike hits both sides); harness.h alternate_batch_ratio. The
-// batch (64 KiB of input per side, 1..64 decodes) keeps a batch well above the clock's
-// resolution for the 259-byte file.
+// summed over all iterations (a load spike hits both sides). The batches and the counter are
+// harness.h alternate_batch_ratio's, which says how large a batch is and why.
 // The ratio benchmarks are marked in-run baselines (their time is both sides together), so
 // compare.sh never gates them; RKCH/decode/<tag> gates the library alone. Before timing, both
 // decoders must return equal characters (a ratio compares speed only).
