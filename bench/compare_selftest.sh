@@ -6,7 +6,8 @@
 #   - fails against a copy with every library time doubled, and against a copy where a benchmark
 #     reports an error;
 #   - fails against a real run with VOXRIG_BENCH_INJECT_SLOWDOWN=2 (CPU time, so the verdict
-#     does not depend on the machine's load).
+#     does not depend on the machine's load);
+#   - notes two runs of different CPU classes (context cpu_class), and only those.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bin="$1"
@@ -34,7 +35,14 @@ def doctored(factor, error=False):
                 b["error_occurred"] = True
                 b["error_message"] = "doctored"
     return doc
-for name, doc in (("x105", doctored(1.05)), ("x2", doctored(2.0)), ("error", doctored(1, True))):
+def of_class(cpu_class):
+    doc = json.loads(json.dumps(base))
+    doc["context"]["cpu_class"] = cpu_class
+    return doc
+for name, doc in (("x105", doctored(1.05)), ("x2", doctored(2.0)), ("error", doctored(1, True)),
+                  ("zen4", of_class("AuthenticAMD family 25 model 17 avx2+avx512")),
+                  ("zen4b", of_class("AuthenticAMD family 25 model 17 avx2+avx512")),
+                  ("zen5", of_class("AuthenticAMD family 26 model 2 avx2+avx512"))):
     json.dump(doc, open("%s/%s.json" % (work, name), "w"))
 EOF
 
@@ -74,4 +82,19 @@ if grep -q ' ns  x' "$work/same.txt" || [ "$(grep -c 'REGRESSION' "$work/x2.txt"
 else
   echo "ok:   short table of changed benchmarks only, verdict last"
 fi
+# Runs of two CPU classes (or one recorded and one not) pass as before, with one note line;
+# runs of one class, or of none recorded, print none.
+note_count() {  # note_count BASE NEW: how many CPU-class notes compare.sh prints
+  "$here/compare.sh" "$1" "$2" --quiet 2>&1 | grep -c "ran on CPU class" || true
+}
+if [ "$(note_count "$work/zen4.json" "$work/zen5.json")" -ne 1 ] ||
+   [ "$(note_count "$work/base.json" "$work/zen5.json")" -ne 1 ] ||
+   [ "$(note_count "$work/zen4.json" "$work/zen4b.json")" -ne 0 ] ||
+   [ "$(note_count "$work/base.json" "$work/base.json")" -ne 0 ]; then
+  echo "FAIL: the CPU-class note is missing for two classes, or printed for one"
+  fails=$((fails + 1))
+else
+  echo "ok:   a note for runs of two CPU classes, none for one"
+fi
+expect 0 "two CPU classes: a note, not a failure" "$work/zen4.json" "$work/zen5.json"
 [ "$fails" -eq 0 ]

@@ -17,11 +17,16 @@ exit 4 (the CLI's "check failed") when any library benchmark's ratio exceeds 1 +
   divided by the geometric mean of the baselines' ratios, which cancels a machine that is
   uniformly faster or slower between the two runs (performance.md: speeds drift up to 2x).
 - A benchmark that errored in NEW (e.g. it allocated in a zero-allocation loop) fails the gate.
+- CPU class: when BASE and NEW record different context.cpu_class values (bench/machine.sh:
+  vendor, family, model, vector ISA; run.sh records it), a note says so before the table. The
+  verdict is unchanged, but rows then measure two CPUs as much as two builds: gate against the
+  checked-in baseline of this machine's class (`bench/machine.sh --baseline`).
 """
 import argparse
 import json
 import math
 import re
+import signal
 import statistics
 import sys
 
@@ -53,7 +58,19 @@ def load(path, field):
     for name, v in medians.items():
         out.setdefault(name, v)
     counts = {name: len(v) for name, v in reps.items()}
-    return out, counts, errors, baseline
+    return out, counts, errors, baseline, doc.get("context", {})
+
+
+def cpu_class_note(base_path, base_context, new_path, new_context):
+    """The warning line when the two runs record different CPU classes, else None. A file
+    without the field (run by hand, or before run.sh recorded it) is named as unknown, and only
+    warned about when the other file has a class: two unknowns say nothing either way."""
+    a, b = base_context.get("cpu_class"), new_context.get("cpu_class")
+    if a == b or (a is None and b is None):
+        return None
+    return ("gate: note: BASE (%s) ran on CPU class '%s', NEW (%s) on '%s': every row also "
+            "measures the other CPU; gate against a baseline of this class "
+            "(bench/machine.sh --baseline)" % (base_path, a or "unknown", new_path, b or "unknown"))
 
 
 def main():
@@ -71,8 +88,11 @@ def main():
                     help="print every benchmark, not only the ones that changed")
     args = ap.parse_args()
     field = args.time + "_time"
-    base, base_n, base_err, base_bl = load(args.base, field)
-    new, new_n, new_err, new_bl = load(args.new, field)
+    base, base_n, base_err, base_bl, base_context = load(args.base, field)
+    new, new_n, new_err, new_bl, new_context = load(args.new, field)
+    note = cpu_class_note(args.base, base_context, args.new, new_context)
+    if note:
+        print(note)
     pattern = re.compile(args.filter)
     baselines = base_bl | new_bl
 
@@ -137,4 +157,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # `compare.sh ... | head` ends quietly, as a shell tool does, instead of with a traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())

@@ -19,7 +19,9 @@
 # Repetitions are randomly interleaved (--benchmark_enable_random_interleaving) so a slow phase
 # of the shared machine hits every benchmark rather than a few. Progress goes to stderr: a
 # heartbeat every minute while the repetitions run, then "[done/total] name  median ..." lines as
-# the results print. The JSON records the CPU model and git commit.
+# the results print. The JSON records the CPU model, the CPU class (bench/machine.sh: vendor,
+# family, model, vector ISA; `lscpu`'s model name alone does not tell Zen 4 from Zen 5) and the
+# git commit.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/build/bench/results.json"
@@ -63,6 +65,7 @@ filter_args=()
 [ -n "$filter" ] && filter_args=(--benchmark_filter="$filter")
 total="$("$bin" --benchmark_list_tests "${filter_args[@]}" | wc -l)"
 cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+cpu_class="$("$root/bench/machine.sh" 2>/dev/null || echo unknown)"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 mkdir -p "$(dirname "$out")"
 echo "run.sh: $total benchmark(s) x $reps repetition(s), ${min_time}s each -> $out" >&2
@@ -90,6 +93,7 @@ set +e
   --benchmark_display_aggregates_only=true \
   --benchmark_out="$out" --benchmark_out_format=json \
   --benchmark_context=cpu_model="$cpu" \
+  --benchmark_context=cpu_class="$cpu_class" \
   --benchmark_context=git_commit="$commit" \
   --benchmark_color=false \
   "${extra[@]}" |
