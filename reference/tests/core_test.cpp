@@ -100,6 +100,57 @@ TEST(ByteWriter, BackPatchesLengthsLittleEndian) {
   EXPECT_EQ(w.data(), want);
 }
 
+// The writer grows in steps ahead of what was written, appends long spans by itself and trims
+// on data() / take(): every mix of writes, with and without reserve(), and writing on after
+// data(), gives the bytes a plain push_back per byte gives.
+TEST(ByteWriter, MatchesBytewiseAppendAcrossGrowth) {
+  for (const size_t reserve : {size_t{0}, size_t{10}, size_t{100000}}) {
+    ByteWriter w;
+    std::vector<uint8_t> want;
+    w.reserve(reserve);
+    const auto put = [&want](uint64_t v, int n) {
+      for (int i = 0; i < n; ++i) want.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    };
+    for (uint32_t i = 0; i < 3000; ++i) {
+      w.u8(static_cast<uint8_t>(i));
+      put(i, 1);
+      w.u16(static_cast<uint16_t>(i * 7919));
+      put(i * 7919, 2);
+      w.i32(-static_cast<int32_t>(i));
+      put(static_cast<uint32_t>(-static_cast<int32_t>(i)), 4);
+      w.f32(static_cast<float>(i) * 0.5f);
+      put(std::bit_cast<uint32_t>(static_cast<float>(i) * 0.5f), 4);
+      const std::string name(i % 5, static_cast<char>('a' + i % 26));
+      w.bytes(name);
+      want.insert(want.end(), name.begin(), name.end());
+      w.zeros(i % 3);
+      want.insert(want.end(), i % 3, 0);
+      if (i % 97 == 0) {  // a long span: appended by the vector itself, not through the slack
+        std::vector<uint8_t> span(256 + i % 50);
+        for (size_t k = 0; k < span.size(); ++k) span[k] = static_cast<uint8_t>(k * 31 + i);
+        w.bytes(span);
+        want.insert(want.end(), span.begin(), span.end());
+      }
+      if (i % 1000 == 999) {
+        ASSERT_EQ(w.size(), want.size());
+        ASSERT_EQ(w.data(), want);  // trims; writing goes on below
+      }
+    }
+    const size_t at = w.begin_length();
+    put(0, 4);
+    w.bytes(std::span<const uint8_t>());
+    w.u8(9);
+    put(9, 1);
+    w.end_length(at);
+    want[at] = 1;
+    EXPECT_EQ(w.size(), want.size());
+    EXPECT_EQ(w.take(), want);
+    EXPECT_EQ(w.size(), 0u);
+    w.u8(5);
+    EXPECT_EQ(w.take(), std::vector<uint8_t>{5});
+  }
+}
+
 TEST(Utf8, WellFormednessPerTable3_7) {
   auto valid = [](std::initializer_list<uint8_t> b) {
     std::vector<uint8_t> v(b);

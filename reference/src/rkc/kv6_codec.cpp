@@ -305,14 +305,29 @@ static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
   w.u32(m.zsiz);
   for (float f : m.pivot) w.f32(f);
   w.u32(static_cast<uint32_t>(m.voxels.size()));
+  // Through a local pointer (ByteWriter::extend), each voxel's fields read into locals first:
+  // a byte store may alias the model, so GCC would reload them after every store otherwise.
+  uint8_t* p = w.extend(kVoxelSize * m.voxels.size());
   for (const Kv6Voxel& v : m.voxels) {
-    w.u32(v.col);
-    w.u16(v.z);
-    w.u8(v.vis);
-    w.u8(v.dir);
+    const uint32_t col = v.col;
+    const uint16_t z = v.z;
+    const uint8_t vis = v.vis, dir = v.dir;
+    store_u32(p, col);
+    store_u16(p + 4, z);
+    p[6] = vis;
+    p[7] = dir;
+    p += kVoxelSize;
   }
-  for (uint32_t v : m.xlen) w.u32(v);
-  for (uint16_t v : m.ylen) w.u16(v);
+  p = w.extend(4 * m.xlen.size());
+  for (uint32_t v : m.xlen) {
+    store_u32(p, v);
+    p += 4;
+  }
+  p = w.extend(2 * m.ylen.size());
+  for (uint16_t v : m.ylen) {
+    store_u16(p, v);
+    p += 2;
+  }
   if (m.palette) {
     w.bytes(std::span<const uint8_t>(kPalMagic));
     w.bytes(std::span<const uint8_t>(*m.palette));

@@ -177,14 +177,19 @@ Result<std::vector<uint8_t>> encode_skel(const Skel& skel) {
   w.u16(static_cast<uint16_t>(skel.joints.size()));
   w.bytes(skel.base_source_hash);
   for (const SkelJoint& j : skel.joints) {
-    w.u16(j.id);
-    w.i16(j.parent);
-    for (float f : {j.bind.t.x, j.bind.t.y, j.bind.t.z, j.bind.r.x, j.bind.r.y, j.bind.r.z,
-                    j.bind.r.w, j.bind.s.x, j.bind.s.y, j.bind.s.z})
-      w.f32(f);
-    w.u8(static_cast<uint8_t>(j.name.size()));
-    w.zeros(3);
-    w.bytes(j.name);
+    // One record through a local pointer, the fields read into locals first (a byte store may
+    // alias the model: GCC would reload them after every store otherwise).
+    const uint16_t id = j.id;
+    const int16_t parent = j.parent;
+    const float f[10] = {j.bind.t.x, j.bind.t.y, j.bind.t.z, j.bind.r.x, j.bind.r.y,
+                         j.bind.r.z, j.bind.r.w, j.bind.s.x, j.bind.s.y, j.bind.s.z};
+    const size_t name_len = j.name.size();
+    uint8_t* p = w.extend(kJointPrefixBytes + name_len);
+    store_u16(p, id);
+    store_u16(p + 2, static_cast<uint16_t>(parent));
+    for (int k = 0; k < 10; ++k) store_f32(p + 4 + 4 * k, f[k]);
+    store_u32(p + 44, static_cast<uint32_t>(name_len));  // nameLen, then the 3 zero pad bytes
+    if (name_len != 0) std::memcpy(p + kJointPrefixBytes, j.name.data(), name_len);
   }
   return w.take();
 }
