@@ -66,7 +66,7 @@ def cpu_class_note(base_path, base_context, new_path, new_context):
     without the field (run by hand, or before run.sh recorded it) is named as unknown, and only
     warned about when the other file has a class: two unknowns say nothing either way."""
     a, b = base_context.get("cpu_class"), new_context.get("cpu_class")
-    if a == b or (a is None and b is None):
+    if a == b:
         return None
     return ("gate: note: BASE (%s) ran on CPU class '%s', NEW (%s) on '%s': every row also "
             "measures the other CPU; gate against a baseline of this class "

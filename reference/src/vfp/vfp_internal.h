@@ -7,6 +7,7 @@
 #include <string>
 
 #include "voxrig/byte_reader.h"
+#include "voxrig/byte_writer.h"
 #include "voxrig/utf8.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
@@ -109,13 +110,12 @@ inline constexpr size_t kVsknRecordBytes = 6;
 inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
   // Both fields are read into locals first: a byte store may alias `b`, so reading b's fields
   // between the stores made GCC reload them after every byte (six byte stores and four reloads
-  // per record: encode_vskn took twice its earlier time); from locals GCC writes the offset as
-  // one 4-byte store, then the joint's two bytes.
+  // per record: encode_vskn took twice its earlier time); from locals the record is one 4-byte
+  // and one 2-byte store.
   const uint32_t offset = b.voxel_offset;
   const uint16_t joint = b.joint;
-  for (int i = 0; i < 4; ++i) at[i] = static_cast<uint8_t>(offset >> (8 * i));
-  at[4] = static_cast<uint8_t>(joint);
-  at[5] = static_cast<uint8_t>(joint >> 8);
+  store_u32(at, offset);
+  store_u16(at + 4, joint);
 }
 
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.

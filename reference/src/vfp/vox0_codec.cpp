@@ -158,10 +158,7 @@ std::array<uint8_t, detail::kVox0HeaderBytes> detail::vox0_header(const Vox0& vo
                             vox0.size_y,
                             vox0.size_z,
                             0};
-  for (int i = 0; i < 6; ++i) {
-    p[2 * i] = static_cast<uint8_t>(head[i]);
-    p[2 * i + 1] = static_cast<uint8_t>(head[i] >> 8);
-  }
+  for (int i = 0; i < 6; ++i) store_u16(p.data() + 2 * i, head[i]);
   p[0] = 1;  // version
   p[1] = 0;  // reserved
   return p;
