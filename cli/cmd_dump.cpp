@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kUsage =
     "usage: voxrig dump [--profile P] FILE\n"
     "Decodes FILE (format chosen by magic bytes) and prints its canonical JSON dump\n"
-    "(docs/dump-schema.md). This is the reader protocol of the conformance suite.\n"  //
+    "(docs/spec/dump.md). This is the reader protocol of the conformance suite.\n"  //
     VOXRIG_CLI_PROFILE_HELP                                                           //
     "Exit: 0 accepted (dump on stdout), 1 rejected ({\"error\": code, \"offset\": N,\n"
     "\"path\": ...} on stdout), 2 usage, 3 I/O.\n";

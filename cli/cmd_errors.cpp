@@ -1,5 +1,5 @@
 // voxrig errors: the error-code list of errors.def (codes, categories, meanings, spec sections),
-// as JSON, as docs/errors.md, or one code explained.
+// as JSON, as docs/spec/errors.md, or one code explained.
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -18,7 +18,7 @@ constexpr std::string_view kUsage =
     "usage: voxrig errors [--markdown] [CODE]\n"
     "Prints the error-code list of reference/include/voxrig/errors.def (code, pinned value,\n"
     "category, spec section, meaning; then the validator warnings) as JSON, or as the Markdown\n"
-    "of docs/errors.md with --markdown. With CODE (an error or a warning code, e.g.\n"
+    "of docs/spec/errors.md with --markdown. With CODE (an error or a warning code, e.g.\n"
     "skel.parent_cycle), prints that code's meaning, category and spec section.\n"
     "Exit: 0 ok, 2 usage or an unknown CODE (the nearest codes are listed).\n";
 

@@ -59,7 +59,7 @@ Bracket ref_bracket(const std::vector<Seq>& seq, int32_t time) {
 
 // One animsprite(ti). Where the seed would index a negative frame and panic (the clock on a
 // jump or stop marker, as tied seq times allow, with a negative ratio at okfatim, which the seed
-// cannot tell from its "no blend marker" value -1), the reference (docs/errata.md) takes the
+// cannot tell from its "no blend marker" value -1), the reference (docs/spec/notes.md) takes the
 // blend marker's lower frame z0 without blending, and so does this port.
 void ref_animsprite(const SkeletalClip& clip, const std::vector<Hinge>& hinges, int32_t ti,
                     RkcClock& clock, std::vector<BoneXform>& kfaval) {

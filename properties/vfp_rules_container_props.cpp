@@ -1,5 +1,5 @@
 // Validation, container rules: each single violation is rejected with exactly its code
-// (docs/vfp-check-order.md steps 1-5 and 7). Also: vfp-static accepts every file whose container
+// (docs/spec/vfp.md steps 1-5 and 7). Also: vfp-static accepts every file whose container
 // and VOX0 are valid, whatever its rig sections hold.
 #include "gen_common.h"
 #include "gen_vfp.h"

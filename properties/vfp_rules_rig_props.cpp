@@ -1,4 +1,4 @@
-// Validation, rig presence and SKEL rules (vfp-rig; docs/vfp-check-order.md step 8 a-d): each
+// Validation, rig presence and SKEL rules (vfp-rig; docs/spec/vfp.md step 8 a-d): each
 // single violation is rejected with exactly its code. Model-level breaks are rebound (so no hash
 // is the first failure) unless the rule is about a hash.
 #include "gen_common.h"

@@ -1,4 +1,4 @@
-// Validation, VOX0 payload rules (docs/vfp-check-order.md step 6): each single violation is
+// Validation, VOX0 payload rules (docs/spec/vfp.md step 6): each single violation is
 // rejected with exactly its code. The header sourceHash is recomputed over the broken payload,
 // so the payload rule, not the hash, is what fails.
 #include "gen_common.h"

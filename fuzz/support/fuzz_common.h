@@ -73,7 +73,7 @@ inline Limits fuzz_limits() {
 
 inline DecodeOptions options(Profile p) { return DecodeOptions{p, fuzz_limits()}; }
 
-/// The per-exec output bound (docs/dump-schema.md "Bounded", issue 16): a dump of an input of
+/// The per-exec output bound (docs/spec/dump.md "Bounded", issue 16): a dump of an input of
 /// `input_size` bytes is at most dump_bound(input_size) = 1 MiB + 64 x input_size bytes. A dump
 /// over it is a finding, even for a valid file: it is work the input's size does not justify.
 inline void check_dump_bound(std::string_view dump, size_t input_size) {
@@ -95,7 +95,7 @@ inline void check_error(const Error& e, uint64_t base, size_t size) {
   VOXRIG_FUZZ_CHECK(e.to_text().rfind(to_string(e.code), 0) == 0, e.to_text());
   VOXRIG_FUZZ_CHECK(to_string(category_of(e.code)) != "internal", e.to_text());
   // Every code an input can produce is documented (errors.def: the spec section that defines it
-  // and what it means), so docs/errors.md and `voxrig errors CODE` explain what a user sees.
+  // and what it means), so docs/spec/errors.md and `voxrig errors CODE` explain what a user sees.
   VOXRIG_FUZZ_CHECK(!spec_section_of(e.code).empty() && !meaning_of(e.code).empty(),
                     "undocumented code: " + e.to_text());
 }

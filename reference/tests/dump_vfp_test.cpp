@@ -1,4 +1,4 @@
-// The canonical VFP dump (docs/dump-schema.md, "VFP"): exact text of a hand-built file, float
+// The canonical VFP dump (docs/spec/dump.md, "VFP"): exact text of a hand-built file, float
 // spelling, determinism and completeness. Hashes below were computed outside the code under test
 // (Python hashlib over bytes packed with struct from the layouts in formats.md).
 #include <gtest/gtest.h>
@@ -59,7 +59,7 @@ VfpFile tiny_file() {
   return f;
 }
 
-// Written by hand from docs/dump-schema.md and the JsonOut layout (one key per line).
+// Written by hand from docs/spec/dump.md and the JsonOut layout (one key per line).
 const char* const kTinyDump = R"({
   "schema": "voxrig-dump/2",
   "format": "vfp",

@@ -1,4 +1,4 @@
-// Canonical dumps of RKCH / KV6 / KFA (docs/dump-schema.md, "RKCH family"): exact text for small
+// Canonical dumps of RKCH / KV6 / KFA (docs/spec/dump.md, "RKCH family"): exact text for small
 // files, determinism, and completeness (every model field changes the dump).
 #include <functional>
 

@@ -1,4 +1,4 @@
-// The RVC dump (docs/dump-schema.md, "RVC"): fields, digests, determinism, completeness.
+// The RVC dump (docs/spec/dump.md, "RVC"): fields, digests, determinism, completeness.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

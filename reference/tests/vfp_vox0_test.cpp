@@ -1,4 +1,4 @@
-// VOX0 payload: every field rule, the check order of docs/vfp-check-order.md, the voxel limit.
+// VOX0 payload: every field rule, the check order of docs/spec/vfp.md, the voxel limit.
 #include <gtest/gtest.h>
 
 #include "vfp_test_builder.h"

@@ -380,7 +380,7 @@ class SkelRules(unittest.TestCase):
         self.check(payload=rig.skel()[:20], code="skel.truncated")
         self.check(payload=rig.skel() + b"\0", code="skel.trailing_bytes")
         # no bytes-present check on jointCount: a broken joint 1 is found before the missing
-        # joint 2 (docs/vfp-check-order.md)
+        # joint 2 (docs/spec/vfp.md)
         self.check(payload=skel(rig.sh, [joint(0, -1), joint(0, -1)], count=3),
                    code="skel.joint_order")
 
@@ -562,7 +562,7 @@ def seed_rig_file():
 
 
 class SeedDump(unittest.TestCase):
-    """The dump of the seed example against the values docs/dump-schema.md prints for it."""
+    """The dump of the seed example against the values docs/spec/dump.md prints for it."""
 
     def test_seed_rig_dump(self):
         model = vr.decode(seed_rig_file(), "vfp-rig")

@@ -1,7 +1,7 @@
 """voxrig_compile.py — JSON compile input -> VFP 1.3 + Voxel Rig v1 bytes (Python 3, stdlib only).
 
 Written from shared/design/formats.md ("JSON compile input", fine print 8 and 9, D16, "VFP
-core" Order, the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/errors.md, never from the
+core" Order, the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
 C++ sources: it is the independent compiler that checks the golden compile cases
 (conformance.md "Writers, evaluators and meshers"). `voxrig_reader.py compile IN OUT` runs it.
 
@@ -246,7 +246,7 @@ def _rig(m, node, p, limits):
         if j["parent"] != -1 and j["parent"] not in joints:
             raise _err("json.parent_missing", j["pnode"], j["ppath"], "no joint has that id")
     # JSON order: the first joint whose parent chain never reaches a root (a joint leading into
-    # a cycle counts, as in SKEL: docs/vfp-check-order.md); a self-parent is a cycle.
+    # a cycle counts, as in SKEL: docs/spec/vfp.md); a self-parent is a cycle.
     for jid, j in joints.items():
         seen, cur = set(), jid
         while cur != -1 and cur not in seen:

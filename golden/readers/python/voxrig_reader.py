@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """voxrig_reader.py — an independent reader of VFP 1.3 + Voxel Rig v1 (Python 3, stdlib only).
 
-Written from shared/design/formats.md, docs/dump-schema.md and reference/include/voxrig/errors.def
+Written from shared/design/formats.md, docs/spec/dump.md and reference/include/voxrig/errors.def
 only (never from the C++ sources), so that where it disagrees with the reference one of the two is
 wrong and the spec decides. It speaks the conformance reader protocol (conformance.md):
 
@@ -18,7 +18,7 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
 
-Check order (formats.md fine print 7, D11, D13, refined by docs/vfp-check-order.md):
+Check order (formats.md fine print 7, D11, D13, refined by docs/spec/vfp.md):
   1 file header, field by field       5 unknown REQUIRED sections, unsupported codecs
   2 each section header in file order 6 the VOX0 payload
   3 trailing bytes                    7 sourceHash
@@ -834,7 +834,7 @@ def canonical_order(sections):
 
 
 # ---------------------------------------------------------------------------------------------
-# The canonical JSON dump (docs/dump-schema.md)
+# The canonical JSON dump (docs/spec/dump.md)
 
 
 class F32:
@@ -886,7 +886,7 @@ def _vec(bits):
 
 
 def dump_model(model):
-    """The dump object of a decoded file: docs/dump-schema.md, schema voxrig-dump/2, VFP.
+    """The dump object of a decoded file: docs/spec/dump.md, schema voxrig-dump/2, VFP.
     Sections in file order; each has exactly one payload key (opaque / vox0 / skel / vskn /
     anim)."""
     sections = []

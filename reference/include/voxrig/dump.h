@@ -1,7 +1,7 @@
 // voxrig/dump.h — the canonical JSON dump: the oracle for golden files and third-party readers.
 //
 // Deterministic (same model, same bytes), complete (different content, different dump) and
-// language-neutral; the schema is docs/dump-schema.md. Every dump starts with
+// language-neutral; the schema is docs/spec/dump.md. Every dump starts with
 // {"schema": "voxrig-dump/2", "format": "<vfp|rkc|kv6|rvc|kfa>", ...}.
 #pragma once
 
@@ -13,7 +13,7 @@
 
 namespace voxrig {
 
-/// The output bound every canonical dump keeps (docs/dump-schema.md "Size bound"): for any input
+/// The output bound every canonical dump keeps (docs/spec/dump.md "Size bound"): for any input
 /// within the default Limits, dump bytes <= kDumpBoundBase + kDumpBoundPerByte * input bytes,
 /// whatever counts the input declares. Checked by the dump_bound property and every fuzz target.
 inline constexpr uint64_t kDumpBoundBase = uint64_t{1} << 20;

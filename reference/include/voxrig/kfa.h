@@ -46,7 +46,7 @@ Result<std::vector<uint8_t>> encode_kfa(const Kfa& kfa);
 Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options);
 
-/// The canonical dump {"schema": "voxrig-dump/2", "format": "kfa", ...} (docs/dump-schema.md, "RKCH
+/// The canonical dump {"schema": "voxrig-dump/2", "format": "kfa", ...} (docs/spec/dump.md, "RKCH
 /// family").
 std::string dump_kfa(const Kfa& kfa);
 

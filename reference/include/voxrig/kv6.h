@@ -80,7 +80,7 @@ Result<std::vector<uint8_t>> encode_kv6(const Kv6& kv6);
 Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options);
 
-/// Writes the KV6 members (docs/dump-schema.md, "RKCH family", "kv6 object") as keys into the JSON
+/// Writes the KV6 members (docs/spec/dump.md, "RKCH family", "kv6 object") as keys into the JSON
 /// object the caller has open. Never fails; allocates digest buffers.
 void dump_kv6_into(JsonOut& out, const Kv6& kv6);
 

@@ -55,7 +55,7 @@ Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options);
 
 /// The canonical dump {"schema": "voxrig-dump/2", "format": "rkc", ...}
-/// (docs/dump-schema.md, "RKCH family"). Deterministic and complete. Never fails.
+/// (docs/spec/dump.md, "RKCH family"). Deterministic and complete. Never fails.
 std::string dump_rkc(const Character& character);
 
 }  // namespace voxrig

@@ -267,7 +267,7 @@ uint32_t rvc_frame_at(std::span<const uint32_t> durations, RvcLoopMode mode, uin
 /// TIME values when present, else default_frame_ms repeated frame_count times (§4.6 step 5).
 std::vector<uint32_t> rvc_effective_durations(const RvcClip& clip);
 
-/// Writes the clip's canonical dump object (docs/dump-schema.md, "RVC") into `out` as one value
+/// Writes the clip's canonical dump object (docs/spec/dump.md, "RVC") into `out` as one value
 /// (used standalone and embedded by RKCH).
 void dump_rvc_into(JsonOut& out, const RvcClip& clip);
 

@@ -23,7 +23,7 @@ extern "C" {
 #define VOXRIG_TESTEE_ABI_VERSION 1
 
 /* Outcomes of voxrig_testee_dump. Any other value is a testee failure (reported like a crash). */
-#define VOXRIG_TESTEE_ACCEPT 0 /* *out is the canonical JSON dump (docs/dump-schema.md) */
+#define VOXRIG_TESTEE_ACCEPT 0 /* *out is the canonical JSON dump (docs/spec/dump.md) */
 #define VOXRIG_TESTEE_REJECT 1 /* *out is the error code alone, e.g. "vox0.truncated" */
 
 /* Reads the `size` bytes at `data` (untrusted: any bytes, any length, `data` may be NULL when

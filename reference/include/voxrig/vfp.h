@@ -21,14 +21,14 @@ namespace voxrig {
 /// Decodes a whole VFP file. Under vfp-static, rig sections stay RawPayload; under vfp-rig they
 /// are decoded and checked (hash bindings included). Any other profile is treated as vfp-rig.
 /// Errors: every vfp.*, vox0.*, rig.*, skel.*, vskn.*, anim.* code; which one a file with
-/// several broken rules gives is fixed step by step in docs/vfp-check-order.md.
+/// several broken rules gives is fixed step by step in docs/spec/vfp.md.
 Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options);
 
 /// Serializes the model: sections in model order, lengths and the header sourceHash computed
 /// from content, stored baseSourceHash/skeletonHash written as stored (D2). For a model from
 /// decode_vfp the output equals the input bytes. Errors (a hand-built model the format cannot
 /// hold): no decoded VOX0 (vfp.vox0.missing), a name over 255 bytes or a count over its field
-/// (the matching *.limit / bad code; the list is in docs/vfp-check-order.md). Semantic rules are
+/// (the matching *.limit / bad code; the list is in docs/spec/vfp.md). Semantic rules are
 /// not checked: a representable but invalid model is written as it is.
 Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file);
 

@@ -8,11 +8,11 @@
 
 namespace voxrig::detail {
 
-/// The schema every canonical dump names (docs/dump-schema.md).
+/// The schema every canonical dump names (docs/spec/dump.md).
 inline constexpr std::string_view kDumpSchema = "voxrig-dump/2";
 
 /// RVC frames (and TIME values) dumped one entry each; the rest fold into one digest
-/// (docs/dump-schema.md "RVC"). Small, so that even 65536 tiny clips in one RKCH stay within the
+/// (docs/spec/dump.md "RVC"). Small, so that even 65536 tiny clips in one RKCH stay within the
 /// dump bound of 1 MiB + 64 x the input size (kDumpBoundBase, kDumpBoundPerByte in dump.h).
 inline constexpr size_t kDumpInlineFrames = 2;
 

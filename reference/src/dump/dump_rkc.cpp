@@ -1,4 +1,4 @@
-// Canonical JSON dumps of RKCH, KV6 and KFA models (docs/dump-schema.md, "RKCH family").
+// Canonical JSON dumps of RKCH, KV6 and KFA models (docs/spec/dump.md, "RKCH family").
 //
 // Deterministic (keys in schema order, floats via value_f32 / D17) and complete: every model
 // field appears, big arrays as {"count", "sha256"} digests over their on-disk little-endian

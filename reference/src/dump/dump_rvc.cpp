@@ -1,4 +1,4 @@
-// The canonical dump of an RVC clip (docs/dump-schema.md, "RVC").
+// The canonical dump of an RVC clip (docs/spec/dump.md, "RVC").
 //
 // Object layout, keys in this order:
 // | key          | value                                                                      |

@@ -1,4 +1,4 @@
-// The canonical JSON dump of a VFP file (docs/dump-schema.md, "VFP"). Key order, inline-vs-digest
+// The canonical JSON dump of a VFP file (docs/spec/dump.md, "VFP"). Key order, inline-vs-digest
 // and the bytes under every digest are fixed by the schema, field by field:
 //
 //   top      schema, format, version_minor, source_hash, sections[]

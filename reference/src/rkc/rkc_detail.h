@@ -163,7 +163,7 @@ Status write_bons(ByteWriter& w, const Character& c);
 Status write_clps(ByteWriter& w, const Character& c);
 Status write_vclp(ByteWriter& w, const Character& c);
 
-// ---- dump pieces shared by the RKCH, KV6 and KFA dumps (docs/dump-schema.md, "RKCH family") ----
+// ---- dump pieces shared by the RKCH, KV6 and KFA dumps (docs/spec/dump.md, "RKCH family") ----
 void dump_kv6_fields(JsonOut& out, const Kv6& kv6);
 void dump_hinge(JsonOut& out, const Hinge& h);
 void dump_bone_xform(JsonOut& out, const BoneXform& x);
