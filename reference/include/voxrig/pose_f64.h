@@ -31,7 +31,8 @@ using Mat4d = std::array<double, 16>;
 /// The model matrix of every joint (indexed like Skel::joints) of clip position `clip` of `anim`
 /// at `time_ms`, in double. Errors: eval.bad_clip (clip >= anim.clips.size()), eval.bad_time
 /// (time not finite), and the RigRuntime::build codes for a model it would reject
-/// (skel.no_joints, skel.parent_missing, skel.parent_cycle, anim.joint_missing). Safe on any
+/// (skel.no_joints, skel.joint_order for a duplicate id, skel.parent_missing, skel.parent_cycle,
+/// anim.joint_missing). Safe on any
 /// model decode_vfp accepted; allocates the result and O(joints) scratch.
 Result<std::vector<Mat4d>> evaluate_models_f64(const Skel& skel, const Anim& anim, size_t clip,
                                                double time_ms, SamplePolicy policy, TimeMode mode);

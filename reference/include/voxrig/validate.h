@@ -20,8 +20,22 @@ namespace voxrig {
 
 // ---- index form: parents[i] is the index of joint i's parent; negative is a root ----
 
-/// The first index, in order, whose parent is neither -1 nor an index in [0, parents.size())
-/// (RKCH/KFA's "parent range" rule: -2 is out of range), or nullopt.
+/// The parent-range rule for one joint of `n`: its parent is -1 (a root) or an index in [0, n)
+/// (RKCH/KFA's rule: -2 is out of range). For callers that hold parents inside their own
+/// records rather than in one array (the RKCH decoder's success path); the others call
+/// first_parent_out_of_range, which applies this rule in order.
+constexpr bool parent_in_range(int32_t parent, size_t n) {
+  return parent == -1 || (parent >= 0 && static_cast<uint64_t>(parent) < n);
+}
+
+/// True when joint `i`'s parent comes before it in order (a root's -1 included). A hierarchy in
+/// range where this holds for every joint has no cycle (every chain strictly descends to a
+/// root), so a caller that sees it needs no first_cycle_start and no scratch.
+constexpr bool parent_precedes(int32_t parent, size_t i) {
+  return static_cast<int64_t>(parent) < static_cast<int64_t>(i);
+}
+
+/// The first index, in order, whose parent breaks parent_in_range, or nullopt.
 std::optional<size_t> first_parent_out_of_range(std::span<const int32_t> parents);
 
 /// The first index, in order, whose parent chain never reaches a root (a negative parent), or

@@ -7,11 +7,8 @@
 namespace voxrig {
 
 std::optional<size_t> first_parent_out_of_range(std::span<const int32_t> parents) {
-  const uint64_t n = parents.size();
-  for (size_t i = 0; i < parents.size(); ++i) {
-    const int32_t parent = parents[i];
-    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= n)) return i;
-  }
+  for (size_t i = 0; i < parents.size(); ++i)
+    if (!parent_in_range(parents[i], parents.size())) return i;
   return std::nullopt;
 }
 

@@ -5,9 +5,10 @@
 // checks. Plain loops, no caches: it runs once per golden pose case and per protocol request.
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <string>
 
 #include "voxrig/pose_f64.h"
+#include "voxrig/validate.h"
 
 namespace voxrig {
 namespace {
@@ -119,40 +120,36 @@ Mat4d mul(const Mat4d& a, const Mat4d& b) {
 }
 
 // Composes local TRS into model matrices; parents are resolved by id, in any listing order.
+// The hierarchy rules and their codes are RigRuntime::build's (voxrig/validate.h): unique ids,
+// parents that exist, no cycles.
 Result<std::vector<Mat4d>> compose(const Skel& skel, const std::vector<TrsD>& locals) {
   const size_t n = skel.joints.size();
   if (n == 0) return model_error(ErrorCode::SkelNoJoints, "SKEL", "no joints");
-  std::map<uint16_t, size_t> index;
-  for (size_t i = 0; i < n; ++i) index[skel.joints[i].id] = i;
-  std::vector<int64_t> parent(n, -1);
+  std::vector<uint16_t> ids(n);
+  std::vector<int16_t> parent_ids(n);
   for (size_t i = 0; i < n; ++i) {
-    const int16_t p = skel.joints[i].parent;
-    if (p < 0) continue;
-    auto it = index.find(uint16_t(p));
-    if (it == index.end())
-      return model_error(ErrorCode::SkelParentMissing, "SKEL/joint[" + std::to_string(i) + "]");
-    parent[i] = int64_t(it->second);
+    ids[i] = skel.joints[i].id;
+    parent_ids[i] = skel.joints[i].parent;
+  }
+  std::vector<int32_t> parent;
+  if (const auto broken = check_joint_hierarchy(ids, parent_ids, &parent)) {
+    ErrorCode code = ErrorCode::SkelParentCycle;
+    switch (broken->rule) {
+      case JointRule::DuplicateId:
+        code = ErrorCode::SkelJointOrder;
+        break;
+      case JointRule::ParentMissing:
+        code = ErrorCode::SkelParentMissing;
+        break;
+      case JointRule::ParentCycle:
+        break;
+    }
+    return model_error(code, "SKEL/joint[" + std::to_string(broken->joint) + "]");
   }
   std::vector<Mat4d> model(n);
-  std::vector<uint8_t> done(n, 0);
-  std::vector<size_t> chain;
-  for (size_t i = 0; i < n; ++i) {
-    // Walk up to the first composed ancestor (or a root), then compose back down.
-    chain.clear();
-    size_t j = i;
-    while (!done[j]) {
-      chain.push_back(j);
-      if (chain.size() > n)
-        return model_error(ErrorCode::SkelParentCycle, "SKEL/joint[" + std::to_string(i) + "]");
-      if (parent[j] < 0) break;
-      j = size_t(parent[j]);
-    }
-    for (size_t k = chain.size(); k-- > 0;) {
-      const size_t c = chain[k];
-      const Mat4d local = to_matrix(locals[c]);
-      model[c] = parent[c] < 0 ? local : mul(model[size_t(parent[c])], local);
-      done[c] = 1;
-    }
+  for (uint32_t c : parent_first_order(parent)) {
+    const Mat4d local = to_matrix(locals[c]);
+    model[c] = parent[c] < 0 ? local : mul(model[size_t(parent[c])], local);
   }
   return model;
 }
