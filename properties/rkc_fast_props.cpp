@@ -1,15 +1,14 @@
-// decode_rkc's fast path (reference/src/rkc/rkc_fast.cpp, issue 15) against the field-by-field
-// decoder it falls back to: on every input, valid or damaged, under both profiles, decode_rkc
-// and decode_rkc_field_by_field give the same Character or the same error (code, offset, path).
-// The fast path may only accept what the field-by-field decoder accepts, and must then build the
-// same model; a damaged file must never be accepted by one and rejected by the other.
+// decode_rkc's success path against the field-by-field decoder it falls back to
+// (decode_rkc_field_by_field, voxrig/rkc.h): on every input, valid or damaged, under both profiles,
+// decode_rkc and decode_rkc_field_by_field give the same Character or the same error (code, offset,
+// path). The fast path may only accept what the field-by-field decoder accepts, and must then build
+// the same model; a damaged file must never be accepted by one and rejected by the other.
 #include <algorithm>
 #include <cstring>
 
 #include "gen_common.h"
 #include "gen_rkc.h"
 #include "prop_support.h"
-#include "rkc/rkc_detail.h"
 #include "voxrig/rkc.h"
 #include "voxrig/testing/layout.h"
 
@@ -22,7 +21,7 @@ void check_same(const Bytes& bytes) {
   for (Profile p : {Profile::RkcStrict, Profile::RkcCompat}) {
     const DecodeOptions o{p, Limits{}};
     const auto fast = decode_rkc(bytes, o);
-    const auto slow = voxrig::detail::decode_rkc_field_by_field(bytes, o);
+    const auto slow = decode_rkc_field_by_field(bytes, o);
     RC_ASSERT(fast.ok() == slow.ok());
     if (fast.ok()) {
       RC_ASSERT(fast.value() == slow.value());

@@ -29,7 +29,7 @@ std::optional<Framing> framing_as(std::span<const uint8_t> bytes, Container c) {
   if (c == Container::Vfp) {
     f.header_size = 44;
   } else {
-    f.header_size = 6;
+    f.header_size = wire::rkch::kHeaderSize;  // RVC's magic + u16 version too
     truncated = c == Container::Rkch ? ErrorCode::RkcTruncated : ErrorCode::RvcTruncated;
     head = c == Container::Rvc && bytes.size() >= 6 && load_u16(bytes.data() + 4) != 1 ? 1 : 0;
   }
@@ -60,7 +60,8 @@ std::optional<Framing> framing_of(std::span<const uint8_t> bytes) {
     return bytes.size() >= 4 && std::memcmp(bytes.data(), m, 4) == 0;
   };
   if (magic("VFP\0")) return detail::framing_as(bytes, Container::Vfp);
-  if (magic("RKCH")) return detail::framing_as(bytes, Container::Rkch);
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), wire::rkch::kMagic.data(), 4) == 0)
+    return detail::framing_as(bytes, Container::Rkch);
   if (magic("RVCL")) return detail::framing_as(bytes, Container::Rvc);
   return std::nullopt;
 }
@@ -111,7 +112,10 @@ struct HashSlots {
   const char* tag;
   uint64_t base_source, skeleton;
 };
-constexpr HashSlots kHashSlots[] = {{"SKEL", 4, 0}, {"VSKN", 10, 42}, {"ANIM", 4, 36}};
+constexpr HashSlots kHashSlots[] = {
+    {"SKEL", 4, 0},
+    {"VSKN", wire::vskn::kBaseSourceHashAt, wire::vskn::kSkeletonHashAt},
+    {"ANIM", 4, 36}};
 
 struct PartRef {
   std::array<uint8_t, 4> tag;

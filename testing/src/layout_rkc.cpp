@@ -1,6 +1,7 @@
 // Named fields of the lenient walk, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS,
 // VCLP with embedded KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md
-// (name_len, attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...). Lenient: never validates.
+// (name_len, attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...); record sizes are the codec's
+// (voxrig/wire/rkch.h, kv6.h). Lenient: never validates.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -11,8 +12,8 @@ namespace voxrig::testing::detail {
 
 static void walk_xform(Walker& w, const std::string& name) {
   Walker x = w.child(name);
-  if (!w.fits(40)) return;
-  w.emit(name, w.pos(), 40);
+  if (!w.fits(wire::rkch::xform::kSize)) return;
+  w.emit(name, w.pos(), wire::rkch::xform::kSize);
   x.vec3("t");
   x.quat("r");
   x.vec3("s");
@@ -45,9 +46,9 @@ void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
   w.field("ypiv", 4);
   w.field("zpiv", 4);
   auto nv = w.uint("numvoxs", 4);
-  for (uint64_t i = 0; nv && i < *nv && w.fits(8); ++i) {
+  for (uint64_t i = 0; nv && i < *nv && w.fits(wire::kv6::kVoxelSize); ++i) {
     const std::string v = idx("voxel", i);
-    w.emit(v, w.pos(), 8);
+    w.emit(v, w.pos(), wire::kv6::kVoxelSize);
     w.field(v + "/col", 4);
     w.field(v + "/z", 2);
     w.field(v + "/vis", 1);
@@ -61,10 +62,12 @@ void walk_kv6_at(std::span<const uint8_t> b, uint64_t start, uint64_t end, Layou
     w.emit("ylen", w.pos(), std::min(w.remaining(), *xs * *ys * 2));
     for (uint64_t i = 0; i < *xs * *ys && w.fits(2); ++i) w.field(idx("ylen", i), 2);
   }
-  if (w.fits(772) && std::memcmp(b.data() + w.pos(), "SPal", 4) == 0) {
-    w.emit("palette", w.pos(), 772);
-    w.field("palette/tag", 4);
-    w.field("palette/data", 768);
+  namespace wk = wire::kv6;
+  if (w.fits(wk::kPaletteTrailerSize) &&
+      std::memcmp(b.data() + w.pos(), wk::kPaletteMagic.data(), wk::kPaletteMagic.size()) == 0) {
+    w.emit("palette", w.pos(), wk::kPaletteTrailerSize);
+    w.field("palette/tag", wk::kPaletteMagic.size());
+    w.field("palette/data", wk::kPaletteBytes);
   }
   w.emit("trailer", w.pos(), w.remaining());
   w.end_marker();
@@ -210,11 +213,12 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
         Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
         if (kind && *kind == 0) {
           auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
-          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(40 * *nh); ++f)
+          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(wire::rkch::xform::kSize * *nh);
+               ++f)
             for (uint64_t h = 0; h < *nh; ++h)
               walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
           auto ns = body.uint("seqcount", 4);
-          for (uint64_t s = 0; ns && s < *ns && body.fits(8); ++s) {
+          for (uint64_t s = 0; ns && s < *ns && body.fits(wire::rkch::seq::kSize); ++s) {
             body.uint(idx("seq", s) + "/tim", 4);
             body.uint(idx("seq", s) + "/frm", 4);
           }

@@ -59,17 +59,20 @@ void walk_skel(Walker& w) {
 }
 
 void walk_vskn(Walker& w) {
+  namespace wv = wire::vskn;
   w.uint("version", 1);
   w.uint("encoding", 1);
   w.uint("defaultJointId", 2);
   w.uint("reserved", 2);
   auto n = w.uint("bindingCount", 4);
-  w.field("baseSourceHash", 32);
-  w.field("skeletonHash", 32);
-  for (uint64_t i = 0; n && i < *n && w.fits(kBindingSize); ++i) {
-    w.emit(idx("record", i), w.pos(), kBindingSize);
-    w.field(idx("record", i) + "/voxelOffset", 4);
-    w.field(idx("record", i) + "/jointId", 2);
+  w.field("baseSourceHash", wv::kHashSize);
+  w.field("skeletonHash", wv::kHashSize);
+  for (uint64_t i = 0; n && i < *n && w.fits(wv::kRecordSize); ++i) {
+    const std::string rec = idx("record", i);
+    w.emit(rec, w.pos(), wv::kRecordSize);
+    w.emit(rec + "/voxelOffset", w.pos() + wv::kRecordVoxelOffsetAt, 4);
+    w.emit(rec + "/jointId", w.pos() + wv::kRecordJointAt, 2);
+    w.set_pos(w.pos() + wv::kRecordSize);
   }
 }
 
@@ -131,6 +134,9 @@ void walk_vfp(std::span<const uint8_t> b, Layout& out) {
 bool magic(std::span<const uint8_t> b, const char* m) {
   return b.size() >= 4 && std::memcmp(b.data(), m, 4) == 0;
 }
+bool magic(std::span<const uint8_t> b, const std::array<uint8_t, 4>& m) {
+  return b.size() >= m.size() && std::memcmp(b.data(), m.data(), m.size()) == 0;
+}
 
 // Parses "[a]" or "[a,b,c]" of unsigned integers.
 std::optional<std::vector<uint64_t>> parse_index(std::string_view s) {
@@ -165,9 +171,9 @@ Layout layout_of(std::span<const uint8_t> bytes) {
   Layout out;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "VFP\0", 4) == 0)
     walk_vfp(bytes, out);
-  else if (magic(bytes, "RKCH"))
+  else if (magic(bytes, wire::rkch::kMagic))
     walk_rkc(bytes, out);
-  else if (magic(bytes, "Kvxl"))
+  else if (magic(bytes, wire::kv6::kMagic))
     walk_kv6_at(bytes, 0, bytes.size(), out, {""});
   else if (magic(bytes, "RVCL"))
     walk_rvc_at(bytes, 0, bytes.size(), out, {""});

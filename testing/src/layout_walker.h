@@ -12,6 +12,9 @@
 
 #include "voxrig/byte_reader.h"
 #include "voxrig/testing/layout.h"
+#include "voxrig/wire/kv6.h"
+#include "voxrig/wire/rkch.h"
+#include "voxrig/wire/vskn.h"
 
 namespace voxrig::testing::detail {
 
@@ -21,13 +24,16 @@ inline uint64_t le(std::span<const uint8_t> b, uint64_t at, int n) {
   return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
 }
 
-// Record sizes the walks and complete_records share (formats.md "Voxel Rig v1", rkc-family.md
-// §2.3): the fixed fields before each table, record prefixes and where a record keeps its length.
+// Record sizes the walks and complete_records share (formats.md "Voxel Rig v1"): the fixed fields
+// before each table, record prefixes and where a record keeps its length. VSKN, KV6 and RKCH
+// take theirs from the codec's voxrig/wire/*.h.
 inline constexpr uint64_t kSkelFixed = 36, kJointPrefix = 48, kJointNameLenAt = 44;
-inline constexpr uint64_t kVsknFixed = 74, kBindingSize = 6;
+inline constexpr uint64_t kVsknFixed = wire::vskn::kHeaderSize;
+inline constexpr uint64_t kBindingSize = wire::vskn::kRecordSize;
 inline constexpr uint64_t kAnimFixed = 68, kClipPrefix = 12, kClipNameLenAt = 8;
 inline constexpr uint64_t kTrackPrefix = 8, kTrackKeyCountAt = 4, kKeySize = 44;
-inline constexpr uint64_t kAttachmentSize = 54, kHingeSize = 64;
+inline constexpr uint64_t kAttachmentSize = wire::rkch::attachment::kSize;
+inline constexpr uint64_t kHingeSize = wire::rkch::hinge::kSize;
 
 /// The blobs of an MSHS / VCLP payload at [start, end) of `b`: offset = length_offset = the blob's
 /// u32 length, payload = the blob (clamped). At most the count at `start` (none when it does not

@@ -35,6 +35,14 @@ namespace voxrig {
 /// checked against the limits when read and reservations are clamped by the bytes present.
 Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions& options);
 
+/// decode_rkc without its success path: the field-by-field decoder that decode_rkc falls back to
+/// whenever that path does not accept a file, and the one home of the error order, codes,
+/// offsets and paths. Same contract and, on every input, the same result (value or error) as
+/// decode_rkc, only slower. It exists so that a test can check that sameness (the property
+/// RkcFastPath); a decoder user calls decode_rkc.
+Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
+                                            const DecodeOptions& options);
+
 /// The canonical writer (§2.6 with the reference's fixes): "RKCH", version 3, exactly META,
 /// MSHS, BONS, CLPS, VCLP (empty CLPS/VCLP included), then extra_chunks verbatim in order; every
 /// count and length from content; skeletal numhin written as recorded; embedded RVC clips via

@@ -83,43 +83,28 @@ int16_t hinge_angle(const BoneXform& x, const std::array<float, 3>& axis) {
 namespace voxrig::detail {
 
 namespace {
-std::array<float, 3> load3(const uint8_t* p) {
-  return {load_f32(p), load_f32(p + 4), load_f32(p + 8)};
-}
 void write3(ByteWriter& w, const std::array<float, 3>& v) {
   for (float f : v) w.f32(f);
 }
 }  // namespace
 
-// BoneXform (40 B): t.x t.y t.z | r.x r.y r.z r.w | s.x s.y s.z.
+// The layouts are voxrig/wire/rkch.h's; the loaders are rkc_detail.h's in-place ones.
 BoneXform load_bone_xform(const uint8_t* p) {
   BoneXform x;
-  x.t = load3(p);
-  x.r = {load_f32(p + 12), load_f32(p + 16), load_f32(p + 20), load_f32(p + 24)};
-  x.s = load3(p + 28);
+  load_bone_xform_into(x, p);
   return x;
+}
+
+Hinge load_hinge(const uint8_t* p) {
+  Hinge h;
+  load_hinge_into(h, p);
+  return h;
 }
 
 void write_bone_xform(ByteWriter& w, const BoneXform& x) {
   write3(w, x.t);
   for (float f : x.r) w.f32(f);
   write3(w, x.s);
-}
-
-// Hinge (64 B): parent i32 | p[0] p[1] v[0] v[1] (4 x 3 f32) | vmin i16 | vmax i16 | htype u8 |
-// filler 7 B.
-Hinge load_hinge(const uint8_t* p) {
-  Hinge h;
-  h.parent = static_cast<int32_t>(load_u32(p));
-  h.p[0] = load3(p + 4);
-  h.p[1] = load3(p + 16);
-  h.v[0] = load3(p + 28);
-  h.v[1] = load3(p + 40);
-  h.vmin = static_cast<int16_t>(load_u16(p + 52));
-  h.vmax = static_cast<int16_t>(load_u16(p + 54));
-  h.htype = p[56];
-  for (size_t i = 0; i < 7; ++i) h.filler[i] = p[57 + i];
-  return h;
 }
 
 void write_hinge(ByteWriter& w, const Hinge& h) {

@@ -1,18 +1,7 @@
-// KV6 voxel sprite codec (rkc-family.md §3).
-//
-// | Offset | Size          | Type     | Field                                             |
-// |--------|---------------|----------|---------------------------------------------------|
-// | 0x00   | 4             | bytes    | magic "Kvxl" (4B 76 78 6C)                        |
-// | 0x04   | 4             | u32      | xsiz                                              |
-// | 0x08   | 4             | u32      | ysiz                                              |
-// | 0x0C   | 4             | u32      | zsiz (not used by parse)                          |
-// | 0x10   | 12            | 3 x f32  | xpiv, ypiv, zpiv                                  |
-// | 0x1C   | 4             | u32      | numvoxs                                           |
-// | 0x20   | 8 * numvoxs   | Voxel[]  | col u32, z u16, vis u8, dir u8                    |
-// | ...    | 4 * xsiz      | u32[]    | xlen[x]                                           |
-// | ...    | 2*xsiz*ysiz   | u16[]    | ylen[x][y], x outer                               |
-// | ...    | 0 or 772      | optional | "SPal" + 768 palette bytes (only if >= 772 remain) |
-// Everything after that is ignored (kv6.trailing_bytes warning).
+// KV6 voxel sprite codec (rkc-family.md §3): the field-by-field decoder, its success-path twin
+// and the writer. The byte layout (magic, header offsets, record sizes, palette trailer) is
+// voxrig/wire/kv6.h's. Everything after the tables and the optional palette is ignored
+// (kv6.trailing_bytes warning).
 #include <array>
 #include <compare>
 #include <cstddef>
@@ -23,16 +12,18 @@
 #include "rkc/rkc_detail.h"
 #include "voxrig/float_text.h"
 #include "voxrig/kv6.h"
+#include "voxrig/wire/kv6.h"
 
 namespace voxrig {
 
 namespace {
 
-constexpr size_t kHeaderSize = 32;
-constexpr size_t kVoxelSize = 8;
-constexpr size_t kPaletteTrailer = 4 + 768;
-constexpr uint8_t kMagic[4] = {'K', 'v', 'x', 'l'};
-constexpr uint8_t kPalMagic[4] = {'S', 'P', 'a', 'l'};
+namespace wk = wire::kv6;
+using wk::kHeaderSize;
+using wk::kMagic;
+using wk::kVoxelSize;
+constexpr size_t kPaletteTrailer = wk::kPaletteTrailerSize;
+constexpr const auto& kPalMagic = wk::kPaletteMagic;
 
 // The part of D9 both run tables obey: the entries of `table` (named `name`, at file offset `at`)
 // sum to numvoxs; otherwise Kv6RunTables at the table.
@@ -64,30 +55,36 @@ std::optional<Error> check_run_tables(const Kv6& m, uint64_t voxels_at, uint64_t
   }
   for (size_t i = 0; i < m.voxels.size(); ++i) {
     if (m.voxels[i].z >= m.zsiz)
-      return error_at(ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + 4,
+      return error_at(ErrorCode::Kv6RunTables, voxels_at + kVoxelSize * i + wk::kVoxelZAt,
                       Path().child("voxel", static_cast<int64_t>(i)),
                       "z " + std::to_string(m.voxels[i].z) + " >= zsiz " + std::to_string(m.zsiz));
   }
   return std::nullopt;
 }
 
-// The fields of the 32-byte header that follow its magic (rkc-family.md, KV6): sizes and pivot
-// into m; returns numvoxs. The field-by-field and the fast decoder both read the layout here.
+// The fields of the header that follow its magic: sizes and pivot into m; returns numvoxs. The
+// field-by-field and the fast decoder both read the header here.
 uint32_t read_header(const uint8_t* h, Kv6& m) {
-  m.xsiz = load_u32(h + 0x04);
-  m.ysiz = load_u32(h + 0x08);
-  m.zsiz = load_u32(h + 0x0C);
-  m.pivot = {load_f32(h + 0x10), load_f32(h + 0x14), load_f32(h + 0x18)};
-  return load_u32(h + 0x1C);
+  m.xsiz = load_u32(h + wk::kXsizAt);
+  m.ysiz = load_u32(h + wk::kYsizAt);
+  m.zsiz = load_u32(h + wk::kZsizAt);
+  const uint8_t* pivot = h + wk::kPivotAt;
+  m.pivot = {load_f32(pivot), load_f32(pivot + 4), load_f32(pivot + 8)};
+  return load_u32(h + wk::kNumvoxsAt);
+}
+
+// One voxel record (both decoders).
+Kv6Voxel load_voxel(const uint8_t* p) {
+  return Kv6Voxel{load_u32(p + wk::kVoxelColAt), load_u16(p + wk::kVoxelZAt), p[wk::kVoxelVisAt],
+                  p[wk::kVoxelDirAt]};
 }
 
 // The little-endian u16 table at p as a random-access iterator (*it = load_u16). Both decoders
-// fill ylen with vector::assign(first, last) over it: one allocation and one write
-// per element, in a loop GCC vectorises. resize() would zero the elements first (a memset call
-// per table, which small meshes feel), and push_back tests the capacity per element, which
-// kept the loop scalar (2.1 k instructions more per decode of a 16^3 shell mesh: the skel/*
-// slowdown of issue 15's RKCH benchmarks). The voxel and xlen loops keep push_back: they check
-// each record as they copy it, and that one pass measured faster than copy-then-check.
+// fill ylen with vector::assign(first, last) over it: one allocation and one write per element,
+// in a loop GCC vectorises. resize() would zero the elements first (a memset call per table,
+// which small meshes feel), and push_back tests the capacity per element, which keeps the loop
+// scalar. The voxel and xlen loops keep push_back: they check each record as they copy it, and
+// one pass that copies and checks is cheaper than a copy followed by a check.
 struct U16Table {
   using iterator_category = std::random_access_iterator_tag;
   using value_type = uint16_t;
@@ -116,9 +113,8 @@ struct U16Table {
 };
 
 // ylen from its wire table: the `columns` entries at p (both decoders; U16Table above). The
-// fast decoder inlines it; the field-by-field one calls it out of line (noinline: a second
-// inlined copy made GCC outline vector::assign's body for both, +352 instructions per decode of
-// bench-icount's 10 KB character in the fast path).
+// fast decoder inlines it; the field-by-field one calls it out of line (noinline: with a second
+// inlined copy GCC outlines vector::assign's body for both, and the fast path pays a call).
 inline void assign_ylen(std::vector<uint16_t>& ylen, const uint8_t* p, uint64_t columns) {
   ylen.assign(U16Table{p}, U16Table{p + 2 * columns});
 }
@@ -145,7 +141,7 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
   if (bytes.size() < kHeaderSize)
     return error_at(ErrorCode::Kv6TooSmall, base, root,
                     std::to_string(bytes.size()) + " byte(s), need at least 32");
-  if (std::memcmp(bytes.data(), kMagic, 4) != 0)
+  if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
     return error_at(ErrorCode::Kv6BadMagic, base, root, "expected \"Kvxl\"");
 
   Kv6 m;
@@ -171,16 +167,17 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
   m.voxels.resize(numvoxs);
   for (size_t i = 0; i < numvoxs; ++i) {
     const uint8_t* p = vox.data() + kVoxelSize * i;
-    m.voxels[i] = Kv6Voxel{load_u32(p), load_u16(p + 4), p[6], p[7]};
+    m.voxels[i] = load_voxel(p);
   }
 
   const uint64_t xlen_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(auto xl, detail::read_table(r, m.xsiz, 4, root, "xlen"));
+  VOXRIG_ASSIGN_OR_RETURN(auto xl, detail::read_table(r, m.xsiz, wk::kXlenEntrySize, root, "xlen"));
   m.xlen.resize(m.xsiz);
-  for (size_t x = 0; x < m.xsiz; ++x) m.xlen[x] = load_u32(xl.data() + 4 * x);
+  for (size_t x = 0; x < m.xsiz; ++x) m.xlen[x] = load_u32(xl.data() + wk::kXlenEntrySize * x);
 
   const uint64_t ylen_at = r.offset();
-  VOXRIG_ASSIGN_OR_RETURN(auto yl, detail::read_table(r, columns, 2, root, "ylen"));
+  VOXRIG_ASSIGN_OR_RETURN(auto yl,
+                          detail::read_table(r, columns, wk::kYlenEntrySize, root, "ylen"));
   assign_ylen_outlined(m.ylen, yl.data(), columns);
 
   // D9: the run tables are the part of KV6 that consumers index with; under rkc-strict a file
@@ -192,11 +189,11 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
 
   // §3.2 step 4: a palette only when a whole trailer is there and starts with "SPal".
   if (r.remaining() >= kPaletteTrailer &&
-      std::memcmp(r.data().data() + r.pos(), kPalMagic, 4) == 0) {
-    VOXRIG_TRY(r.skip(4, root));
-    VOXRIG_ASSIGN_OR_RETURN(auto pal, r.bytes(768, root));
+      std::memcmp(r.data().data() + r.pos(), kPalMagic.data(), kPalMagic.size()) == 0) {
+    VOXRIG_TRY(r.skip(kPalMagic.size(), root));
+    VOXRIG_ASSIGN_OR_RETURN(auto pal, r.bytes(wk::kPaletteBytes, root));
     Kv6Palette palette;
-    std::memcpy(palette.data(), pal.data(), 768);
+    std::memcpy(palette.data(), pal.data(), wk::kPaletteBytes);
     m.palette = palette;
   }
   // §3.2 step 5: anything else is ignored; the writer drops it.
@@ -209,7 +206,8 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
 bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Kv6& m) {
   // Every condition under which decode_kv6_impl fails, or (rkc-compat) warns about the run
   // tables, makes this return false; the caller then runs decode_kv6_impl for the error.
-  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return false;
+  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
+    return false;
   const uint8_t* h = bytes.data();
   const uint32_t numvoxs = read_header(h, m);
   const Limits& lim = options.limits;
@@ -220,27 +218,27 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   size_t left = bytes.size() - kHeaderSize;
   if (numvoxs > left / kVoxelSize) return false;
   left -= size_t{numvoxs} * kVoxelSize;
-  if (m.xsiz > left / 4) return false;
-  left -= size_t{m.xsiz} * 4;
-  if (columns > left / 2) return false;
-  left -= static_cast<size_t>(columns) * 2;
+  if (m.xsiz > left / wk::kXlenEntrySize) return false;
+  left -= size_t{m.xsiz} * wk::kXlenEntrySize;
+  if (columns > left / wk::kYlenEntrySize) return false;
+  left -= static_cast<size_t>(columns) * wk::kYlenEntrySize;
 
   // reserve + push_back: each element written once (resize would value-initialise it first).
   const uint8_t* p = h + kHeaderSize;
   m.voxels.reserve(numvoxs);
   uint64_t z_bad = 0;
   for (uint32_t i = 0; i < numvoxs; ++i, p += kVoxelSize) {
-    const uint16_t z = load_u16(p + 4);
-    z_bad |= z >= m.zsiz;
-    m.voxels.push_back(Kv6Voxel{load_u32(p), z, p[6], p[7]});
+    const Kv6Voxel v = load_voxel(p);
+    z_bad |= v.z >= m.zsiz;
+    m.voxels.push_back(v);
   }
   m.xlen.reserve(m.xsiz);
   uint64_t xsum = 0;
-  for (uint32_t x = 0; x < m.xsiz; ++x, p += 4) {
+  for (uint32_t x = 0; x < m.xsiz; ++x, p += wk::kXlenEntrySize) {
     xsum += m.xlen.emplace_back(load_u32(p));
   }
   assign_ylen(m.ylen, p, columns);
-  p += 2 * columns;
+  p += wk::kYlenEntrySize * columns;
   // The slices' sums over the copy (in L1 now): one vectorisable loop per slice.
   uint64_t ysum = 0;
   bool rows_ok = true;
@@ -253,9 +251,9 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   }
   // check_run_tables' four rules (the sums, each slice, every voxel's z).
   if (xsum != numvoxs || ysum != numvoxs || !rows_ok || z_bad) return false;
-  if (left >= kPaletteTrailer && std::memcmp(p, kPalMagic, 4) == 0) {
+  if (left >= kPaletteTrailer && std::memcmp(p, kPalMagic.data(), kPalMagic.size()) == 0) {
     Kv6Palette palette;
-    std::memcpy(palette.data(), p + 4, 768);
+    std::memcpy(palette.data(), p + kPalMagic.size(), wk::kPaletteBytes);
     m.palette = palette;
   }
   return true;
@@ -297,8 +295,8 @@ static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
     return error_at(ErrorCode::Kv6WriteTableSize, 0, Path(),
                     "xlen/ylen sizes must be xsiz and xsiz*ysiz, voxels <= 2^32-1");
   ByteWriter w;
-  w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + 4 * m.xlen.size() + 2 * m.ylen.size() +
-            (m.palette ? kPaletteTrailer : 0));
+  w.reserve(kHeaderSize + kVoxelSize * m.voxels.size() + wk::kXlenEntrySize * m.xlen.size() +
+            wk::kYlenEntrySize * m.ylen.size() + (m.palette ? kPaletteTrailer : 0));
   w.bytes(std::span<const uint8_t>(kMagic));
   w.u32(m.xsiz);
   w.u32(m.ysiz);
@@ -312,21 +310,21 @@ static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
     const uint32_t col = v.col;
     const uint16_t z = v.z;
     const uint8_t vis = v.vis, dir = v.dir;
-    store_u32(p, col);
-    store_u16(p + 4, z);
-    p[6] = vis;
-    p[7] = dir;
+    store_u32(p + wk::kVoxelColAt, col);
+    store_u16(p + wk::kVoxelZAt, z);
+    p[wk::kVoxelVisAt] = vis;
+    p[wk::kVoxelDirAt] = dir;
     p += kVoxelSize;
   }
-  p = w.extend(4 * m.xlen.size());
+  p = w.extend(wk::kXlenEntrySize * m.xlen.size());
   for (uint32_t v : m.xlen) {
     store_u32(p, v);
-    p += 4;
+    p += wk::kXlenEntrySize;
   }
-  p = w.extend(2 * m.ylen.size());
+  p = w.extend(wk::kYlenEntrySize * m.ylen.size());
   for (uint16_t v : m.ylen) {
     store_u16(p, v);
-    p += 2;
+    p += wk::kYlenEntrySize;
   }
   if (m.palette) {
     w.bytes(std::span<const uint8_t>(kPalMagic));

@@ -1,4 +1,5 @@
-// RKCH v3 chunk payloads (rkc-family.md §2.3): decoders and canonical writers.
+// RKCH v3 chunk payloads (rkc-family.md §2.3): decoders and canonical writers. The record
+// layouts and sizes are voxrig/wire/rkch.h's.
 //
 // META: name_len u16 | name | root 3 x f32                          (bytes after root ignored)
 // MSHS: count u32 | count x { blob_len u32 | KV6 blob }             (bytes after last ignored)
@@ -26,10 +27,10 @@ namespace voxrig::detail {
 namespace {
 
 constexpr uint64_t kU32Max = 0xFFFFFFFFu;
-constexpr size_t kMinBone = 2 + 4 + kHingeSize;  // empty name, no attachments
-constexpr size_t kMinClip = 2 + 2 + 4;           // empty name, empty body
-constexpr size_t kMinKv6Blob = 4 + 32;           // blob_len + KV6 header
-constexpr size_t kMinRvcBlob = 4 + 6;            // blob_len + RVC magic/version
+using wire::rkch::kMinBone;
+using wire::rkch::kMinClip;
+using wire::rkch::kMinKv6Blob;
+using wire::rkch::kMinRvcBlob;
 
 Error over_limit(ErrorCode code, uint64_t at, const Path& p, uint64_t count, uint64_t limit) {
   return error_at(code, at, p,
@@ -88,7 +89,8 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
                         " bone(s) exceeds limit " + std::to_string(lim.rkc_frame_cells));
   VOXRIG_ASSIGN_OR_RETURN(auto tab, read_table(body, cells, kBoneXformSize, p, "frmval"));
   s.frames.resize(cells);
-  for (size_t i = 0; i < cells; ++i) s.frames[i] = load_bone_xform(tab.data() + kBoneXformSize * i);
+  for (size_t i = 0; i < cells; ++i)
+    load_bone_xform_into(s.frames[i], tab.data() + kBoneXformSize * i);
 
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t seqcount,
                           read_count(body, p, lim.rkc_seq, ErrorCode::RkcLimitSeq));
@@ -96,7 +98,8 @@ Result<SkeletalClip> decode_skeletal(ByteReader& body, size_t bone_count, const 
   s.seq.resize(seqcount);
   for (size_t i = 0; i < seqcount; ++i) {
     const uint8_t* q = sq.data() + kSeqSize * i;
-    s.seq[i] = Seq{static_cast<int32_t>(load_u32(q)), static_cast<int32_t>(load_u32(q + 4))};
+    s.seq[i] = Seq{static_cast<int32_t>(load_u32(q + wire::rkch::seq::kTimAt)),
+                   static_cast<int32_t>(load_u32(q + wire::rkch::seq::kFrmAt))};
   }
   warn_trailing(body, p, sink);
   return s;

@@ -1,5 +1,6 @@
 // RKCH v3 container framing (rkc-family.md §2.1-2.2, §2.6): chunk scan, dispatch,
-// last-known-wins, required-chunk checks, payload decode order, and the canonical writer.
+// last-known-wins, required-chunk checks, payload decode order, and the canonical writer. The
+// magic, version and known tags are voxrig/wire/rkch.h's.
 //
 // | Offset | Size | Type   | Field                                            |
 // |--------|------|--------|--------------------------------------------------|
@@ -20,11 +21,11 @@ namespace {
 
 using detail::ChunkRef;
 
-constexpr uint8_t kMagic[4] = {'R', 'K', 'C', 'H'};
-constexpr uint16_t kVersion = 3;
-constexpr size_t kKnown = 5;
+using wire::rkch::kMagic;
+using wire::rkch::kVersion;
+constexpr size_t kKnown = wire::rkch::kKnownChunks;
 // Canonical order; index = rank. Unknown tags rank after all of them.
-constexpr std::array<const char*, kKnown> kKnownTags = {"META", "MSHS", "BONS", "CLPS", "VCLP"};
+constexpr const auto& kKnownTags = wire::rkch::kChunkTags;
 
 int known_rank(std::span<const uint8_t> tag) {
   for (size_t i = 0; i < kKnown; ++i)
@@ -66,11 +67,11 @@ Result<Character> decode_rkc_impl(std::span<const uint8_t> bytes, const DecodeOp
   ByteReader r(bytes, 0, ErrorCode::RkcTruncated);
   // §2.2 steps 1-2.
   VOXRIG_ASSIGN_OR_RETURN(auto magic, r.bytes(4, root));
-  if (std::memcmp(magic.data(), kMagic, 4) != 0)
+  if (std::memcmp(magic.data(), kMagic.data(), kMagic.size()) != 0)
     return error_at(ErrorCode::RkcBadMagic, 0, root, "expected \"RKCH\"");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t version, r.u16(root));
   if (version != kVersion)
-    return error_at(ErrorCode::RkcUnsupportedVersion, 4, root,
+    return error_at(ErrorCode::RkcUnsupportedVersion, wire::rkch::kVersionAt, root,
                     "version " + std::to_string(version) + ", this reader reads 3");
 
   // Step 3-4: scan every chunk; keep the last copy of each known tag (earlier ones are never
@@ -146,7 +147,7 @@ static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
   // The success path first (rkc_fast.cpp); anything it does not accept is decoded again here,
   // field by field, which reports the error (or repairs, under rkc-compat). One named result on
   // every path, built in place, so the compiler returns it without a move: a Character's move
-  // and the destruction of the moved-from one were ~10 % of a 259-byte decode.
+  // and the destruction of the moved-from one cost a small file about as much as a chunk.
   Result<Character> out{std::in_place};
   if (!detail::decode_rkc_fast(bytes, options, out.value())) {
     detail::WarningSink none;
@@ -155,15 +156,13 @@ static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
   return out;
 }
 
-namespace detail {
 Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
                                             const DecodeOptions& options) {
   return guard_out_of_memory([&] {
-    WarningSink none;
+    detail::WarningSink none;
     return decode_rkc_impl(bytes, options, none);
   });
 }
-}  // namespace detail
 
 Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
@@ -182,11 +181,16 @@ static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c) {
   ByteWriter w;
   w.bytes(std::span<const uint8_t>(kMagic));
   w.u16(kVersion);
-  VOXRIG_TRY(write_chunk(w, "META", [&] { return detail::write_meta(w, c); }));
-  VOXRIG_TRY(write_chunk(w, "MSHS", [&] { return detail::write_mshs(w, c); }));
-  VOXRIG_TRY(write_chunk(w, "BONS", [&] { return detail::write_bons(w, c); }));
-  VOXRIG_TRY(write_chunk(w, "CLPS", [&] { return detail::write_clps(w, c); }));
-  VOXRIG_TRY(write_chunk(w, "VCLP", [&] { return detail::write_vclp(w, c); }));
+  VOXRIG_TRY(
+      write_chunk(w, kKnownTags[wire::rkch::kMeta], [&] { return detail::write_meta(w, c); }));
+  VOXRIG_TRY(
+      write_chunk(w, kKnownTags[wire::rkch::kMshs], [&] { return detail::write_mshs(w, c); }));
+  VOXRIG_TRY(
+      write_chunk(w, kKnownTags[wire::rkch::kBons], [&] { return detail::write_bons(w, c); }));
+  VOXRIG_TRY(
+      write_chunk(w, kKnownTags[wire::rkch::kClps], [&] { return detail::write_clps(w, c); }));
+  VOXRIG_TRY(
+      write_chunk(w, kKnownTags[wire::rkch::kVclp], [&] { return detail::write_vclp(w, c); }));
   for (const ExtraChunk& e : c.extra_chunks) {
     const std::string tag(e.tag.begin(), e.tag.end());
     VOXRIG_TRY(write_chunk(w, tag.c_str(), [&] {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,13 +19,15 @@
 #include "voxrig/path.h"
 #include "voxrig/result.h"
 #include "voxrig/rkc_model.h"
+#include "voxrig/wire/rkch.h"
 
 namespace voxrig::detail {
 
-inline constexpr size_t kHingeSize = 64;
-inline constexpr size_t kBoneXformSize = 40;
-inline constexpr size_t kAttachmentSize = 54;
-inline constexpr size_t kSeqSize = 8;
+// The record sizes of voxrig/wire/rkch.h under the names the RKCH-family codecs use.
+inline constexpr size_t kHingeSize = wire::rkch::hinge::kSize;
+inline constexpr size_t kBoneXformSize = wire::rkch::xform::kSize;
+inline constexpr size_t kAttachmentSize = wire::rkch::attachment::kSize;
+inline constexpr size_t kSeqSize = wire::rkch::seq::kSize;
 
 /// Everything but rkc-compat gets the strict rules (D7: the rkc-* profiles are the real choice;
 /// a VFP profile passed by mistake must not weaken anything).
@@ -97,6 +100,32 @@ inline Result<std::span<const uint8_t>> read_table(ByteReader& r, uint64_t count
 }
 
 // ---- fixed-size records (little-endian, pre-checked pointers) ----
+/// `n` binary32 from p into out.
+inline void load_floats(const uint8_t* p, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = load_f32(p + 4 * i);
+}
+/// The BoneXform record at p (wire/rkch.h xform) into x, field by field in place: both decoders
+/// inline it, and writing into an element already in place spares a 40-byte struct copy per
+/// record, which GCC may emit as a `rep movs` with a start-up cost larger than the record's.
+inline void load_bone_xform_into(BoneXform& x, const uint8_t* p) {
+  namespace f = wire::rkch::xform;
+  load_floats(p + f::kTAt, x.t.data(), 3);
+  load_floats(p + f::kRAt, x.r.data(), 4);
+  load_floats(p + f::kSAt, x.s.data(), 3);
+}
+/// The Hinge record at p (wire/rkch.h hinge) into h, in place (as load_bone_xform_into).
+inline void load_hinge_into(Hinge& h, const uint8_t* p) {
+  namespace f = wire::rkch::hinge;
+  h.parent = static_cast<int32_t>(load_u32(p + f::kParentAt));
+  load_floats(p + f::kP0At, h.p[0].data(), 3);
+  load_floats(p + f::kP1At, h.p[1].data(), 3);
+  load_floats(p + f::kV0At, h.v[0].data(), 3);
+  load_floats(p + f::kV1At, h.v[1].data(), 3);
+  h.vmin = static_cast<int16_t>(load_u16(p + f::kVminAt));
+  h.vmax = static_cast<int16_t>(load_u16(p + f::kVmaxAt));
+  h.htype = p[f::kHtypeAt];
+  std::memcpy(h.filler.data(), p + f::kFillerAt, f::kFillerSize);
+}
 BoneXform load_bone_xform(const uint8_t* p);
 Hinge load_hinge(const uint8_t* p);
 void write_bone_xform(ByteWriter& w, const BoneXform& x);
@@ -147,11 +176,6 @@ Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 /// path) or the repaired character. Safe on untrusted input: the same limits, and every count
 /// is checked against the bytes left before anything is reserved.
 bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Character& out);
-
-/// decode_rkc without its fast path: decode_rkc_impl with a null sink (the property
-/// RkcFastPath.SameAsFieldByField compares the two on valid and mutated files).
-Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
-                                            const DecodeOptions& options);
 
 /// QE.6b (§2.5): per bone in order its attachment indices then its parent range; then cycles.
 Status check_cross_references(const Character& c, const CrossRefOffsets& refs);

@@ -1,6 +1,7 @@
-// RKCH decode, success path only (issue 15: per-file cost). decode_rkc runs this first and falls
-// back to decode_rkc_impl (rkc_container.cpp, rkc_chunks.cpp, rkc_validate.cpp: the one home of
-// the error order, codes, offsets and paths) whenever this returns false.
+// RKCH decode, success path only: a file's decode cost is mostly per field, and a valid file
+// needs no error bookkeeping. decode_rkc runs this first and falls back to decode_rkc_impl
+// (rkc_container.cpp, rkc_chunks.cpp, rkc_validate.cpp: the one home of the error order, codes,
+// offsets and paths) whenever this returns false.
 //
 // Why a second pass is correct: every rule of the field-by-field decoder that can reject (a
 // short read, a limit, a bad mesh_kind, numhin != bones, ill-formed UTF-8, an embedded KV6 or RVC
@@ -29,10 +30,7 @@ namespace voxrig::detail {
 
 namespace {
 
-constexpr size_t kMinBone = 2 + 4 + kHingeSize;
-constexpr size_t kMinClip = 2 + 2 + 4;
-constexpr size_t kMinKv6Blob = 4 + 32;
-constexpr size_t kMinRvcBlob = 4 + 6;
+namespace wr = wire::rkch;
 
 // A bounded forward cursor over one chunk payload (or the whole file). Every take checks first.
 struct Cursor {
@@ -68,62 +66,38 @@ struct Cursor {
     if (!u16(len) || !take(len, raw)) return false;
     if (!is_ascii(raw) && !is_valid_utf8(raw)) return false;
     // Built and moved in (inline in libstdc++; short names stay in the string's own buffer)
-    // rather than assign(), whose out-of-line general path was ~80 instructions per name.
+    // rather than assign(), whose out-of-line general path costs more than a short name.
     out = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
     return true;
   }
 };
 
-// load_bone_xform and load_hinge (eval/bone_xform.cpp, the wire layout's home) inlined: the
-// fixed-size records of a 10 KB character are mostly frames, and a call per record was ~10 % of
-// its decode. Same fields, same little-endian loads; RkcFastPath checks they agree.
-inline void floats_at(const uint8_t* p, float* out, size_t n) {
-  for (size_t i = 0; i < n; ++i) out[i] = load_f32(p + 4 * i);
-}
-// Each record is written field by field into its element already in place (emplace_back, then
-// these): a record built in a temporary and then copied is a 40- or 64-byte struct copy, which
-// GCC 12 may emit as `rep movsl` (~30 cycles of start-up per record). In the bench build of git
-// 99ba273 such per-record copies and zeroings (`rep stosl`) made the 10.7 KB decode 1.7x slower
-// than the same source in an earlier build (docs/performance-rounds.md, "RKCH decode").
-inline void xform_into(BoneXform& x, const uint8_t* p) {
-  floats_at(p, x.t.data(), 3);
-  floats_at(p + 12, x.r.data(), 4);
-  floats_at(p + 28, x.s.data(), 3);
-}
-inline void hinge_into(Hinge& h, const uint8_t* p) {
-  h.parent = static_cast<int32_t>(load_u32(p));
-  floats_at(p + 4, h.p[0].data(), 3);
-  floats_at(p + 16, h.p[1].data(), 3);
-  floats_at(p + 28, h.v[0].data(), 3);
-  floats_at(p + 40, h.v[1].data(), 3);
-  h.vmin = static_cast<int16_t>(load_u16(p + 52));
-  h.vmax = static_cast<int16_t>(load_u16(p + 54));
-  h.htype = p[56];
-  std::memcpy(h.filler.data(), p + 57, 7);
-}
+// Records are loaded field by field into their element already in place (emplace_back, then
+// rkc_detail.h's load_*_into, inlined): the fixed-size records of a character are mostly frames,
+// and a call or a struct copy per record would cost about as much as the record's own loads.
 
 // On a little-endian host a BoneXform (ten binary32, no padding) has exactly its wire layout, so
-// a frame table is a copy of its bytes (same bit patterns as the ten load_f32 of xform_into).
+// a frame table is a copy of its bytes (same bit patterns as load_bone_xform_into's loads).
 constexpr bool kFramesAsBytes = std::endian::native == std::endian::little &&
                                 std::is_trivially_copyable_v<BoneXform> &&
-                                sizeof(BoneXform) == kBoneXformSize;
-static_assert(offsetof(BoneXform, r) == 12 && offsetof(BoneXform, s) == 28);
+                                sizeof(BoneXform) == wr::xform::kSize;
+static_assert(offsetof(BoneXform, r) == wr::xform::kRAt &&
+              offsetof(BoneXform, s) == wr::xform::kSAt);
 
 Cursor cursor(std::span<const uint8_t> payload) {
   return Cursor{payload.data(), payload.data() + payload.size()};
 }
 
-// The tags of decode_rkc_impl's known chunks, as little-endian u32 (index = rank).
-constexpr uint32_t tag_u32(const char (&t)[5]) {
-  return uint32_t(uint8_t(t[0])) | uint32_t(uint8_t(t[1])) << 8 | uint32_t(uint8_t(t[2])) << 16 |
-         uint32_t(uint8_t(t[3])) << 24;
-}
-constexpr std::array<uint32_t, 5> kTags = {tag_u32("META"), tag_u32("MSHS"), tag_u32("BONS"),
-                                           tag_u32("CLPS"), tag_u32("VCLP")};
+// The known chunks' tags as little-endian u32 (index = rank).
+constexpr std::array<uint32_t, wr::kKnownChunks> kTags = [] {
+  std::array<uint32_t, wr::kKnownChunks> tags{};
+  for (size_t i = 0; i < tags.size(); ++i) tags[i] = wr::tag_u32(wr::kChunkTags[i]);
+  return tags;
+}();
 
 bool meta(std::span<const uint8_t> payload, Character& c) {
   Cursor r = cursor(payload);
-  if (!r.name(c.name) || r.left() < 12) return false;
+  if (!r.name(c.name) || r.left() < wr::kRootSize) return false;
   for (size_t i = 0; i < 3; ++i) c.root[i] = load_f32(r.p + 4 * i);
   return true;  // trailing bytes: a validate_rkc warning only
 }
@@ -132,7 +106,7 @@ bool mshs(std::span<const uint8_t> payload, const DecodeOptions& options, Charac
   Cursor r = cursor(payload);
   uint32_t count;
   if (!r.count(count, options.limits.rkc_meshes)) return false;
-  c.meshes.reserve(clamp_reserve(count, kMinKv6Blob, r.left()));
+  c.meshes.reserve(clamp_reserve(count, wr::kMinKv6Blob, r.left()));
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t len;
     std::span<const uint8_t> blob;
@@ -146,27 +120,28 @@ bool bons(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
   Cursor r = cursor(payload);
   uint32_t count;
   if (!r.count(count, lim.rkc_bones)) return false;
-  c.bones.reserve(clamp_reserve(count, kMinBone, r.left()));
+  c.bones.reserve(clamp_reserve(count, wr::kMinBone, r.left()));
   for (uint32_t i = 0; i < count; ++i) {
     Bone& bone = c.bones.emplace_back();
     uint32_t attach_count;
     if (!r.name(bone.name) || !r.count(attach_count, lim.rkc_attachments_per_bone)) return false;
-    // The whole attachment table in one check (54 bytes each; attach_count <= the limit).
-    if (attach_count > r.left() / kAttachmentSize) return false;
+    // The whole attachment table in one check (attach_count <= the limit).
+    namespace at = wr::attachment;
+    if (attach_count > r.left() / at::kSize) return false;
     bone.attachments.reserve(attach_count);
-    for (uint32_t j = 0; j < attach_count; ++j, r.p += kAttachmentSize) {
-      const uint16_t kind = load_u16(r.p);
+    for (uint32_t j = 0; j < attach_count; ++j, r.p += at::kSize) {
+      const uint16_t kind = load_u16(r.p + at::kMeshKindAt);
       if (kind > 1) return false;
       Attachment& a = bone.attachments.emplace_back();
       a.kind = static_cast<AttachmentKind>(kind);
-      a.index = load_u32(r.p + 2);
-      xform_into(a.local_offset, r.p + 6);
-      a.speed_q8 = static_cast<int32_t>(load_u32(r.p + 46));
-      a.start_phase_ms = load_u32(r.p + 50);
+      a.index = load_u32(r.p + at::kIndexAt);
+      load_bone_xform_into(a.local_offset, r.p + at::kLocalOffsetAt);
+      a.speed_q8 = static_cast<int32_t>(load_u32(r.p + at::kSpeedQ8At));
+      a.start_phase_ms = load_u32(r.p + at::kStartPhaseAt);
     }
-    if (r.left() < kHingeSize) return false;
-    hinge_into(bone.hinge, r.p);
-    r.p += kHingeSize;
+    if (r.left() < wr::hinge::kSize) return false;
+    load_hinge_into(bone.hinge, r.p);
+    r.p += wr::hinge::kSize;
   }
   return true;
 }
@@ -175,26 +150,26 @@ bool skeletal(Cursor body, size_t bone_count, const Limits& lim, SkeletalClip& s
   if (!body.u32(s.frame_count) || !body.u32(s.numhin) || s.numhin != bone_count) return false;
   const uint64_t cells = uint64_t{s.frame_count} * s.numhin;
   const uint64_t charged = uint64_t{s.frame_count} * (s.numhin == 0 ? 1 : s.numhin);
-  if (charged > lim.rkc_frame_cells || cells > body.left() / kBoneXformSize) return false;
+  if (charged > lim.rkc_frame_cells || cells > body.left() / wr::xform::kSize) return false;
   if constexpr (kFramesAsBytes) {
     // One copy of the whole table (cells was checked against the bytes left): the resize writes
-    // the identity (BoneXform's constructor, no zeroing), the memcpy the records; per record,
-    // GCC 12 made a struct copy or a zeroing a `rep` instruction (~30 cycles of start-up each).
+    // the identity (BoneXform's constructor, no zeroing), the memcpy the records, where a struct
+    // copy or a zeroing per record may each become a `rep` instruction with its start-up cost.
     s.frames.resize(static_cast<size_t>(cells));
     if (cells != 0)
-      std::memcpy(static_cast<void*>(s.frames.data()), body.p, cells * kBoneXformSize);
-    body.p += cells * kBoneXformSize;
+      std::memcpy(static_cast<void*>(s.frames.data()), body.p, cells * wr::xform::kSize);
+    body.p += cells * wr::xform::kSize;
   } else {
     s.frames.reserve(static_cast<size_t>(cells));
-    for (uint64_t i = 0; i < cells; ++i, body.p += kBoneXformSize)
-      xform_into(s.frames.emplace_back(), body.p);
+    for (uint64_t i = 0; i < cells; ++i, body.p += wr::xform::kSize)
+      load_bone_xform_into(s.frames.emplace_back(), body.p);
   }
   uint32_t seqcount;
-  if (!body.count(seqcount, lim.rkc_seq) || seqcount > body.left() / kSeqSize) return false;
+  if (!body.count(seqcount, lim.rkc_seq) || seqcount > body.left() / wr::seq::kSize) return false;
   s.seq.reserve(seqcount);
-  for (uint32_t i = 0; i < seqcount; ++i, body.p += kSeqSize)
-    s.seq.push_back(
-        Seq{static_cast<int32_t>(load_u32(body.p)), static_cast<int32_t>(load_u32(body.p + 4))});
+  for (uint32_t i = 0; i < seqcount; ++i, body.p += wr::seq::kSize)
+    s.seq.push_back(Seq{static_cast<int32_t>(load_u32(body.p + wr::seq::kTimAt)),
+                        static_cast<int32_t>(load_u32(body.p + wr::seq::kFrmAt))});
   return true;  // trailing bytes in the body: a warning only
 }
 
@@ -202,7 +177,7 @@ bool clps(std::span<const uint8_t> payload, const Limits& lim, Character& c) {
   Cursor r = cursor(payload);
   uint32_t count;
   if (!r.count(count, lim.rkc_clips)) return false;
-  c.clips.reserve(clamp_reserve(count, kMinClip, r.left()));
+  c.clips.reserve(clamp_reserve(count, wr::kMinClip, r.left()));
   for (uint32_t i = 0; i < count; ++i) {
     Clip& clip = c.clips.emplace_back();
     uint16_t kind;
@@ -224,7 +199,7 @@ bool vclp(std::span<const uint8_t> payload, uint64_t payload_at, const DecodeOpt
   Cursor r = cursor(payload);
   uint32_t count;
   if (!r.count(count, options.limits.rkc_voxel_clips)) return false;
-  c.voxel_clips.reserve(clamp_reserve(count, kMinRvcBlob, r.left()));
+  c.voxel_clips.reserve(clamp_reserve(count, wr::kMinRvcBlob, r.left()));
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t len;
     std::span<const uint8_t> blob;
@@ -237,11 +212,11 @@ bool vclp(std::span<const uint8_t> payload, uint64_t payload_at, const DecodeOpt
   return true;
 }
 
-// check_cross_references' verdict without its offsets: attachment indices in range, parents in
-// range, no cycle. Bones whose parents all come first (parent < own index: the common order)
-// cannot form a cycle, which needs no memory to see; any other order asks first_cycle_start.
+// check_cross_references' verdict without its offsets: attachment indices in range, then the
+// hierarchy rules of voxrig/validate.h. Bones whose parents all come first (the common order)
+// cannot form a cycle (parent_precedes), which needs no memory to see; any other order asks
+// first_cycle_start.
 bool cross_references_ok(const Character& c) {
-  const uint64_t n = c.bones.size();
   bool parents_first = true;
   for (size_t i = 0; i < c.bones.size(); ++i) {
     const Bone& b = c.bones[i];
@@ -251,8 +226,8 @@ bool cross_references_ok(const Character& c) {
       if (a.index >= table) return false;
     }
     const int32_t parent = b.hinge.parent;
-    if (parent != -1 && (parent < 0 || static_cast<uint64_t>(parent) >= n)) return false;
-    parents_first &= parent < static_cast<int64_t>(i);
+    if (!parent_in_range(parent, c.bones.size())) return false;
+    parents_first &= parent_precedes(parent, i);
   }
   if (parents_first) return true;
   std::vector<int32_t> parents(c.bones.size());
@@ -263,14 +238,15 @@ bool cross_references_ok(const Character& c) {
 }  // namespace
 
 bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Character& c) {
-  // Header: "RKCH", version 3.
-  if (bytes.size() < 6 || std::memcmp(bytes.data(), "RKCH", 4) != 0 ||
-      load_u16(bytes.data() + 4) != 3)
+  // Header: magic and version.
+  if (bytes.size() < wr::kHeaderSize ||
+      std::memcmp(bytes.data(), wr::kMagic.data(), wr::kMagic.size()) != 0 ||
+      load_u16(bytes.data() + wr::kVersionAt) != wr::kVersion)
     return false;
   // Chunk scan: the last copy of each known tag, unknown chunks in file order.
-  std::array<std::span<const uint8_t>, 5> last{};
-  std::array<bool, 5> seen{};
-  Cursor r{bytes.data() + 6, bytes.data() + bytes.size()};
+  std::array<std::span<const uint8_t>, wr::kKnownChunks> last{};
+  std::array<bool, wr::kKnownChunks> seen{};
+  Cursor r{bytes.data() + wr::kHeaderSize, bytes.data() + bytes.size()};
   while (r.left() != 0) {
     uint32_t tag, len;
     std::span<const uint8_t> payload;
@@ -287,12 +263,14 @@ bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
       extra.bytes.assign(payload.begin(), payload.end());
     }
   }
-  if (!seen[0] || !seen[1] || !seen[2]) return false;
+  if (!seen[wr::kMeta] || !seen[wr::kMshs] || !seen[wr::kBons]) return false;
   // Payloads in decode_rkc_impl's order: META, MSHS, BONS, CLPS, VCLP; then cross references.
-  return meta(last[0], c) && mshs(last[1], options, c) && bons(last[2], options.limits, c) &&
-         (!seen[3] || clps(last[3], options.limits, c)) &&
-         (!seen[4] ||
-          vclp(last[4], static_cast<uint64_t>(last[4].data() - bytes.data()), options, c)) &&
+  return meta(last[wr::kMeta], c) && mshs(last[wr::kMshs], options, c) &&
+         bons(last[wr::kBons], options.limits, c) &&
+         (!seen[wr::kClps] || clps(last[wr::kClps], options.limits, c)) &&
+         (!seen[wr::kVclp] ||
+          vclp(last[wr::kVclp], static_cast<uint64_t>(last[wr::kVclp].data() - bytes.data()),
+               options, c)) &&
          cross_references_ok(c);
 }
 

@@ -330,7 +330,7 @@ static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file) {
       VOXRIG_ASSIGN_OR_RETURN(encoded, encode_skel(*sk));
       payload = encoded;
     } else if (const auto* vs = std::get_if<Vskn>(&s.body)) {
-      if (74 + 6 * uint64_t{vs->bindings.size()} > 0xFFFFFFFFu)
+      if (detail::vskn_payload_size(*vs) > 0xFFFFFFFFu)
         return detail::write_too_large(vs->bindings.size(), Path("VSKN"),
                                        "bindings do not fit a section");
       encoded = encode_vskn(*vs);

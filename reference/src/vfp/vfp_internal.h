@@ -11,12 +11,13 @@
 #include "voxrig/utf8.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
+#include "voxrig/wire/vskn.h"
 
 namespace voxrig::detail {
 
 inline constexpr SectionTag kTagVox0 = make_tag("VOX0");
 inline constexpr SectionTag kTagSkel = make_tag("SKEL");
-inline constexpr SectionTag kTagVskn = make_tag("VSKN");
+inline constexpr SectionTag kTagVskn = wire::vskn::kTag;
 inline constexpr SectionTag kTagAnim = make_tag("ANIM");
 
 /// Largest name a u8 nameLen can describe.
@@ -104,18 +105,17 @@ uint64_t vox0_payload_size(const Vox0& vox0);
 uint64_t skel_payload_size(const Skel& skel);
 uint64_t vskn_payload_size(const Vskn& vskn);
 uint64_t anim_payload_size(const Anim& anim);
-/// Bytes of one VSKN binding record <IH>.
-inline constexpr size_t kVsknRecordBytes = 6;
+/// Bytes of one VSKN binding record <IH> (voxrig/wire/vskn.h).
+inline constexpr size_t kVsknRecordBytes = wire::vskn::kRecordSize;
 /// One VSKN binding record as encode_vskn writes it.
 inline void put_vskn_record(uint8_t* at, const VsknBinding& b) {
   // Both fields are read into locals first: a byte store may alias `b`, so reading b's fields
-  // between the stores made GCC reload them after every byte (six byte stores and four reloads
-  // per record: encode_vskn took twice its earlier time); from locals the record is one 4-byte
-  // and one 2-byte store.
+  // between the stores would make GCC reload them after every byte; from locals the record is
+  // one 4-byte and one 2-byte store.
   const uint32_t offset = b.voxel_offset;
   const uint16_t joint = b.joint;
-  store_u32(at, offset);
-  store_u16(at + 4, joint);
+  store_u32(at + wire::vskn::kRecordVoxelOffsetAt, offset);
+  store_u16(at + wire::vskn::kRecordJointAt, joint);
 }
 
 /// "name 300 bytes, at most 255" and friends: details are for people, built only on error.

@@ -1,6 +1,6 @@
-// VSKN v1 payload: sparse rigid voxel binding (seed chapter 6B; formats.md "VSKN").
+// VSKN v1 payload: sparse rigid voxel binding (seed chapter 6B; formats.md "VSKN"). The byte
+// layout is voxrig/wire/vskn.h's; this file holds the checks, in this order:
 //
-// Header <BBHHI32s32s>, 74 B:
 // | off | size | type  | field                                 | check, in this order         |
 // |-----|------|-------|---------------------------------------|------------------------------|
 // | 0   | 1    | u8    | version = 1                           | vskn.bad_version (unsupp.)   |
@@ -29,9 +29,10 @@ namespace voxrig {
 namespace {
 
 using detail::num;
+namespace wv = wire::vskn;
 
-constexpr uint64_t kHeaderBytes = 74;
-constexpr uint64_t kRecordBytes = detail::kVsknRecordBytes;
+constexpr uint64_t kHeaderBytes = wv::kHeaderSize;
+constexpr uint64_t kRecordBytes = wv::kRecordSize;
 
 // The first failing rule of record i, in the documented order (cold: only after the fast loop
 // saw something wrong with this record).
@@ -40,19 +41,19 @@ constexpr uint64_t kRecordBytes = detail::kVsknRecordBytes;
                                  uint16_t default_joint, uint64_t record_at) {
   const Path p = Path("VSKN").child("record", static_cast<int64_t>(i));
   if (static_cast<int64_t>(offset) <= previous)
-    return error_at(ErrorCode::VsknOffsetOrder, record_at, p,
+    return error_at(ErrorCode::VsknOffsetOrder, record_at + wv::kRecordVoxelOffsetAt, p,
                     "voxelOffset " + num(offset) + " after " + num(previous));
   if (offset >= vox0.voxels.size())
-    return error_at(ErrorCode::VsknOffsetRange, record_at, p,
+    return error_at(ErrorCode::VsknOffsetRange, record_at + wv::kRecordVoxelOffsetAt, p,
                     "voxelOffset " + num(offset) + " >= voxel count " + num(vox0.voxels.size()));
   if (vox0.voxels[offset] == 0)
-    return error_at(ErrorCode::VsknEmptyVoxel, record_at, p,
+    return error_at(ErrorCode::VsknEmptyVoxel, record_at + wv::kRecordVoxelOffsetAt, p,
                     "voxelOffset " + num(offset) + " is an empty voxel");
   if (!joints.contains(joint))
-    return error_at(ErrorCode::VsknJointMissing, record_at + 4, p,
+    return error_at(ErrorCode::VsknJointMissing, record_at + wv::kRecordJointAt, p,
                     "jointId " + num(joint) + " is not in SKEL");
   if (joint == default_joint)
-    return error_at(ErrorCode::VsknRedundant, record_at + 4, p,
+    return error_at(ErrorCode::VsknRedundant, record_at + wv::kRecordJointAt, p,
                     "jointId equals defaultJointId " + num(default_joint));
   return error_at(ErrorCode::InternalBug, record_at, p, "record_error without error");
 }
@@ -70,31 +71,33 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
 
   VOXRIG_TRY(detail::read_version_1(r, root, ErrorCode::VsknBadVersion));
   VOXRIG_ASSIGN_OR_RETURN(const uint8_t encoding, r.u8(root));
-  if (encoding != 1)
-    return error_at(ErrorCode::VsknBadEncoding, base + 1, root, "encoding " + num(encoding));
+  if (encoding != wv::kEncodingSparseIndexU16)
+    return error_at(ErrorCode::VsknBadEncoding, base + wv::kEncodingAt, root,
+                    "encoding " + num(encoding));
   Vskn out;
   VOXRIG_ASSIGN_OR_RETURN(out.default_joint, r.u16(root));
   if (!joints.contains(out.default_joint))
-    return error_at(ErrorCode::VsknDefaultJoint, base + 2, root,
+    return error_at(ErrorCode::VsknDefaultJoint, base + wv::kDefaultJointAt, root,
                     "defaultJointId " + num(out.default_joint) + " is not in SKEL");
   VOXRIG_ASSIGN_OR_RETURN(const uint16_t reserved, r.u16(root));
-  if (reserved != 0) return error_at(ErrorCode::VsknReserved, base + 4, root, "reserved u16 at 4");
+  if (reserved != 0)
+    return error_at(ErrorCode::VsknReserved, base + wv::kReservedAt, root, "reserved u16 at 4");
   VOXRIG_ASSIGN_OR_RETURN(const uint32_t count, r.u32(root));
-  const uint64_t expected = kHeaderBytes + kRecordBytes * count;
+  const uint64_t expected = wv::payload_size(count);
   if (payload.size() != expected)
-    return error_at(ErrorCode::VsknLength, base + 6, root,
+    return error_at(ErrorCode::VsknLength, base + wv::kBindingCountAt, root,
                     "payload is " + num(payload.size()) + " bytes, bindingCount " + num(count) +
                         " needs " + num(expected));
   // Every remaining byte is present now (exact length).
   const uint8_t* const p = payload.data();
-  if (std::memcmp(p + 10, ctx.source_hash.data(), 32) != 0)
-    return error_at(ErrorCode::VsknBaseSourceHash, base + 10, root,
+  if (std::memcmp(p + wv::kBaseSourceHashAt, ctx.source_hash.data(), wv::kHashSize) != 0)
+    return error_at(ErrorCode::VsknBaseSourceHash, base + wv::kBaseSourceHashAt, root,
                     "baseSourceHash differs from the header sourceHash");
-  if (std::memcmp(p + 42, ctx.skeleton_hash.data(), 32) != 0)
-    return error_at(ErrorCode::VsknSkeletonHash, base + 42, root,
+  if (std::memcmp(p + wv::kSkeletonHashAt, ctx.skeleton_hash.data(), wv::kHashSize) != 0)
+    return error_at(ErrorCode::VsknSkeletonHash, base + wv::kSkeletonHashAt, root,
                     "skeletonHash differs from SHA-256 of the SKEL payload");
-  std::memcpy(out.base_source_hash.data(), p + 10, 32);
-  std::memcpy(out.skeleton_hash.data(), p + 42, 32);
+  std::memcpy(out.base_source_hash.data(), p + wv::kBaseSourceHashAt, wv::kHashSize);
+  std::memcpy(out.skeleton_hash.data(), p + wv::kSkeletonHashAt, wv::kHashSize);
 
   out.bindings.resize(count);
   const uint8_t* rec = p + kHeaderBytes;
@@ -103,8 +106,8 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
   const uint16_t default_joint = out.default_joint;
   int64_t previous = -1;  // below every u32, so record 0 needs no special case
   for (uint32_t i = 0; i < count; ++i, rec += kRecordBytes) {
-    const uint32_t offset = load_u32(rec);
-    const uint16_t joint = load_u16(rec + 4);
+    const uint32_t offset = load_u32(rec + wv::kRecordVoxelOffsetAt);
+    const uint16_t joint = load_u16(rec + wv::kRecordJointAt);
     // One predictable branch per rule; the cold path works out which rule failed first.
     if (static_cast<int64_t>(offset) <= previous || offset >= voxel_count || voxels[offset] == 0 ||
         !joints.contains(joint) || joint == default_joint)
@@ -117,7 +120,7 @@ Result<Vskn> decode_vskn(std::span<const uint8_t> payload, uint64_t base, const 
 }
 
 uint64_t detail::vskn_payload_size(const Vskn& vskn) {
-  return kHeaderBytes + kRecordBytes * uint64_t{vskn.bindings.size()};
+  return wv::payload_size(vskn.bindings.size());
 }
 
 std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
@@ -131,13 +134,13 @@ std::vector<uint8_t> encode_vskn(const Vskn& vskn) {
     put16(at, static_cast<uint16_t>(v));
     put16(at + 2, static_cast<uint16_t>(v >> 16));
   };
-  p[0] = 1;  // version
-  p[1] = 1;  // encoding SPARSE_INDEX_U16
-  put16(p + 2, vskn.default_joint);
-  put16(p + 4, 0);
-  put32(p + 6, static_cast<uint32_t>(vskn.bindings.size()));
-  std::memcpy(p + 10, vskn.base_source_hash.data(), 32);
-  std::memcpy(p + 42, vskn.skeleton_hash.data(), 32);
+  p[wv::kVersionAt] = wv::kVersion;
+  p[wv::kEncodingAt] = wv::kEncodingSparseIndexU16;
+  put16(p + wv::kDefaultJointAt, vskn.default_joint);
+  put16(p + wv::kReservedAt, 0);
+  put32(p + wv::kBindingCountAt, static_cast<uint32_t>(vskn.bindings.size()));
+  std::memcpy(p + wv::kBaseSourceHashAt, vskn.base_source_hash.data(), wv::kHashSize);
+  std::memcpy(p + wv::kSkeletonHashAt, vskn.skeleton_hash.data(), wv::kHashSize);
   uint8_t* rec = p + kHeaderBytes;
   for (const VsknBinding& b : vskn.bindings) {
     detail::put_vskn_record(rec, b);
