@@ -74,7 +74,7 @@ void register_codec(const std::string& format, const std::string& tag, Make make
 
 void register_rkch() {
   // Per-file cost: the 259-byte character and the seed's synthetic shape at ~3, ~10 and ~35 KB
-  // (docs/performance.md, issue 15's RKCH targets).
+  // (the file classes of the RKCH decode target, docs/performance.md).
   register_codec<Character>(
       "RKCH", "tiny/259", [] { return tiny_character(); },
       [](const Character& c) { return c.bones.size(); },

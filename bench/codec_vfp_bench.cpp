@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "baseline/skel_baseline.h"
 #include "harness.h"
 #include "inputs.h"
 #include "voxrig/sha256.h"
@@ -78,35 +77,6 @@ void register_skel() {
       must(decode_skel(b, 0, ctx, limits), "SKEL decode");
       time_call(state, [&] { return decode_skel(b, 0, ctx, limits); });
       rates(state, b.size(), joints);
-    });
-    // The pre-issue-15 decoder on the same bytes (in-run baseline of the SKEL target).
-    benchmark::RegisterBenchmark(("SKEL/base_decode/" + tag).c_str(), [=](benchmark::State& state) {
-      prepare();
-      const std::vector<uint8_t>& b = **bytes;
-      const RigContext ctx;
-      const Limits limits;
-      require(must(bench_baseline::decode_skel_baseline(b, 0, ctx, limits), "SKEL baseline") ==
-                  must(decode_skel(b, 0, ctx, limits), "SKEL decode"),
-              "SKEL baseline and library decode differ");
-      for (auto _ : measure(state, Alloc::Any, Role::Baseline)) {
-        auto r = bench_baseline::decode_skel_baseline(b, 0, ctx, limits);
-        benchmark::DoNotOptimize(r);
-      }
-      rates(state, b.size(), joints);
-    });
-    // The SKEL target measured inside one loop (alternate_batch_ratio, as RKCH/ratio): a batch
-    // of library decodes and a batch of the copy's per iteration, order alternating, thread CPU
-    // time; counter vs_base = the copy's time / the library's. SKEL/decode and SKEL/base_decode
-    // run minutes apart in a full run, so a slow spell of the machine hits one and not the
-    // other (SKEL/decode/256 read 31.6-56.0 M joints/s within one run); here it hits both.
-    benchmark::RegisterBenchmark(("SKEL/ratio/" + tag).c_str(), [=](benchmark::State& state) {
-      prepare();
-      const std::vector<uint8_t>& b = **bytes;
-      const RigContext ctx;
-      const Limits limits;
-      alternate_batch_ratio(
-          state, b.size(), joints, [&] { return decode_skel(b, 0, ctx, limits); },
-          [&] { return bench_baseline::decode_skel_baseline(b, 0, ctx, limits); });
     });
     benchmark::RegisterBenchmark(("SKEL/encode/" + tag).c_str(), [=](benchmark::State& state) {
       prepare();

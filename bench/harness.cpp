@@ -58,9 +58,9 @@ void Measured::finish(uint64_t allocs_now) {
 void register_memcpy(const std::string& name, std::function<size_t()> size) {
   benchmark::RegisterBenchmark(("memcpy/" + name).c_str(), [size](benchmark::State& state) {
     const size_t bytes = size();
-    // Both buffers 64-byte aligned: glibc's `rep movsb` copy is up to 50x slower on the
-    // reference VM for some (dst - src) mod 64 (see vox0_codec.cpp), and the baseline must be
-    // the fast case, not a heap-layout lottery.
+    // Both buffers 64-byte aligned: glibc's `rep movsb` copy is many times slower on some AMD
+    // CPUs for some (dst - src) mod 64 (see vox0_codec.cpp), and the baseline must be the fast
+    // case, not a heap-layout lottery.
     std::vector<uint8_t> src_buf(bytes + 64, 0x5A), dst_buf(bytes + 64, 0);
     const auto align = [](std::vector<uint8_t>& v) {
       return v.data() + (64 - reinterpret_cast<uintptr_t>(v.data()) % 64) % 64;
@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
 #if defined(__GLIBC__)
   // Keep freed memory in the heap (no mmap per large allocation, no trimming): a decoder that
   // returns a fresh 256 KiB vector then costs the same on every call instead of paying page
-  // faults whenever glibc's adaptive mmap threshold happens to sit below the size, which made
-  // one benchmark 10x slower depending on what ran before it. 32 MiB is glibc's maximum.
+  // faults whenever glibc's adaptive mmap threshold happens to sit below the size, which makes a
+  // benchmark's time depend on what ran before it. 32 MiB is glibc's maximum.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #endif

@@ -19,14 +19,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <time.h>
 
 #include "voxrig/testing/alloc_counter.h"
 
@@ -44,25 +41,6 @@ double injected_slowdown();
 void report_failure(benchmark::State& state, const std::string& why);
 /// True when report_failure was called at least once.
 bool any_failure();
-
-/// Thread CPU time in seconds, for the MESH/, RKCH/ and POSE/ratio benchmarks that time library and
-/// baseline calls alternately inside one iteration. CPU time, not wall time: on a loaded machine a
-/// preempted call would count the other processes' time (wall time was ~5x CPU time on the 2-core
-/// VM), and CPU time is what the other benchmarks report.
-inline double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-/// The thread CPU seconds f() takes. A template, not std::function: wrapping the lambdas would
-/// allocate inside the timed loop.
-template <class F>
-double seconds_of(const F& f) {
-  const double t0 = thread_seconds();
-  f();
-  return thread_seconds() - t0;
-}
 
 /// Whether the timed loop may allocate.
 enum class Alloc { Any, None };
@@ -143,27 +121,6 @@ inline Measured measure(benchmark::State& state, Alloc alloc = Alloc::Any,
   return Measured(state, alloc, role);
 }
 
-/// The in-run ratio loop of RKCH/ratio and POSE/ratio: every iteration runs lib() and base()
-/// once each, in an order that alternates per iteration (neither side always meets a warm
-/// cache), timed with the thread CPU clock. Returns base's total seconds over lib's (0 when lib
-/// took no measurable time). The loop is a Role::Baseline one (its time is both sides, so
-/// compare.sh never gates it); `alloc` is what both sides may do.
-template <class Lib, class Base>
-double alternate_ratio(benchmark::State& state, Alloc alloc, const Lib& lib, const Base& base) {
-  double t_lib = 0, t_base = 0;
-  uint64_t k = 0;
-  for (auto _ : measure(state, alloc, Role::Baseline)) {
-    if (++k & 1) {
-      t_lib += seconds_of(lib);
-      t_base += seconds_of(base);
-    } else {
-      t_base += seconds_of(base);
-      t_lib += seconds_of(lib);
-    }
-  }
-  return t_lib > 0 ? t_base / t_lib : 0;
-}
-
 /// The timed loop of one library call (allocation allowed): fn() once per iteration, its result
 /// kept alive with DoNotOptimize so the call cannot be dropped.
 template <class Fn>
@@ -178,31 +135,6 @@ void time_call(benchmark::State& state, Fn fn) {
 inline void rates(benchmark::State& state, uint64_t bytes, uint64_t items) {
   if (bytes != 0) state.SetBytesProcessed(static_cast<int64_t>(bytes * state.iterations()));
   state.SetItemsProcessed(static_cast<int64_t>(items * state.iterations()));
-}
-
-/// alternate_ratio over batches of decodes of one input (RKCH/ratio, SKEL/ratio): lib_once()
-/// and base_once() each decode it once and return a Result. A batch holds 64 KiB of input per
-/// side (1..64 calls), which keeps one batch well above the clock's resolution for a file of a
-/// few hundred bytes. Sets vs_base (base's time / lib's) and the rates of both sides' bytes
-/// (and `items_per_call` items per call); reports a failure when any call failed.
-template <class Lib, class Base>
-void alternate_batch_ratio(benchmark::State& state, size_t input_bytes, uint64_t items_per_call,
-                           const Lib& lib_once, const Base& base_once) {
-  const size_t batch = std::clamp<size_t>(65536 / input_bytes, 1, 64);
-  bool ok = true;
-  const auto batched = [&](const auto& once) {
-    return [&] {
-      for (size_t i = 0; i < batch; ++i) {
-        auto r = once();
-        ok &= r.ok();
-        benchmark::DoNotOptimize(r);
-      }
-    };
-  };
-  const double ratio = alternate_ratio(state, Alloc::Any, batched(lib_once), batched(base_once));
-  if (ratio > 0) state.counters["vs_base"] = ratio;
-  rates(state, 2 * batch * input_bytes, 2 * batch * items_per_call);
-  if (!ok) report_failure(state, "a decode failed");
 }
 
 /// A lazily built input shared by every run (repetition, iteration-count probe) of one

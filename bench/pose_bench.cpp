@@ -7,15 +7,12 @@
 // a fixed table of 4096 (no cache: a seek has no useful history). Under clamp the forward time
 // wraps at 1 s so it keeps moving. items_per_second = joints evaluated per second
 // ("joint-samples/s"). Every loop here is per-frame work and must not allocate (Alloc::None).
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "baseline/pose_baseline.h"
 #include "baselines.h"
 #include "harness.h"
 #include "inputs.h"
@@ -127,109 +124,6 @@ void register_plain(bool forward, uint32_t joints) {
   });
 }
 
-// The baseline and the library give the same bits (the SoA rewrite changed speed, not results):
-// 64 frames of the benchmark's clock, locals and model matrices compared bytewise.
-void same_bits_as_library(const PoseInput& in, bench_baseline::PoseBaseline& base, bool forward) {
-  const size_t n = in.runtime->joint_count();
-  std::vector<Trs> a(n), b(n);
-  std::vector<Mat4> ma(n), mb(n);
-  SamplingCache cache(in.runtime->max_track_count());
-  Clock clock{forward, TimeMode::Loop, &in.random_times};
-  for (int f = 0; f < 64; ++f) {
-    const double t = clock.next();
-    must(SamplingJob{in.runtime.get(), 0, t, SamplePolicy::Linear, TimeMode::Loop,
-                     forward ? &cache : nullptr, a}
-             .run(),
-         "SamplingJob");
-    must(LocalToModelJob{in.runtime.get(), a, ma}.run(), "LocalToModelJob");
-    base.sample(0, t, SamplePolicy::Linear, TimeMode::Loop, forward, b);
-    base.local_to_model(b, mb);
-    require(std::memcmp(a.data(), b.data(), n * sizeof(Trs)) == 0 &&
-                std::memcmp(ma.data(), mb.data(), n * sizeof(Mat4)) == 0,
-            "pose baseline and library differ at t = " + std::to_string(t));
-  }
-}
-
-// The pre-issue-15 sampler + local-to-model (bench/baseline/pose_baseline.h) on the same data:
-// POSE/base_sample_l2m/... and POSE/base_l2m/N are the in-run baselines of the SoA targets.
-void register_pose_baseline(bool forward, uint32_t joints, bool distinct = false) {
-  const std::string name = std::string(distinct ? "POSE/base_sample_l2m_distinct/linear/loop/"
-                                                : "POSE/base_sample_l2m/linear/loop/") +
-                           (forward ? "forward/" : "random/") + std::to_string(joints);
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    const PoseInput& in = pose_input(joints, distinct);
-    bench_baseline::PoseBaseline base(*in.runtime, in.anim);
-    std::vector<Trs> locals(joints);
-    std::vector<Mat4> models(joints);
-    same_bits_as_library(in, base, forward);
-    Clock clock{forward, TimeMode::Loop, &in.random_times};
-    for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
-      base.sample(0, clock.next(), SamplePolicy::Linear, TimeMode::Loop, forward, locals);
-      base.local_to_model(locals, models);
-      benchmark::ClobberMemory();
-    }
-    rates(state, 0, joints);
-  });
-}
-
-void register_l2m_baseline(uint32_t joints) {
-  benchmark::RegisterBenchmark(
-      ("POSE/base_l2m/" + std::to_string(joints)).c_str(), [=](benchmark::State& state) {
-        const PoseInput& in = pose_input(joints);
-        const bench_baseline::PoseBaseline base(*in.runtime, in.anim);
-        std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
-        std::vector<Mat4> models(joints);
-        for (auto _ : measure(state, Alloc::None, Role::Baseline)) {
-          base.local_to_model(locals, models);
-          benchmark::ClobberMemory();
-        }
-        rates(state, 0, joints);
-      });
-}
-
-// POSE/ratio/l2m{,_sse2}/N: the local-to-model target as a ratio measured within each
-// iteration, as MESH/ratio and RKCH/ratio do: a batch of library calls (default kernels, or
-// forced onto the SSE2 ones) and a batch of the frozen baseline's on the same locals, in an
-// order that alternates per iteration, each timed with the thread's CPU clock. Counter
-// vs_base = baseline time / library time over all iterations, so load that hits one iteration
-// hits both sides (POSE/l2m and POSE/base_l2m run apart, minutes from each other in a long run).
-// An in-run baseline role (its time is both sides), so compare.sh never gates it.
-void register_l2m_ratio(uint32_t joints, bool sse2) {
-  const std::string name =
-      std::string(sse2 ? "POSE/ratio/l2m_sse2/" : "POSE/ratio/l2m/") + std::to_string(joints);
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    const KernelScope kernels(sse2);
-    const PoseInput& in = pose_input(joints);
-    const bench_baseline::PoseBaseline base(*in.runtime, in.anim);
-    std::vector<Trs> locals(in.runtime->bind_locals().begin(), in.runtime->bind_locals().end());
-    std::vector<Mat4> models(joints), base_models(joints);
-    const LocalToModelJob job{in.runtime.get(), locals, models};
-    must(job.run(), "LocalToModelJob");
-    base.local_to_model(locals, base_models);
-    require(std::memcmp(models.data(), base_models.data(), joints * sizeof(Mat4)) == 0,
-            "local-to-model: baseline and library differ");
-    // ~64 k joints per batch (256 calls at 256 joints): far above the CPU clock's resolution.
-    const uint32_t batch = std::max(1u, 65536u / joints);
-    bool ok = true;
-    const auto lib = [&] {
-      for (uint32_t i = 0; i < batch; ++i) {
-        ok &= job.run().ok();
-        benchmark::ClobberMemory();
-      }
-    };
-    const auto old = [&] {
-      for (uint32_t i = 0; i < batch; ++i) {
-        base.local_to_model(locals, base_models);
-        benchmark::ClobberMemory();
-      }
-    };
-    const double ratio = alternate_ratio(state, Alloc::None, lib, old);
-    if (ratio > 0) state.counters["vs_base"] = ratio;
-    rates(state, 0, 2 * uint64_t{batch} * joints);
-    if (!ok) report_failure(state, "LocalToModelJob failed");
-  });
-}
-
 // The timed loop of one evaluation job: run() once per iteration, which must not allocate.
 template <class Job>
 void time_job(benchmark::State& state, const Job& job) {
@@ -317,19 +211,11 @@ const bool registered = [] {
         register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, false);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true);
       register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true, true);
-      if (joints >= 256) {
+      if (joints >= 256)
         register_sampling(SamplePolicy::Linear, TimeMode::Loop, forward, joints, true, false, true);
-        register_pose_baseline(forward, joints, true);
-      }
       register_plain(forward, joints);
-      register_pose_baseline(forward, joints);
     }
     register_hierarchy(joints);
-    register_l2m_baseline(joints);
-    if (joints >= 256) {
-      register_l2m_ratio(joints, false);
-      register_l2m_ratio(joints, true);
-    }
   }
   for (uint32_t bones : {1u, 16u, 64u, 200u}) register_rkc(bones);
   return true;

@@ -1,39 +1,27 @@
 #!/usr/bin/env python3
 """Turns a bench/run.sh JSON into the Markdown tables of docs/performance.md: medians over the
-repetitions, ratios to the in-run baselines measured in the same process, and the verdict for
-every performance target. Usage: bench/report.py [--targets] RESULTS.json > tables.md
-(--targets: the run line and the "Targets" table only), or
-bench/report.py --targets RUN1.json RUN2.json RUN3.json: the verdict over several runs, each
-ratio target judged by the median of the runs' ratios (combine_runs).
+repetitions, each figure next to the in-run reference measured in the same process (memcpy of
+the same bytes, a plain scan of the grid, the per-voxel greedy mesher, the plain float sampler),
+and the checks a run can make by itself (no heap allocation in the loops that promise none).
+Usage: bench/report.py [--checks] RESULTS.json > tables.md (--checks: the run line and the
+Checks table only). Exit 0, 1 when a check fails (a script can gate on it), 2 usage, 3 an
+unreadable file.
 
-Issue 15's ratio targets (MESH/ratio, RKCH/ratio, POSE/ratio, pose sampling and SKEL against the
-frozen pre-issue copies of bench/baseline/) are read from whatever the run holds: a run of
-`bench/run.sh --ratio-targets` holds exactly them, so its "Targets" table is the one-run status.
-
+The performance targets are ratios to public peers measured outside the repository
+(docs/performance.md); a run of this suite cannot judge them, and this script does not try.
 Rates are computed from CPU time (Google Benchmark's bytes_per_second / items_per_second), the
 figure least disturbed by other processes on a shared 2-core VM.
 """
 import argparse
-import collections
 import json
-import os
 import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mesh_ratios import target as mesh_ratio_target  # noqa: E402  (the one home of those floors)
-
-
-# One judged target of one run (Report.target / Report.ratio_target): its row text, the run's
-# verdict, and for a target stated as a ratio the ratio, its floor and whether the row's other
-# condition held (`also`; ratio and floor None otherwise).
-Target = collections.namedtuple("Target", "what measured ok ratio floor also")
-
 
 def verdict(ok):
-    """The verdict column's text: "**not met**" in bold so that a failing row stands out."""
-    return "met" if ok else "**not met**"
+    """The verdict column's text: "**fails**" in bold so that a failing row stands out."""
+    return "holds" if ok else "**fails**"
 
 
 def load(path):
@@ -48,11 +36,13 @@ def load(path):
     for name, rs in runs.items():
         m = {"reps": len(rs)}
         for key in ("bytes_per_second", "items_per_second", "cpu_time", "real_time", "quads",
-                    "allocs/iter", "solid", "vs_base", "vs_base_greedy", "vs_base_same",
-                    "base_quads"):
+                    "allocs/iter"):
             vals = [r[key] for r in rs if key in r]
             if vals:
                 m[key] = statistics.median(vals)
+        allocs = [r["allocs/iter"] for r in rs if "allocs/iter" in r]
+        if allocs:
+            m["allocs_max"] = max(allocs)  # a contract holds in every repetition, not the median
         med[name] = m
     return doc["context"], med
 
@@ -71,7 +61,7 @@ def gbs(v):
 class Report:
     def __init__(self, med):
         self.med = med
-        self.targets = []
+        self.checks = []  # (what, measured, ok)
         self.lines = []
 
     def get(self, name, key):
@@ -87,17 +77,9 @@ class Report:
             self.out("| " + " | ".join(r) + " |")
         self.out()
 
-    def target(self, what, measured, ok):
-        """One row of the Targets table for a target that is not a ratio (met in every run)."""
-        self.targets.append(Target(what, measured, bool(ok), None, None, True))
-
-    def ratio_target(self, what, measured, ratio, floor, also=True):
-        """One row for a target stated as a ratio: met when ratio >= floor and `also` (another
-        condition of the row, such as no more quads than today). Keeping ratio, floor and `also`
-        apart lets a verdict over several runs (combine_runs) judge the median ratio and ask
-        `also` of every run."""
-        self.targets.append(Target(what, measured, ratio >= floor and bool(also), ratio, floor,
-                                   bool(also)))
+    def check(self, what, measured, ok):
+        """One row of the Checks table."""
+        self.checks.append((what, measured, bool(ok)))
 
 
 def codec_tables(r):
@@ -166,39 +148,6 @@ def codec_tables(r):
     r.table(["format", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
 
 
-def codec_targets(r):
-    worst = None
-    for n in sorted(r.med):
-        m = re.match(r"^VOX0/decode/(\w+)/(\d+)$", n)
-        if not m:
-            continue
-        mb = r.get("memcpy/vox0_" + m.group(2), "bytes_per_second")
-        ratio = r.get(n, "bytes_per_second") / mb
-        if worst is None or ratio < worst[0]:
-            worst = (ratio, n)
-    if worst:
-        r.ratio_target("VOX0 decode+validate (no SHA-256) >= 0.5x memcpy (every grid, 32^3-256^3)",
-                       "worst %.2fx (%s)" % worst, worst[0], 0.5)
-    for sec, floor in (("VSKN", 0), ("ANIM", 1000)):
-        vals = []
-        for n in r.med:
-            m = re.match(r"^%s/decode/(.+)$" % sec, n)
-            if not m:
-                continue
-            if sec == "ANIM" and int(m.group(1)) < floor:
-                continue
-            vals.append((r.get(n, "bytes_per_second"), n))
-        if vals:
-            v = min(vals)
-            r.target("%s decode+validate >= 1 GB/s%s" % (sec, " (>= 1000 keys)" if floor else ""),
-                     "worst %s (%s)" % (gbs(v[0]), v[1]), v[0] >= 1e9)
-    vals = [(r.get(n, "bytes_per_second"), n) for n in r.med if n.startswith("RKCH/decode/skel/")]
-    if vals:
-        v = min(vals)
-        r.target("RKCH decode without voxel clips >= 500 MB/s", "worst %s (%s)" % (gbs(v[0]), v[1]),
-                 v[0] >= 500e6)
-
-
 def mesh_tables(r):
     r.out("### Meshing (voxels/s = grid voxels N^3 per second, CPU time)")
     r.out()
@@ -232,31 +181,6 @@ def mesh_tables(r):
                      si(r.get(n, "quads"))])
     if rows:
         r.table(["KV6 mesher", "rate", "quads"], rows)
-
-
-def mesh_targets(r):
-    for kind, floor in (("random50", 50e6), ("sphere", 500e6), ("terrain", 450e6)):
-        vals = [(r.get("MESH/bone_aware_j%d/%s/64" % (j, kind), "items_per_second"), j)
-                for j in (1, 8, 64)]
-        vals = [v for v in vals if v[0]]
-        if not vals:
-            continue
-        v = min(vals)
-        r.target("bone-aware greedy %s 64^3 >= %s voxels/s (1/8/64 joints)" % (kind, si(floor)),
-                 "worst %s (%d joints); %s" % (si(v[0]), v[1],
-                                               ", ".join("%d j %s" % (j, si(x)) for x, j in vals)),
-                 v[0] >= floor)
-    for kind in ("sphere", "terrain"):
-        ratios = []
-        for j in (1, 8, 64):
-            a = r.get("MESH/bone_aware_j%d/%s/64" % (j, kind), "items_per_second")
-            b = r.get("MESH/pvgreedy_j%d/%s/64" % (j, kind), "items_per_second")
-            if a and b:
-                ratios.append((a / b, j))
-        if ratios:
-            v = min(ratios)
-            r.ratio_target("bone-aware greedy >= 10x per-voxel greedy, %s 64^3" % kind,
-                           "worst %.1fx (%d joints)" % v, v[0], 10)
 
 
 def pose_tables(r):
@@ -300,106 +224,30 @@ def pose_tables(r):
     r.table(["bones", "clip eval", "hinge solve", "both"], rows)
 
 
-def ratio_target(r, what, lib, base, floor):
-    a, b = r.get(lib, "items_per_second") or r.get(lib, "bytes_per_second"), \
-        r.get(base, "items_per_second") or r.get(base, "bytes_per_second")
-    if a and b:
-        r.ratio_target(what, "%.2fx (%s / %s)" % (a / b, si(a), si(b)), a / b, floor)
-
-
-def pose_targets(r):
-    # Issue 15: ratios to the pre-issue-15 code kept in bench/baseline/, same run.
-    for j in (256, 1024):
-        for access, floor in (("forward", 1.6), ("random", 1.3)):
-            ratio_target(r, "pose sample + local-to-model, %d joints, %s >= %.1fx the in-run baseline"
-                         % (j, access, floor),
-                         "POSE/sample_l2m/linear/loop/%s/%d" % (access, j),
-                         "POSE/base_sample_l2m/linear/loop/%s/%d" % (access, j), floor)
-        ratio_target(r, "local-to-model alone, %d joints, >= 1.5x the in-run baseline" % j,
-                     "POSE/l2m/%d" % j, "POSE/base_l2m/%d" % j, 1.5)
-    # SKEL: SKEL/ratio/<N> (both sides in every iteration) when the run has it; otherwise the
-    # quotient of the SKEL/decode and SKEL/base_decode medians (runs recorded before it existed).
-    ratios = {n: r.get(n, "vs_base") for n in r.med if re.match(r"^SKEL/ratio/\d+$", n)}
-    interleaved = bool(ratios)
-    if not interleaved:
-        for n in r.med:
-            m = re.match(r"^SKEL/decode/(\d+)$", n)
-            base = r.get("SKEL/base_decode/%s" % m.group(1), "bytes_per_second") if m else None
-            if base:
-                ratios[n] = r.get(n, "bytes_per_second") / base
-    ratios = {n: q for n, q in ratios.items() if q is not None}
-    if ratios:
-        worst = min(ratios, key=ratios.get)
-        r.ratio_target("SKEL decode >= 3x the in-run baseline (every size, 16-4096 joints%s)"
-                       % (", interleaved" if interleaved else ""),
-                       "worst %.3fx (%s)" % (ratios[worst], worst), ratios[worst], 3)
-
-
-def interleaved_targets(r):
-    """Issue 15's targets measured with both sides in every iteration (counters vs_base*).
-    Ratios print with three decimals: a row just under its floor must not read as on it."""
-    kernels = {"greedy": "greedy", "bone_aware_j8": "bone-aware greedy (8 joints)",
-               "bone_aware_j64": "bone-aware greedy (64 joints)"}
-    kernels.update({k + "_sse2": v + " [SSE2 build]" for k, v in list(kernels.items())})
-
-    def by_ratio(n):
-        _, _, kernel, grid, size = n.split("/")
-        return (grid, int(size), list(kernels).index(kernel) if kernel in kernels else 99)
-    for n in sorted((n for n in r.med if n.startswith("MESH/ratio/")), key=by_ratio):
-        _, _, kernel, grid, size = n.split("/")
-        floor = mesh_ratio_target(kernel, grid)
-        vs, same = r.get(n, "vs_base_greedy"), r.get(n, "vs_base_same")
-        quads, base_quads = r.get(n, "quads"), r.get(n, "base_quads")
-        if floor is None or vs is None or quads is None or base_quads is None:
-            continue
-        r.ratio_target("%s, %s %s^3 >= %.1fx today's plain greedy, no more quads than today"
-                       % (kernels.get(kernel, kernel), grid, size, floor),
-                       "%.3fx (%.2fx today's same kernel; %d quads, today %d)"
-                       % (vs, same or 0, quads, base_quads),
-                       vs, floor, also=quads <= base_quads)
-    for n, floor, what in (("RKCH/ratio/tiny/259", 4.0, "RKCH decode, 259-byte character"),
-                           ("RKCH/ratio/seed/b16f12", 2.0, "RKCH decode, 10 KB character")):
-        vs = r.get(n, "vs_base")
-        if vs is not None:
-            r.ratio_target("%s >= %.0fx the in-run copy (%s)" % (what, floor, n), "%.3fx" % vs,
-                           vs, floor)
-    for j in (256, 1024):
-        for kernels_tag in ("", "_sse2"):
-            n = "POSE/ratio/l2m%s/%d" % (kernels_tag, j)
-            vs = r.get(n, "vs_base")
-            if vs is not None:
-                r.ratio_target("local-to-model alone, %d joints, %s kernels, >= 1.5x the in-run "
-                               "copy (interleaved)" % (j, "SSE2" if kernels_tag else "default"),
-                               "%.3fx" % vs, vs, 1.5)
-
-
-def alloc_target(r):
-    # Only benchmarks that count allocations (the harness' allocs/iter counter) are judged; a run
-    # with none of them (bench/run.sh --ratio-targets holds a few) has no row rather than a
-    # vacuous one.
-    zero = [n for n in r.med if re.match(r"^(MESH/(naive|greedy|bone_aware|kv6)|POSE/|RKC/)", n)
-            and r.get(n, "allocs/iter") is not None]
+def alloc_check(r):
+    """Zero heap allocations in the loops that promise none: per-frame evaluation (POSE/, RKC/)
+    and meshing into reused buffers (MESH/). Judged on every repetition of every benchmark that
+    counts allocations (the harness' allocs/iter counter); a run with none of them has no row
+    rather than a vacuous one."""
+    zero = sorted(n for n in r.med if re.match(r"^(MESH/(naive|greedy|bone_aware|kv6)|POSE/|RKC/)", n)
+                  and r.get(n, "allocs_max") is not None)
     if not zero:
         return
-    bad = [n for n in zero if r.get(n, "allocs/iter") != 0]
-    r.target("zero heap allocations: per-frame evaluation, meshing into reused buffers",
-             "%d benchmarks, %d allocate" % (len(zero), len(bad)) +
-             (": " + ", ".join(bad) if bad else ""),
-             not bad)
+    bad = [n for n in zero if r.get(n, "allocs_max") != 0]
+    r.check("zero heap allocations: per-frame evaluation, meshing into reused buffers",
+            "%d benchmarks, %d allocate" % (len(zero), len(bad)) +
+            (": " + ", ".join(bad) if bad else ""),
+            not bad)
 
 
 def judge(path):
-    """Reads one run and judges every target it holds: (context, medians, Report)."""
+    """Reads one run: (context, medians, Report with its tables and checks)."""
     context, med = load(path)
     r = Report(med)
     codec_tables(r)
     mesh_tables(r)
     pose_tables(r)
-    codec_targets(r)
-    mesh_targets(r)
-    pose_targets(r)
-    interleaved_targets(r)
-    alloc_target(r)
+    alloc_check(r)
     return context, med, r
 
 
@@ -413,67 +261,31 @@ def run_line(context, med):
                 "/".join(map(str, reps)), context.get("library_build_type")))
 
 
-def combine_runs(reports):
-    """The verdict over several runs of the same targets, one row per target in first-seen order.
-    A ratio target is judged by the median of its per-run ratios (with three runs, the middle
-    one), so one slow moment on a shared machine cannot flip it, and whatever else its row asks
-    (no more quads than today) must hold in every run. A target without a ratio must be met in
-    every run. The measured column lists each run's ratio and how many runs met the floor: a row
-    met by its median but not in every run is thin."""
-    rows = collections.OrderedDict()
-    for r in reports:
-        for t in r.targets:
-            rows.setdefault(t.what, []).append(t)
-    out = []
-    for what, ts in rows.items():
-        met = sum(t.ok for t in ts)
-        of = "met in %d of %d run%s" % (met, len(ts), "s" if len(ts) != 1 else "")
-        if len(ts) < len(reports):
-            of += " (absent from %d)" % (len(reports) - len(ts))
-        if all(t.ratio is not None for t in ts):
-            median = statistics.median(t.ratio for t in ts)
-            rest_ok = all(t.also for t in ts)
-            measured = "median %.3fx [%s]; %s" % (
-                median, " / ".join("%.3f" % t.ratio for t in ts), of)
-            if not rest_ok:
-                measured += "; fails other than by its ratio: %s" % ts[-1].measured
-            out.append((what, measured, verdict(median >= ts[0].floor and rest_ok)))
-        else:
-            out.append((what, "%s; last: %s" % (of, ts[-1].measured), verdict(met == len(ts))))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results", metavar="RESULTS.json", nargs="+",
-                    help="a bench/run.sh (Google Benchmark) JSON; with --targets, one or more "
-                         "runs of the same targets (several: the verdict over all of them)")
-    ap.add_argument("--targets", action="store_true",
-                    help="print only the run line and the Targets table")
+    ap.add_argument("results", metavar="RESULTS.json", help="a bench/run.sh (Google Benchmark) JSON")
+    ap.add_argument("--checks", action="store_true",
+                    help="print only the run line and the Checks table")
     args = ap.parse_args()
-    if len(args.results) > 1 and not args.targets:
-        ap.error("several RESULTS.json files need --targets (the other tables are one run's)")
-    judged = [judge(path) for path in args.results]
-    for context, med, _ in judged:
-        print(run_line(context, med))
+    try:
+        context, med, r = judge(args.results)
+    except (OSError, ValueError, KeyError) as e:
+        print("report.py: cannot read %s: %s" % (args.results, e), file=sys.stderr)
+        return 3
+    print(run_line(context, med))
     print()
-    if len(judged) == 1:
-        rows = [(t.what, t.measured, verdict(t.ok)) for t in judged[0][2].targets]
-        print("### Targets")
-    else:
-        rows = combine_runs([r for _, _, r in judged])
-        print("### Targets over %d runs (median of the runs' ratios)" % len(judged))
+    print("### Checks")
     print()
-    print("| target | measured | verdict |")
+    print("| check | measured | verdict |")
     print("|---|---|---|")
-    for what, measured, v in rows:
-        print("| %s | %s | %s |" % (what, measured, v))
-    if args.targets:
-        return
-    print()
-    print("\n".join(judged[0][2].lines))
+    for what, measured, ok in r.checks:
+        print("| %s | %s | %s |" % (what, measured, verdict(ok)))
+    if not args.checks:
+        print()
+        print("\n".join(r.lines))
+    return 0 if all(ok for _, _, ok in r.checks) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -8,12 +8,6 @@
 #   -r          repetitions (default 9; compare.py's U-test needs >= 9)
 #   --filter    passed to --benchmark_filter (a regex over names such as VOX0/decode/sphere/64)
 #   --min-time  seconds per repetition (default 0.1)
-#   --ratio-targets
-#               run only issue 15's ratio targets (MESH/ratio at 64^3 and 256^3 sphere/terrain,
-#               64^3 random50; RKCH/ratio; POSE/ratio; SKEL/ratio; pose sample +
-#               local-to-model and SKEL decode with their frozen copies) at --min-time 0.2,
-#               ~5 min on 2 cores:
-#               `bench/report.py FILE.json` then prints every one met or not met, from one run
 #   --compact   rewrite the JSON with one benchmark entry per line (the checked-in baseline's
 #               format: ~30 % smaller, readable diffs; every reader takes either form)
 # Repetitions are randomly interleaved (--benchmark_enable_random_interleaving) so a slow phase
@@ -39,12 +33,6 @@ while [ $# -gt 0 ]; do
     --min-time) min_time="$2"; shift ;;
     --no-build) build=0 ;;
     --compact) compact=1 ;;
-    --ratio-targets)
-      filter='^(MESH/ratio/[^/]+/(sphere|terrain|random50)/64|MESH/ratio/[^/]+/(sphere|terrain)/256'
-      filter+='|POSE/(base_)?sample_l2m/linear/loop/(forward|random)/(256|1024)'
-      filter+='|POSE/ratio/l2m(_sse2)?/(256|1024)|SKEL/(base_decode|decode|ratio)/[0-9]+'
-      filter+='|RKCH/ratio/.*)$'
-      min_time=0.2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;  # the header comment
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;

@@ -1,5 +1,5 @@
 # bench/selftest_lib.sh — sourced by the Python-backed bench self-tests (plot_selftest.sh,
-# unit_faces_selftest.sh): one home for their scratch folder, failure message and interpreter
+# report_selftest.sh, unit_faces_selftest.sh): one home for their scratch folder, failure message and interpreter
 # choice. POSIX sh.
 #
 # selftest_init NAME: sets `tmp` (a fresh folder, removed on exit) and defines fail(), which

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "../baseline/pose_baseline.h"
 #include "../inputs.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
@@ -82,9 +81,9 @@ int vskn_anim_decode() {
 }
 
 int rig_encode() {
-  // SKEL, VSKN and ANIM encode of the random50 64^3 rig (64 joints, ~129k bindings). The VSKN
-  // record writer once took 2x its instructions (a byte store may alias the binding, so its
-  // fields were reloaded after every byte) and no gate noticed; this one does.
+  // SKEL, VSKN and ANIM encode of the random50 64^3 rig (64 joints, ~129k bindings). An encoder
+  // whose byte stores may alias its input reloads the input's fields after every byte, which
+  // doubles the instructions of a record writer and no timing gate reliably sees; this one does.
   const Rig r = rig();
   return measured([&] {
     return encode_skel(*r.file.skel()).ok() && !encode_vskn(*r.file.vskn()).empty() &&
@@ -127,10 +126,9 @@ int mesh_greedy_64() {
 // (by hand, not in the gate) counts the kernels the CPU would pick.
 bool g_auto_kernels = false;
 
-int pose(bool with_l2m, bool baseline = false) {
+int pose(bool with_l2m) {
   // 256 joints, 30 keys per track, linear, loop, 60 frames of forward playback with a cache
-  // (+ local-to-model per frame). `baseline`: the pre-issue-15 copies (bench/baseline/), the
-  // in-run baseline of the pose targets, on the same frames.
+  // (+ local-to-model per frame).
   set_pose_kernels(g_auto_kernels ? PoseKernels::Auto : PoseKernels::Sse2);
   const Skel skel = forest_skel(256, 0x9051u + 256);
   const Anim anim = pose_anim(skel, 30, 0xA0u + 256);
@@ -140,17 +138,10 @@ int pose(bool with_l2m, bool baseline = false) {
   std::vector<Mat4> models(256);
   SamplingJob job{&rt, 0, 0, SamplePolicy::Linear, TimeMode::Loop, &cache, locals};
   const LocalToModelJob l2m{&rt, locals, models};
-  bench_baseline::PoseBaseline base(rt, anim);
   return measured([&] {
     bool ok = true;
     for (int f = 0; f < 60; ++f) {
-      const double t = f * (1000.0 / 60.0);
-      if (baseline) {
-        base.sample(0, t, SamplePolicy::Linear, TimeMode::Loop, true, locals);
-        if (with_l2m) base.local_to_model(locals, models);
-        continue;
-      }
-      job.time_ms = t;
+      job.time_ms = f * (1000.0 / 60.0);
       ok &= job.run().ok();
       if (with_l2m) ok &= l2m.run().ok();
     }
@@ -193,7 +184,6 @@ const Workload kWorkloads[] = {
     {"mesh_greedy_64", mesh_greedy_64},
     {"pose_sample_256", [] { return pose(false); }},
     {"pose_sample_l2m_256", [] { return pose(true); }},
-    {"pose_base_sample_l2m_256", [] { return pose(true, true); }},
     {"skel_decode_1024", skel_decode},
     {"rkch_decode_259b", [] { return rkch_decode(tiny_character(), 10); }},
     {"rkch_decode_10kb", [] { return rkch_decode(seed_character(16, 12), 1); }},
