@@ -1,4 +1,4 @@
-// Bounded work (issue 16): "bombs" — small files that declare many cheap items (empty RVC delta
+// Bounded work: "bombs" — small files that declare many cheap items (empty RVC delta
 // frames behind a deflated FRMS, TIME values, tiny voxel clips in one RKCH, zero-width KFA and
 // RKCH frame tables, empty KV6 columns, empty VFP sections) — must not cost more than their
 // size justifies. For every profile of the format:

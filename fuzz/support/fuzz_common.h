@@ -73,7 +73,7 @@ inline Limits fuzz_limits() {
 
 inline DecodeOptions options(Profile p) { return DecodeOptions{p, fuzz_limits()}; }
 
-/// The per-exec output bound (docs/spec/dump.md "Bounded", issue 16): a dump of an input of
+/// The per-exec output bound (docs/spec/dump.md "Bounded"): a dump of an input of
 /// `input_size` bytes is at most dump_bound(input_size) = 1 MiB + 64 x input_size bytes. A dump
 /// over it is a finding, even for a valid file: it is work the input's size does not justify.
 inline void check_dump_bound(std::string_view dump, size_t input_size) {

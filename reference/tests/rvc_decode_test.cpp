@@ -342,7 +342,7 @@ TEST(RvcFrameAt, SeedTable) {
   EXPECT_EQ(rvc_frame_at(big, RvcLoopMode::Once, UINT64_MAX), 1u);
 }
 
-// ---- memory: RvcFrames (issue 16, rvc.h "Memory") --------------------------------------------
+// ---- memory: RvcFrames (rvc.h "Memory") ------------------------------------------------------
 
 // 2^20 declared frames (one key, then empty deltas: 5 stored bytes each) cost at most the
 // inflated FRMS + RvcFrames::kOverheadBytes per frame, not a ~100-byte record per frame.

@@ -3,10 +3,9 @@
 //
 // Why it matters: while the upper halves are "dirty" (an AVX instruction wrote them and no
 // vzeroupper followed), every legacy-SSE instruction — the SSE2 kernels, and any caller's SSE
-// code — pays a merge with them. On the project's AMD guests that made the SSE2 local-to-model
-// kernel 4.5x slower (docs/performance-rounds.md, "The dirty upper state"). XGETBV with ECX = 1
-// reads XINUSE, whose bit 2 says whether the AVX state (those halves) is in use: a check of the
-// state itself, not a timing.
+// code — pays a merge with them, which makes the SSE2 kernels several times slower on AMD CPUs.
+// XGETBV with ECX = 1 reads XINUSE, whose bit 2 says whether the AVX state (those halves) is in
+// use: a check of the state itself, not a timing.
 #pragma once
 
 #include <cstdint>

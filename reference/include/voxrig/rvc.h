@@ -103,10 +103,10 @@ struct RvcDeltaView {
 };
 
 /// The frames of a clip as stored in FRMS, held compactly so that memory follows the stored
-/// bytes and not the declared frame count (issue 16; a 7.7 KB file may declare 2^20 empty delta
-/// frames): one flat u32 buffer holds every frame's arrays, each frame preceded by its array
-/// lengths (3 words for a key, 4 for a delta), and an index holds one u64 per frame (its offset in
-/// the buffer; the top bit says delta). So the frames cost at most
+/// bytes and not the declared frame count (a 7.7 KB file may declare 2^20 empty delta frames):
+/// one flat u32 buffer holds every frame's arrays, each frame preceded by its array lengths (3
+/// words for a key, 4 for a delta), and an index holds one u64 per frame (its offset in the
+/// buffer; the top bit says delta). So the frames cost at most
 ///   kRvcFrameOverheadBytes (24) per frame + 4 bytes per u32 value stored,
 /// i.e. for a parsed clip at most the inflated FRMS size + 24 × frame_count bytes (capacity
 /// included: decode_rvc reserves exactly). Frames are appended in order and never reordered, so

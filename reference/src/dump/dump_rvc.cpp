@@ -15,7 +15,7 @@
 // | durations_rest | digest of the remaining TIME values, or null without TIME                |
 // Digests are {"count": n, "sha256": hex} over the array as little-endian u32 bytes (D17).
 // Why the fold: a deflated FRMS of 2^20 empty deltas is ~7 KB, and one inline entry per frame
-// printed ~600 MB (issue 16); folding keeps every dump within 1 MiB + 64 x the input size.
+// would print ~600 MB; folding keeps every dump within 1 MiB + 64 x the input size.
 #include <algorithm>
 #include <string>
 

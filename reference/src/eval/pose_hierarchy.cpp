@@ -346,7 +346,7 @@ inline void compose_rs(const float* soa, const Trs& trs, const float* parent, fl
 
 // a * (the 16-byte-aligned four floats at p), with the load folded into the mulps. Written as
 // asm because GCC loads a value used four times into a register once (a load and a register
-// per parent column; measured: 4 instructions per joint more). The product is the one
+// per parent column, on the hot path of every joint). The product is the one
 // _mm_mul_ps gives (IEEE multiplication commutes; only which NaN comes out may differ).
 inline __m128 mul_mem(__m128 a, const float* p) {
   asm("mulps %1, %0" : "+x"(a) : "m"(*reinterpret_cast<const __m128*>(p)));

@@ -60,7 +60,7 @@ namespace {
 // prefetch_row(p, delta, ok, wide) fetches the 64 bytes at p + delta when `ok` (the row lies in
 // the grid and the tile is full-width), and with `wide` the 64 after them too: a joint row's
 // second half, or the next x-tile's voxels, which that tile then reads from the L2 cache
-// (measured faster than fetching this tile's 64 bytes only). Grids under kPrefetchVoxels (1 MB of
+// (cheaper than a second stream of prefetches for that tile). Grids under kPrefetchVoxels (1 MB of
 // voxels, 2 MB of joint ids) stay in the L2 cache between passes: no prefetching (streams()).
 inline constexpr uint32_t kAhead = 4;
 inline constexpr size_t kPrefetchVoxels = size_t{1} << 20;
@@ -476,8 +476,8 @@ void build_palette_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   // the row's own uniform index then becomes `idx`); all_u is cleared when the row disagrees.
   const auto agreeing_row = [live](const uint8_t* rp, uint8_t& idx, bool& all_u) {
     uint8_t u0 = 0;
-    const uint64_t o = idx != 0 ? row_occupancy_of(rp, live, idx, all_u)
-                                : row_occupancy(rp, live, u0);
+    const uint64_t o =
+        idx != 0 ? row_occupancy_of(rp, live, idx, all_u) : row_occupancy(rp, live, u0);
     if (idx == 0 && o != 0) {
       all_u = u0 != 0;
       idx = u0;
@@ -691,7 +691,7 @@ inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
 // baseline x86-64 target has no POPCNT: SSE2 counts two rows at once, bit-sliced to per-byte
 // counts that one `psadbw` sums (about half the scalar bit-slice's instructions per row), and
 // as a pass of its own it keeps the loop that fills `a` and `b` free of the count. Not inlined:
-// inlined, GCC's register choices in mesh_tile's merges cost random50 64³ 0.13 M instructions.
+// inlined, it takes registers that mesh_tile's merges need, and GCC spills there instead.
 [[gnu::noinline]] uint32_t popcount_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
   uint32_t count = 0;
   uint32_t k = 0;
@@ -706,8 +706,8 @@ inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
     v = _mm_and_si128(_mm_add_epi8(v, _mm_srli_epi64(v, 4)), m4);
     sum = _mm_add_epi64(sum, _mm_sad_epu8(v, _mm_setzero_si128()));
   }
-  count = uint32_t(_mm_cvtsi128_si32(sum)) +
-          uint32_t(_mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum)));
+  count =
+      uint32_t(_mm_cvtsi128_si32(sum)) + uint32_t(_mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum)));
 #endif
   for (; k < n; ++k) count += uint32_t(std::popcount(a[k] | b[k]));
   return count;
@@ -988,12 +988,12 @@ void mesh_tile(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Impl&
   // and `jd_rows` the change masks along the rows' axis. Returns the mask of rows with a face
   // (0: nothing to merge); C and E are filled in those rows only (all merge_plane reads).
   auto plane_masks = [&](auto step, uint32_t rows, uint8_t dir, const auto& at,
-                         [[maybe_unused]] const std::vector<uint64_t>& jd_axis,
-                         auto pc_rows, [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
+                         [[maybe_unused]] const std::vector<uint64_t>& jd_axis, auto pc_rows,
+                         [[maybe_unused]] const std::vector<uint64_t>& jd_rows) {
     const int d = dir ? 1 : -1;
-    const uint64_t rows_mask = face_rows<kJoints, decltype(step)::value>(
-        s.occ.data() + at(0, 0), s.occ.data() + at(0, d), jd_axis.data() + at(0, dir ? 0 : -1),
-        rows, F);
+    const uint64_t rows_mask =
+        face_rows<kJoints, decltype(step)::value>(s.occ.data() + at(0, 0), s.occ.data() + at(0, d),
+                                                  jd_axis.data() + at(0, dir ? 0 : -1), rows, F);
     for (uint64_t m = rows_mask; m != 0; m &= m - 1) {
       const uint32_t k = static_cast<uint32_t>(std::countr_zero(m));
       const size_t r = at(k, 0);
@@ -1100,7 +1100,7 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
   // The AVX2 build hands back the upper halves of the YMM registers clean. GCC 12's own
   // vzeroupper placement left them in use after a random 64^3 grid (XINUSE; the test is
   // Mesh.LeavesTheUpperYmmStateClean), and while they are, every legacy-SSE instruction after
-  // it (the SSE2 kernels, a caller's SSE code) ran up to 4.5x slower on the project's AMD guests.
+  // it (the SSE2 kernels, a caller's SSE code) runs several times slower on AMD CPUs.
   _mm256_zeroupper();
 #endif
 }

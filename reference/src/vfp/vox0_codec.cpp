@@ -40,9 +40,9 @@ static_assert(sizeof(Rgba) == 4 && std::is_trivially_copyable_v<Rgba>,
 // of validation in one pass. SSE2 (every x86-64): 64-byte blocks, four independent PMAXUB
 // accumulators, one horizontal reduction at the end.
 // Not memcpy + a separate scan: glibc 2.36 copies blocks of this size with `rep movsb`, which on
-// the reference VM (AMD EPYC, Zen 4) runs up to 50x slower for some (dst - src) mod 64 — and a
-// VOX0 payload starts 12 + 4 * paletteCount bytes into the file, so half the palette sizes hit
-// it (sphere 64^3: 79 us instead of 8 us). This loop is as fast whatever the alignment.
+// some AMD CPUs (Zen 4) runs many times slower for some (dst - src) mod 64 — and a VOX0 payload
+// starts 12 + 4 * paletteCount bytes into the file, so half the palette sizes hit it. This loop
+// is as fast whatever the alignment.
 uint8_t copy_max_byte(uint8_t* dst, const uint8_t* src, size_t n) {
   size_t i = 0;
   uint8_t m = 0;

@@ -1,4 +1,4 @@
-// voxrig_oom_sweep — out-of-memory testing of the codec's entry points (issue 16 item 3).
+// voxrig_oom_sweep — out-of-memory testing of the codec's entry points.
 //
 // For every golden case and every entry point that applies to it (decode, encode, dump,
 // validate, mesh, pose; compile for the JSON compile cases), the operation first runs once

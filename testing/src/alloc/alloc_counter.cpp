@@ -16,10 +16,8 @@
 namespace {
 
 // The call count and the armed failure are per thread (see the header): a count is read, and a
-// failure armed, by the thread whose allocations it is about, so they need no atomics. The
-// locked add this replaced (one per allocation, ~20 cycles on the project's AMD guests) is a
-// cost no user program pays, and it was inside every decode benchmark's time (the A/B figures:
-// docs/performance-rounds.md, "Sixth look").
+// failure armed, by the thread whose allocations it is about, so they need no atomics. A locked
+// add per allocation would be a cost no user program pays, inside every decode benchmark's time.
 thread_local uint64_t t_calls = 0;
 thread_local uint64_t t_fail_at = 0;  // the call number (t_calls after the increment); 0 = none
 thread_local bool t_failed = false;
