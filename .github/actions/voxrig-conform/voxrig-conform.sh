@@ -30,8 +30,7 @@ case "${1:-}" in
     ;;
   build)
     build="${2:?usage: voxrig-conform.sh build BUILD_DIR}"
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-      -DVOXRIG_BUILD_BENCH=OFF
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVOXRIG_DEVELOPER_MODE=OFF
     cmake --build "$build" --target voxrig
     ;;
   conform)
