@@ -1,6 +1,7 @@
-// bench/baselines.h — the in-run baselines written in the benchmark itself (performance.md: "always
-// read a figure next to an in-run baseline measured in the same process"). They are deliberately
-// straightforward: what a competent first implementation would look like, not tuned code.
+// bench/baselines.h — the in-run baselines written in the benchmark itself: a figure is read next
+// to a reference measured in the same process, which cancels most of a shared machine's drift.
+// They are deliberately straightforward: what a competent first implementation would look like,
+// not tuned code, and not copies of the library.
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ exit 4 (the CLI's "check failed") when any library benchmark's ratio exceeds 1 +
 - In-run baselines (counter "baseline" = 1: memcpy, grid scan, per-voxel greedy, plain sampler)
   are shown but never gated: they are not library code. With --normalize every library ratio is
   divided by the geometric mean of the baselines' ratios, which cancels a machine that is
-  uniformly faster or slower between the two runs (performance.md: speeds drift up to 2x).
+  uniformly faster or slower between the two runs (a shared VM drifts by up to 2x).
 - A benchmark that errored in NEW (e.g. it allocated in a zero-allocation loop) fails the gate.
 - CPU class: when BASE and NEW record different context.cpu_class values (bench/machine.sh:
   vendor, family, model, vector ISA; run.sh records it), a note says so before the table. The

@@ -1,4 +1,5 @@
-// bench/inputs.h — deterministic benchmark inputs (performance.md "Benchmark inputs").
+// bench/inputs.h — deterministic benchmark inputs, also the inputs the peers are measured on
+// (docs/performance.md, "Measuring against the peers").
 //
 // Everything is generated from fixed seeds, so two runs (and two machines) measure the same bytes.
 // Grids and joint maps are cached per (kind, size): they are built once per process, outside
@@ -21,7 +22,7 @@
 
 namespace voxrig::bench {
 
-/// performance.md's grids.
+/// The benchmark grids.
 /// - Random50: every voxel filled with probability 1/2, palette index uniform in 1..8.
 /// - Sphere: solid ball of radius N/2 - 1 centred in the grid (voxel centres), index 1.
 /// - Terrain: heightmap of summed sines, palette index by height band (1..4).

@@ -1,4 +1,4 @@
-// bench/mesh_bench.cpp — meshing: naive, greedy and bone-aware greedy on performance.md's grids,
+// bench/mesh_bench.cpp — meshing: naive, greedy and bone-aware greedy on inputs.h's grids,
 // next to the in-run baselines (a plain grid scan and the per-voxel greedy mesher of
 // baselines.cpp); KV6 meshing on a sprite.
 //

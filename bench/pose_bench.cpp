@@ -1,7 +1,7 @@
 // bench/pose_bench.cpp — per-frame evaluation: VFP pose sampling, local-to-model and skinning
 // (pose.h), the RKCH clip clock + hinge solve (rkc_eval.h), and the plain float sampler baseline.
 //
-// Pose data (performance.md): a random-forest skeleton, one 1 s looping clip with 30 keys per
+// Pose data (inputs.h): a random-forest skeleton, one 1 s looping clip with 30 keys per
 // track and T, R, S on every joint. "forward" = 60 Hz playback (t advances 1000/60 ms per
 // iteration; a SamplingCache is used, as a player would), "random" = uniformly random times from
 // a fixed table of 4096 (no cache: a seek has no useful history). Under clamp the forward time

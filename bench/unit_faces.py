@@ -6,7 +6,8 @@ toward a voxel bound to another joint: what a naive mesher emits and what any gr
 must cover. The grids and joint maps are rebuilt here from their definitions in
 bench/inputs.cpp (sphere, terrain; joint maps of 1, 8 and 64 joints), independently of the
 library, so the counts can be checked against the naive mesher's `quads` counter
-(MESH/naive/<grid>/<N>, MESH/naive_j64/<grid>/<N>). docs/performance.md quotes them.
+(MESH/naive/<grid>/<N>, MESH/naive_j64/<grid>/<N>): how many faces the seams between joints add
+is what docs/performance.md compares with a mesher that does not emit them.
 
 Usage: bench/unit_faces.py [N ...]    (default 64 256; needs numpy: Debian python3-numpy)
 Prints one line per grid and size: the face counts for 1, 8 and 64 joints.

@@ -2,8 +2,8 @@
 # CTest bench-unit-faces: the naive mesher's face counts (MESH/naive and MESH/naive_j64 `quads`
 # on the sphere and terrain grids, 32^3 and 64^3) equal bench/unit_faces.py's, which rebuilds
 # the grids and joint maps from their definitions in numpy. Two independent counts of one thing:
-# the figures docs/performance.md quotes ("Counted in faces") and the naive oracle both stand on
-# them. Usage: unit_faces_selftest.sh VOXRIG_BENCH
+# the face counts docs/performance.md reasons with and the naive oracle both stand on them.
+# Usage: unit_faces_selftest.sh VOXRIG_BENCH
 set -u
 bench=$1
 here=$(dirname "$0")
