@@ -24,7 +24,7 @@ inline uint64_t le(std::span<const uint8_t> b, uint64_t at, int n) {
   return n == 1 ? p[0] : n == 2 ? load_u16(p) : load_u32(p);
 }
 
-// Record sizes the walks and complete_records share (formats.md "Voxel Rig v1"): the fixed fields
+// Record sizes the walks and complete_records share (docs/spec/rig.md): the fixed fields
 // before each table, record prefixes and where a record keeps its length. VSKN, KV6 and RKCH
 // take theirs from the codec's voxrig/wire/*.h.
 inline constexpr uint64_t kSkelFixed = 36, kJointPrefix = 48, kJointNameLenAt = 44;

@@ -1,4 +1,4 @@
-// KV6 voxel sprite codec (rkc-family.md §3): the field-by-field decoder, its success-path twin
+// KV6 voxel sprite codec (docs/spec/kv6.md): the field-by-field decoder, its success-path twin
 // and the writer. The byte layout (magic, header offsets, record sizes, palette trailer) is
 // voxrig/wire/kv6.h's. Everything after the tables and the optional palette is ignored
 // (kv6.trailing_bytes warning).

@@ -1,5 +1,5 @@
-// RKCH v3 chunk payloads (rkc-family.md §2.3): decoders and canonical writers. The record
-// layouts and sizes are voxrig/wire/rkch.h's.
+// RKCH v3 chunk payloads (docs/spec/rkch.md, "Chunk payloads"): decoders and canonical writers. The
+// record layouts and sizes are voxrig/wire/rkch.h's.
 //
 // META: name_len u16 | name | root 3 x f32                          (bytes after root ignored)
 // MSHS: count u32 | count x { blob_len u32 | KV6 blob }             (bytes after last ignored)

@@ -1,4 +1,4 @@
-// VSKN v1 payload: sparse rigid voxel binding (seed chapter 6B; formats.md "VSKN"). The byte
+// VSKN v1 payload: sparse rigid voxel binding (docs/spec/rig.md, "VSKN"). The byte
 // layout is voxrig/wire/vskn.h's; this file holds the checks, in this order:
 //
 // | off | size | type  | field                                 | check, in this order         |

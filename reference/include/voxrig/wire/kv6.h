@@ -1,5 +1,5 @@
 // voxrig/wire/kv6.h — the KV6 voxel sprite's wire layout, once: magic, header field offsets,
-// record sizes and the optional palette trailer (rkc-family.md §3).
+// record sizes and the optional palette trailer (docs/spec/kv6.md, "Layout").
 //
 // | Offset | Size          | Type     | Field                                              |
 // |--------|---------------|----------|----------------------------------------------------|

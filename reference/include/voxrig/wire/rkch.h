@@ -1,6 +1,6 @@
 // voxrig/wire/rkch.h — the RKCH v3 container's wire layout, once: magic, version, the known
 // chunk tags in canonical order and the byte layout of the fixed-size records of BONS, CLPS and
-// KFA (rkc-family.md §2).
+// KFA (docs/spec/rkch.md, "File framing" and "Chunk payloads").
 //
 // File:  magic "RKCH" | version u16 (= 3) | chunks until EOF (no count, no terminator)
 // Chunk: tag[4] | len u32 | payload[len]             (no flags, checksum or alignment)

@@ -1,5 +1,5 @@
 // voxrig/wire/vskn.h — the VSKN v1 section's wire layout, once: its section tag, version and
-// encoding, the header's field offsets and the binding record (formats.md "VSKN").
+// encoding, the header's field offsets and the binding record (docs/spec/rig.md, "VSKN").
 //
 // Header <BBHHI32s32s>, 74 B, then bindingCount records <IH>, 6 B each:
 // | off | size | type  | field                                 |
