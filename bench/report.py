@@ -82,6 +82,25 @@ class Report:
         self.checks.append((what, measured, bool(ok)))
 
 
+def decoder_rows(r, pattern, order, memcpy_of, items_of, digits):
+    """One table row per benchmark matching `pattern` (groups: format, op, input), in `order`:
+    its rate, items/s (items_of), the ratio to memcpy of the same bytes (memcpy_of names that
+    benchmark; `digits` decimals) and its allocations per iteration."""
+    rows = []
+    pat = re.compile(pattern)
+    for name in sorted(r.med, key=order):
+        m = pat.match(name)
+        if not m:
+            continue
+        fmt, op, inp = m.groups()
+        bps = r.get(name, "bytes_per_second")
+        mb = r.get(memcpy_of(fmt, inp), "bytes_per_second")
+        rows.append([fmt, op, inp, gbs(bps) if bps else "", items_of(fmt, name),
+                     "%.*f" % (digits, bps / mb) if bps and mb else "",
+                     "%g" % r.get(name, "allocs/iter")])
+    return rows
+
+
 def codec_tables(r):
     r.out("### VFP sections and files (decode + validate, encode)")
     r.out()
@@ -89,30 +108,21 @@ def codec_tables(r):
           "rows are whole files (framing, SHA-256 of VOX0 and SKEL, every section). "
           "\"x memcpy\" = decode bytes/s / memcpy bytes/s of the same byte count, same run.")
     r.out()
-    rows = []
-    pat = re.compile(r"^(VOX0|SKEL|VSKN|ANIM|VFP)/(decode|decode_rig|decode_static|encode)/(.+)$")
+
     def order(n):
         parts = n.split("/")
         size = int(parts[-1]) if parts[-1].isdigit() else 0
         return (parts[0], "/".join(parts[2:-1]), size, parts[1])
-    for name in sorted(r.med, key=order):
-        m = pat.match(name)
-        if not m:
-            continue
-        sec, op, inp = m.groups()
-        bps = r.get(name, "bytes_per_second")
-        size = inp.split("/")[-1]
-        base = {"VOX0": "memcpy/vox0_" + size, "SKEL": "memcpy/skel_" + size,
-                "ANIM": "memcpy/anim_" + size}.get(sec)
-        if sec == "VSKN":
-            base = "memcpy/vskn_" + inp.replace("/", "_")
-        if sec == "VFP":
-            base = "memcpy/vfp_" + inp.replace("/", "_")
-        mb = r.get(base, "bytes_per_second") if base else None
-        ratio = "%.2f" % (bps / mb) if bps and mb else ""
-        items = "" if sec == "VFP" else si(r.get(name, "items_per_second") or 0, "/s")
-        rows.append([sec, op, inp, gbs(bps) if bps else "", items, ratio,
-                     "%g" % r.get(name, "allocs/iter")])
+
+    def vfp_memcpy(sec, inp):  # sections by their size, VSKN and whole files by their input
+        tag = inp.split("/")[-1] if sec in ("VOX0", "SKEL", "ANIM") else inp.replace("/", "_")
+        return "memcpy/%s_%s" % (sec.lower(), tag)
+
+    def items(sec, name):
+        return "" if sec == "VFP" else si(r.get(name, "items_per_second") or 0, "/s")
+
+    rows = decoder_rows(r, r"^(VOX0|SKEL|VSKN|ANIM|VFP)/(decode|decode_rig|decode_static|encode)/(.+)$",
+                        order, vfp_memcpy, items, 2)
     r.table(["section", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
 
     r.out("### SHA-256 (OpenSSL EVP, CPU-dependent code path)")
@@ -128,23 +138,15 @@ def codec_tables(r):
     r.out("`skel/N` = N bones, one KV6 mesh per bone, a 30-frame skeletal clip, no VCLP; `vclp/N` "
           "adds one deflated 16^3 x 8-frame RVC clip per 10 bones.")
     r.out()
-    rows = []
-    pat = re.compile(r"^(RKCH|KV6|RVC|KFA)/(decode|encode|decode_frames)/(.+)$")
+
     def order2(n):
         parts = n.split("/")
         num = int(re.sub(r"\D", "", parts[-1]) or 0)
         return (parts[0], "/".join(parts[2:-1]), num, parts[-1], parts[1])
-    for name in sorted(r.med, key=order2):
-        m = pat.match(name)
-        if not m:
-            continue
-        fmt, op, inp = m.groups()
-        bps = r.get(name, "bytes_per_second")
-        base = "memcpy/%s_%s" % (fmt.lower(), inp)
-        mb = r.get(base, "bytes_per_second")
-        rows.append([fmt, op, inp, gbs(bps) if bps else "",
-                     si(r.get(name, "items_per_second") or 0, "/s"),
-                     "%.3f" % (bps / mb) if bps and mb else "", "%g" % r.get(name, "allocs/iter")])
+
+    rows = decoder_rows(r, r"^(RKCH|KV6|RVC|KFA)/(decode|encode|decode_frames)/(.+)$", order2,
+                        lambda fmt, inp: "memcpy/%s_%s" % (fmt.lower(), inp),
+                        lambda fmt, name: si(r.get(name, "items_per_second") or 0, "/s"), 3)
     r.table(["format", "op", "input", "throughput", "items/s", "x memcpy", "allocs"], rows)
 
 
