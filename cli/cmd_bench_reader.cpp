@@ -25,10 +25,10 @@
 #include "commands.h"
 #include "inputs.h"
 #include "voxrig/any_format.h"
-#include "voxrig/conform.h"
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/conform.h"
+#include "voxrig/conform/process_pool.h"
 #include "voxrig/rkc.h"
-#include "voxrig/testee_loader.h"
+#include "voxrig/conform/testee_loader.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::cli {

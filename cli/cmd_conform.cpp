@@ -1,6 +1,7 @@
 // voxrig conform: runs a reader (the built-in reference by default) over the golden corpus
-// (conformance.md "The reader protocol"). The judging lives in the library (voxrig/conform.h);
-// this file plans the runs, drives the process pool and writes the reports.
+// (conformance.md "The reader protocol"). The judging lives in the library
+// (voxrig/conform/conform.h); this file plans the runs, drives the process pool and writes the
+// reports.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,8 +14,8 @@
 #include "commands.h"
 #include "conform_corpus.h"
 #include "gen_corpus.h"
-#include "voxrig/conform.h"
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/conform.h"
+#include "voxrig/conform/process_pool.h"
 
 namespace voxrig::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include "golden_capabilities.h"
 #include "golden_sources.h"
 #include "voxrig/any_format.h"
-#include "voxrig/rules.h"
+#include "voxrig/conform/rules.h"
 #include "voxrig/sha256.h"
 #include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
@@ -55,8 +55,8 @@ struct Generated {
 };
 
 // The manifest's "rules" of a case: {"breaks": [...], "obeys": [...]} from its expected error
-// codes (reader and writer) and its source's explicit lists (voxrig/rules.h). An explicit ID the
-// catalogue lacks is a source error.
+// codes (reader and writer) and its source's explicit lists (voxrig/conform/rules.h). An
+// explicit ID the catalogue lacks is a source error.
 ordered_json resolve_rules(Generated& g, const std::string& id,
                            const std::vector<std::string>& codes, const golden::RuleLists& lists) {
   return resolved_rules_json(g.rules, id, codes, lists, g.errors);

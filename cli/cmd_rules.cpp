@@ -1,6 +1,6 @@
 // voxrig rules: the rule catalogue (golden/rules.json) and its coverage by the golden corpus.
-// The catalogue and coverage logic live in voxrig/rules.h; this file finds the corpus, reads
-// the manifest's resolved per-case rules and prints.
+// The catalogue and coverage logic live in voxrig/conform/rules.h; this file finds the corpus,
+// reads the manifest's resolved per-case rules and prints.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "conform_corpus.h"
 #include "voxrig/error.h"
-#include "voxrig/rules.h"
+#include "voxrig/conform/rules.h"
 
 namespace voxrig::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "cli_common.h"
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/process_pool.h"
 #include "voxrig/sha256.h"
 
 namespace voxrig::cli {

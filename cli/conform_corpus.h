@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli_common.h"
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::cli {
 

@@ -15,7 +15,7 @@
 #include <set>
 
 #include "capability_io.h"
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"

@@ -17,7 +17,7 @@
 #include "cli_common.h"
 #include "cli_test_support.h"
 #include "commands.h"
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/process_pool.h"
 #include "voxrig/sha256.h"
 
 namespace voxrig::cli {

@@ -9,7 +9,7 @@
 
 #include "verdict_internal.h"
 #include "voxrig/any_format.h"
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/kv6.h"
 #include "voxrig/mesh.h"
 #include "voxrig/vfp.h"

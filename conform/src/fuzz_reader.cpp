@@ -1,6 +1,6 @@
-// The fuzz-reader loop (voxrig/fuzz_reader.h): plan an execution, run both sides, classify,
+// The fuzz-reader loop (voxrig/conform/fuzz_reader.h): plan an execution, run both sides, classify,
 // minimize each new class, de-duplicate.
-#include "voxrig/fuzz_reader.h"
+#include "voxrig/conform/fuzz_reader.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,6 @@
 // fuzz-reader's two runners (a process per input, or an in-process testee) and what it writes
-// (voxrig/fuzz_reader.h): the report, the ready-to-add cases and a golden directory of them.
+// (voxrig/conform/fuzz_reader.h): the report, the ready-to-add cases and a golden directory of
+// them.
 #include <nlohmann/json.hpp>
 
 #include <csignal>
@@ -8,7 +9,7 @@
 #include <fstream>
 
 #include "voxrig/any_format.h"
-#include "voxrig/fuzz_reader.h"
+#include "voxrig/conform/fuzz_reader.h"
 #include "voxrig/json_out.h"
 #include "voxrig/sha256.h"
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::conform {
 namespace {
@@ -90,8 +90,8 @@ std::string sha256_field(const json& c, const std::string& where) {
   return h;
 }
 
-// "rules": {"breaks": [ID...], "obeys": [ID...]}, resolved at regen (voxrig/rules.h); absent in
-// old manifests. Breaking rules first, as the manifest lists them.
+// "rules": {"breaks": [ID...], "obeys": [ID...]}, resolved at regen (voxrig/conform/rules.h);
+// absent in old manifests. Breaking rules first, as the manifest lists them.
 std::vector<RuleRef> rules_field(const json& c, const std::string& where) {
   std::vector<RuleRef> out;
   auto r = c.find("rules");

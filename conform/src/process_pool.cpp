@@ -4,7 +4,7 @@
 // locks are needed, and a pipe is never left undrained long enough to block a child. Exit is
 // detected with waitid(WNOHANG) after each wake-up; poll waits at most 50 ms so a child whose
 // pipes are held open by a grandchild is still noticed.
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/process_pool.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <map>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/json_out.h"
 #include "voxrig/utf8.h"
 

@@ -3,7 +3,7 @@
 // script renders the summary, a spec-section x profile matrix, filters and the case table.
 // Rows are rendered in pages of kPage (filtering works on the array, not on the DOM), so the page
 // stays fast with tens of thousands of results.
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::conform {
 namespace {

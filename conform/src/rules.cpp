@@ -1,6 +1,6 @@
 // The rule catalogue: parsing golden/rules.json, resolving a case's rules, coverage, and the
 // generated docs/rules.md. One home for "which rule does this case exercise".
-#include "voxrig/rules.h"
+#include "voxrig/conform/rules.h"
 
 #include <algorithm>
 #include <map>

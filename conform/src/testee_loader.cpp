@@ -1,5 +1,5 @@
-// The in-process testee loader (voxrig/testee_loader.h): dlopen, two dlsym, one call.
-#include "voxrig/testee_loader.h"
+// The in-process testee loader (voxrig/conform/testee_loader.h): dlopen, two dlsym, one call.
+#include "voxrig/conform/testee_loader.h"
 
 #include <dlfcn.h>
 

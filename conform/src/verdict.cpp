@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "verdict_internal.h"
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/enum_names.h"
 
 namespace voxrig::conform {

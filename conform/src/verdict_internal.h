@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::conform::detail {
 

@@ -2,7 +2,7 @@
 // properties (first bad quad or uncovered face named), on hand-made expectations.
 #include <gtest/gtest.h>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::conform {
 namespace {

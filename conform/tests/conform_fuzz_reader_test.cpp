@@ -1,6 +1,6 @@
-// voxrig/fuzz_reader.h: classes, reproducible plans, the loop with a fake reader (the reference
-// with one planted difference, run in process), minimization and what gets written. The planted
-// differences and the expected classes below are chosen by hand.
+// voxrig/conform/fuzz_reader.h: classes, reproducible plans, the loop with a fake reader (the
+// reference with one planted difference, run in process), minimization and what gets written. The
+// planted differences and the expected classes below are chosen by hand.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "voxrig/fuzz_reader.h"
+#include "voxrig/conform/fuzz_reader.h"
 
 namespace voxrig::conform {
 namespace {

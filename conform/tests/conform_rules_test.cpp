@@ -1,10 +1,10 @@
-// voxrig/rules.h: the rule catalogue, case -> rule resolution and the coverage check.
+// voxrig/conform/rules.h: the rule catalogue, case -> rule resolution and the coverage check.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "voxrig/rules.h"
+#include "voxrig/conform/rules.h"
 
 namespace voxrig::conform {
 namespace {

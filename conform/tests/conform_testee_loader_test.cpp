@@ -1,12 +1,12 @@
-// voxrig/testee_loader.h: loading a testee library and classifying its answers. The fake testee
-// (tests/fixtures/fake_testee.cpp) answers by the first input byte; the expectations below are
-// what that file was written to return.
+// voxrig/conform/testee_loader.h: loading a testee library and classifying its answers. The fake
+// testee (tests/fixtures/fake_testee.cpp) answers by the first input byte; the expectations below
+// are what that file was written to return.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "voxrig/testee_loader.h"
+#include "voxrig/conform/testee_loader.h"
 
 namespace voxrig::conform {
 namespace {

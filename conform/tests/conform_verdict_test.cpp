@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 
 namespace voxrig::conform {
 namespace {

@@ -9,7 +9,7 @@
 //   VOXRIG_TESTEE_PROFILE  vfp-static (default), vfp-rig, rkc-strict or rkc-compat
 //   VOXRIG_TESTEE_CODES    strict (default: error codes compared) or loose
 // A disagreement is judged exactly as `voxrig conform` / `voxrig fuzz-reader` judge one
-// (voxrig/fuzz_reader.h classify), so the crashing input is a ready golden-case candidate:
+// (voxrig/conform/fuzz_reader.h classify), so the crashing input is a ready golden-case candidate:
 // `voxrig fuzz-reader --testee LIB` (or `conform`) reproduces and minimizes it.
 #include <cstdio>
 #include <cstdlib>
@@ -18,8 +18,8 @@
 #include <string>
 
 #include "fuzz_common.h"
-#include "voxrig/fuzz_reader.h"
-#include "voxrig/testee_loader.h"
+#include "voxrig/conform/fuzz_reader.h"
+#include "voxrig/conform/testee_loader.h"
 
 namespace {
 

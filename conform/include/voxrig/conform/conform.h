@@ -1,8 +1,9 @@
-// voxrig/conform.h — the judging half of `voxrig conform` (conformance.md "The reader protocol").
+// voxrig/conform/conform.h — the judging half of `voxrig conform` (conformance.md "The reader
+// protocol").
 //
 // Everything here is pure: no file access, no processes, no printing. The CLI (cli/) reads the
-// golden corpus, runs the reader under test (through voxrig/process_pool.h, the one part of the
-// conformance library that spawns processes) and hands what it saw to these functions,
+// golden corpus, runs the reader under test (through voxrig/conform/process_pool.h, the one part
+// of the conformance library that spawns processes) and hands what it saw to these functions,
 // which decide verdicts and render the summary, the JUnit XML and the JSON report. Keeping the
 // judging here makes it testable without spawning anything and lets another harness (a CTest
 // driver, an IDE plugin) reuse it.
@@ -19,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "voxrig/rules.h"
+#include "voxrig/conform/rules.h"
 
 namespace voxrig::conform {
 
@@ -145,7 +146,7 @@ Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,
 struct ManifestCase;  // below: the golden manifest
 struct ManifestExpect;
 
-/// A rule a result exercises, as reports show it (voxrig/rules.h).
+/// A rule a result exercises, as reports show it (voxrig/conform/rules.h).
 struct RuleNote {
   std::string id;
   RuleRelation relation = RuleRelation::Obeys;
@@ -391,7 +392,7 @@ struct ManifestCase {
   std::string sha256;  ///< lower-case hex
   std::string format;
   std::string rule;
-  std::vector<RuleRef> rules;    ///< resolved at regen (voxrig/rules.h); empty in old manifests
+  std::vector<RuleRef> rules;    ///< resolved at regen (rules.h); empty in old manifests
   int64_t mutation_offset = -1;  ///< the first recorded mutation's offset, or -1
   Level level = Level::Required;
   std::vector<std::string> tags;

@@ -1,4 +1,4 @@
-// voxrig/fuzz_reader.h — the engine of `voxrig fuzz-reader` (conformance.md "Beyond a fixed
+// voxrig/conform/fuzz_reader.h — the engine of `voxrig fuzz-reader` (conformance.md "Beyond a fixed
 // corpus"): differential fuzzing of a third-party reader against the reference.
 //
 // Each execution takes one seed file (golden or generated), applies a chain of 1..max_chain
@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "voxrig/conform.h"
-#include "voxrig/process_pool.h"
+#include "voxrig/conform/conform.h"
+#include "voxrig/conform/process_pool.h"
 #include "voxrig/profile.h"
-#include "voxrig/testee_loader.h"
+#include "voxrig/conform/testee_loader.h"
 
 namespace voxrig::conform {
 

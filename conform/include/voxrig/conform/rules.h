@@ -1,4 +1,5 @@
-// voxrig/rules.h — the rule catalogue (golden/rules.json) and what the golden cases say about it.
+// voxrig/conform/rules.h — the rule catalogue (golden/rules.json) and what the golden cases say
+// about it.
 //
 // Every normative statement of formats.md, rkc-family.md and conformance.md's protocol has a
 // stable ID (VFP-SKEL-3 style, D8 for the numbered decisions), its spec section, a one-line

@@ -1,4 +1,4 @@
-// voxrig/testee_loader.h — the one loader of in-process testees (voxrig/testee.h): a reader
+// voxrig/conform/testee_loader.h — the one loader of in-process testees (voxrig/testee.h): a reader
 // built as a shared library that exports voxrig_testee_dump and voxrig_testee_free.
 //
 // Used by `voxrig fuzz-reader --testee`, `voxrig bench-reader --testee` and the libFuzzer target

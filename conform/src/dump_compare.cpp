@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "voxrig/conform.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/enum_names.h"
 #include "voxrig/float_text.h"
 #include "voxrig/json_tree.h"
