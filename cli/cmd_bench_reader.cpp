@@ -27,8 +27,8 @@
 #include "voxrig/any_format.h"
 #include "voxrig/conform/conform.h"
 #include "voxrig/conform/process_pool.h"
-#include "voxrig/rkc.h"
 #include "voxrig/conform/testee_loader.h"
+#include "voxrig/rkc.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::cli {

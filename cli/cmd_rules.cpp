@@ -7,8 +7,8 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "conform_corpus.h"
-#include "voxrig/error.h"
 #include "voxrig/conform/rules.h"
+#include "voxrig/error.h"
 
 namespace voxrig::cli {
 namespace {

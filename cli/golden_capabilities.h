@@ -37,8 +37,8 @@ nlohmann::ordered_json resolved_rules_json(const conform::RuleCatalogue& catalog
 
 /// Expands every plan of `s` (reader cases are built on demand). Deterministic. Each case's
 /// "rules" are resolved against `rules` (voxrig/conform/rules.h) from its plan's explicit lists
-/// and, for a reject, its error code; a case left without any rule, or a rule ID the catalogue lacks, is
-/// an error.
+/// and, for a reject, its error code; a case left without any rule, or a rule ID the catalogue
+/// lacks, is an error.
 CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules);
 
 }  // namespace voxrig::cli

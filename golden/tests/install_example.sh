@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs an already-built voxrig into a temporary prefix, then configures, builds and tests
-# golden/examples/reader_cmake against it: find_package(voxrig), voxrig::codec, voxrig::conform, the voxrig::reference alias and
+# golden/examples/reader_cmake against it: find_package(voxrig), voxrig::codec, voxrig::conform and
 # voxrig_add_conformance_test() work for another project, and the installed `voxrig conform`
 # finds the installed corpus.
 #

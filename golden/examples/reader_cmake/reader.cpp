@@ -1,4 +1,4 @@
-// A complete reader for the voxrig reader protocol (golden/README.md), built on voxrig::reference:
+// A complete reader for the voxrig reader protocol (golden/README.md), built on voxrig::codec:
 //   example_reader dump --profile P FILE            exit 0 + canonical JSON dump, or
 //                                                   exit 1 + {"error": "<code>"}
 //   example_reader roundtrip --profile P IN OUT     exit 0 + OUT written, or exit 1 + error

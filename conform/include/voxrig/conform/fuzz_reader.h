@@ -26,8 +26,8 @@
 
 #include "voxrig/conform/conform.h"
 #include "voxrig/conform/process_pool.h"
-#include "voxrig/profile.h"
 #include "voxrig/conform/testee_loader.h"
+#include "voxrig/profile.h"
 
 namespace voxrig::conform {
 
