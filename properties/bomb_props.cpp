@@ -14,7 +14,7 @@
 
 #include <functional>
 
-#include "gen_vfp.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/any_format.h"
 #include "voxrig/dump.h"

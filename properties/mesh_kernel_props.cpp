@@ -15,7 +15,7 @@
 // are uniform at every case size (big grids from the first case on) and shrink toward small.
 #include <random>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "prop_support.h"
 #include "voxrig/mesh.h"
 #include "voxrig/testing/face_oracle.h"

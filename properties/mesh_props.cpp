@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "eval_support.h"
-#include "gen_common.h"
-#include "gen_rkc.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_rkc.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/export.h"
 #include "voxrig/mesh.h"

@@ -9,8 +9,8 @@
 #include <cstdio>
 
 #include "eval_support.h"
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/pose_f64.h"
 

@@ -2,8 +2,8 @@
 // key, rotations stay unit, looping is periodic, a model matrix is the product of the locals
 // along its chain, and skinning at the bind pose is the identity.
 #include "eval_support.h"
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 
 namespace voxrig::props {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "prop_support.h"
 #include "voxrig/rkc_eval.h"
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "gen_common.h"
-#include "gen_rkc.h"
+#include "prop_gen_common.h"
+#include "prop_gen_rkc.h"
 #include "prop_support.h"
 #include "voxrig/rkc.h"
 #include "voxrig/testing/layout.h"

@@ -4,8 +4,8 @@
 // and RVC byte for byte, RKCH / KV6 / KFA as a fixed point of the canonical writer.
 #include <functional>
 
-#include "gen_rkc.h"
-#include "gen_vfp.h"
+#include "prop_gen_rkc.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "voxrig/dump.h"
 #include "voxrig/testing/alloc_counter.h"

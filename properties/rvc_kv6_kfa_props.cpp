@@ -1,8 +1,8 @@
 // Round trips of the formats RKCH embeds: RVC is byte-exact for every valid file (encoded chunks
 // are kept, D1/D3), KV6 and KFA through their canonical writers; stored variants of one RVC clip
 // all decode to the same animation.
-#include "gen_common.h"
-#include "gen_rkc.h"
+#include "prop_gen_common.h"
+#include "prop_gen_rkc.h"
 #include "prop_support.h"
 
 namespace voxrig::props {

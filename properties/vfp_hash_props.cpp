@@ -4,7 +4,7 @@
 // SKEL breaks VSKN's and ANIM's skeletonHash; rebind() repairs both.
 #include <algorithm>
 
-#include "gen_vfp.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "vfp_mutate.h"
 

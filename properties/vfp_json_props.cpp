@@ -2,8 +2,8 @@
 // dump is deterministic and complete (different models, different dumps).
 #include <sstream>
 
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "vfp_mutate.h"
 #include "voxrig/any_format.h"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <functional>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "vfp_rules.h"
 #include "voxrig/byte_reader.h"
 #include "voxrig/byte_writer.h"

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "prop_support.h"
 #include "vfp_mutate.h"
 #include "voxrig/any_format.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "prop_support.h"
 #include "vfp_mutate.h"
 #include "voxrig/vfp.h"

@@ -1,5 +1,5 @@
 // Validation, ANIM rules (vfp-rig): each single violation is rejected with exactly its code.
-#include "gen_vfp.h"
+#include "prop_gen_vfp.h"
 #include "vfp_rules.h"
 
 namespace voxrig::props {

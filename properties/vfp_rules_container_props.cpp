@@ -1,8 +1,8 @@
 // Validation, container rules: each single violation is rejected with exactly its code
 // (docs/spec/vfp.md steps 1-5 and 7). Also: vfp-static accepts every file whose container
 // and VOX0 are valid, whatever its rig sections hold.
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "vfp_rules.h"
 
 namespace voxrig::props {

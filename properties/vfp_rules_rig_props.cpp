@@ -1,8 +1,8 @@
 // Validation, rig presence and SKEL rules (vfp-rig; docs/spec/vfp.md step 8 a-d): each
 // single violation is rejected with exactly its code. Model-level breaks are rebound (so no hash
 // is the first failure) unless the rule is about a hash.
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "vfp_rules.h"
 
 namespace voxrig::props {

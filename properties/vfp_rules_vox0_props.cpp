@@ -1,8 +1,8 @@
 // Validation, VOX0 payload rules (docs/spec/vfp.md step 6): each single violation is
 // rejected with exactly its code. The header sourceHash is recomputed over the broken payload,
 // so the payload rule, not the hash, is what fails.
-#include "gen_common.h"
-#include "gen_vfp.h"
+#include "prop_gen_common.h"
+#include "prop_gen_vfp.h"
 #include "vfp_rules.h"
 
 namespace voxrig::props {

@@ -1,5 +1,5 @@
-// Shared generators (gen_common.h).
-#include "gen_common.h"
+// Shared generators (prop_gen_common.h).
+#include "prop_gen_common.h"
 
 #include <cstring>
 

@@ -1,14 +1,14 @@
-// VFP model generators (gen_vfp.h). Every generator is a gen::exec, so a shrink of an early pick
-// (a dimension, a count) regenerates what depends on it, and every pick shrinks toward the
+// VFP model generators (prop_gen_vfp.h). Every generator is a gen::exec, so a shrink of an early
+// pick (a dimension, a count) regenerates what depends on it, and every pick shrinks toward the
 // smallest model: 1x1x1, one joint, no clips, no extra sections.
-#include "gen_vfp.h"
+#include "prop_gen_vfp.h"
 
 #include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <sstream>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "voxrig/float_text.h"
 #include "voxrig/sha256.h"
 

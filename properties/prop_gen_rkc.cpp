@@ -1,5 +1,5 @@
-// RKCH-family generators (gen_rkc.h).
-#include "gen_rkc.h"
+// RKCH-family generators (prop_gen_rkc.h).
+#include "prop_gen_rkc.h"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "gen_common.h"
+#include "prop_gen_common.h"
 #include "voxrig/float_text.h"
 #include "voxrig/sha256.h"
 #include "voxrig/testing/deflate.h"
