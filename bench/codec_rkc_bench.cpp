@@ -2,9 +2,9 @@
 // without embedded RVC voxel clips), KV6, RVC and KFA, decode+validate and encode, with the
 // memcpy baseline of the same bytes.
 //
-// Names: <FORMAT>/<op>/<input>. RKCH inputs come from inputs.h character(): `skel` = META + one
-// KV6 per bone + BONS + a 30-frame skeletal clip (no VCLP); `vclp` adds one deflated RVC clip per
-// 10 bones. Decoding is under rkc-strict (KV6 run tables and RVC frames are validated).
+// Names: <FORMAT>/<op>/<input>. RKCH inputs come from perf_inputs.h character(): `skel` = META +
+// one KV6 per bone + BONS + a 30-frame skeletal clip (no VCLP); `vclp` adds one deflated RVC clip
+// per 10 bones. Decoding is under rkc-strict (KV6 run tables and RVC frames are validated).
 // bytes_per_second is the file size; items are bones (RKCH), stored voxels (KV6), frames (RVC)
 // or frame cells (KFA).
 #include <string>
@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "harness.h"
-#include "inputs.h"
 #include "voxrig/kfa.h"
 #include "voxrig/kv6.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
+#include "voxrig/testing/perf_inputs.h"
 
 namespace voxrig::bench {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "harness.h"
-#include "inputs.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/perf_inputs.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::bench {

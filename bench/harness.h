@@ -26,8 +26,12 @@
 #include <string>
 
 #include "voxrig/testing/alloc_counter.h"
+#include "voxrig/testing/perf_inputs.h"
 
 namespace voxrig::bench {
+
+// The benchmarks' inputs are the perf corpus of voxrig::testing (grid, rig_file, character, ...).
+using namespace voxrig::perf;
 
 /// operator new / new[] calls (every variant) made by the calling thread so far (the benchmark's
 /// own thread: a count costs no locked instruction inside the timed loop).

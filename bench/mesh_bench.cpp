@@ -13,8 +13,8 @@
 
 #include "baselines.h"
 #include "harness.h"
-#include "inputs.h"
 #include "voxrig/mesh.h"
+#include "voxrig/testing/perf_inputs.h"
 
 namespace voxrig::bench {
 namespace {

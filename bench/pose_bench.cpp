@@ -15,9 +15,9 @@
 
 #include "baselines.h"
 #include "harness.h"
-#include "inputs.h"
 #include "voxrig/pose.h"
 #include "voxrig/rkc_eval.h"
+#include "voxrig/testing/perf_inputs.h"
 
 namespace voxrig::bench {
 namespace {

@@ -4,8 +4,8 @@
 A unit face is a solid voxel's side toward an empty voxel (or the grid's outside) or, bone-aware,
 toward a voxel bound to another joint: what a naive mesher emits and what any greedy mesher
 must cover. The grids and joint maps are rebuilt here from their definitions in
-bench/inputs.cpp (sphere, terrain; joint maps of 1, 8 and 64 joints), independently of the
-library, so the counts can be checked against the naive mesher's `quads` counter
+testing/src/perf_inputs.cpp (sphere, terrain; joint maps of 1, 8 and 64 joints), independently of
+the library, so the counts can be checked against the naive mesher's `quads` counter
 (MESH/naive/<grid>/<N>, MESH/naive_j64/<grid>/<N>): how many faces the seams between joints add
 is what docs/performance.md compares with a mesher that does not emit them.
 
@@ -19,7 +19,7 @@ import numpy as np
 
 
 def grid(kind, n):
-    """Solid mask [z, y, x] of bench/inputs.cpp's make_grid (sphere or terrain)."""
+    """Solid mask [z, y, x] of testing/src/perf_inputs.cpp's make_grid (sphere or terrain)."""
     z, y, x = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
     if kind == "sphere":
         c, r = n / 2.0, n / 2.0 - 1
@@ -33,7 +33,7 @@ def grid(kind, n):
 
 
 def joint_map(joints, n):
-    """Joint id [z, y, x] of bench/inputs.cpp's joint_map (1, 8 or 64 joints)."""
+    """Joint id [z, y, x] of testing/src/perf_inputs.cpp's joint_map (1, 8 or 64 joints)."""
     z, y, x = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
     if joints == 1:
         return np.zeros((n, n, n), dtype=np.int64)

@@ -4,9 +4,9 @@
 // Google Benchmark JSON that bench/compare.sh gates (docs/performance.md "Benchmarking your
 // reader").
 //
-// The corpus is built on the fly from bench/inputs.h, the deterministic generators behind the
-// library's own benchmarks (fixed seeds, std::mt19937_64 only: every machine builds the same
-// bytes, in about a second), so a figure here and in voxrig_bench describe the same inputs.
+// The corpus is built on the fly from voxrig/testing/perf_inputs.h, the deterministic generators
+// behind the library's own benchmarks (fixed seeds, std::mt19937_64 only: every machine builds the
+// same bytes, in about a second), so a figure here and in voxrig_bench describe the same inputs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,12 +23,12 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "inputs.h"
 #include "voxrig/any_format.h"
 #include "voxrig/conform/conform.h"
 #include "voxrig/conform/process_pool.h"
 #include "voxrig/conform/testee_loader.h"
 #include "voxrig/rkc.h"
+#include "voxrig/testing/perf_inputs.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::cli {
@@ -40,8 +40,8 @@ constexpr std::string_view kUsage =
     "                           [--profile LIST]\n"
     "Times a reader on the perf corpus (large VOX0 grids, 64-joint rigs with 30-key clips on\n"
     "every joint, RKCH characters with KV6 meshes and RVC voxel clips; generated on the fly,\n"
-    "deterministically, from bench/inputs.h) next to the reference, in one run, and writes\n"
-    "Google Benchmark JSON (to OUT.json, else stdout) that bench/compare.sh can gate:\n"
+    "deterministically, the benchmarks' own inputs) next to the reference, in one run, and\n"
+    "writes Google Benchmark JSON (to OUT.json, else stdout) that bench/compare.sh can gate:\n"
     "  READER/<case>      the reader under test (time per dump, bytes_per_second)\n"
     "  REFERENCE/<case>   voxrig's own dump of the same bytes (marked baseline=1)\n"
     "  READER/process_startup  (--reader only) COMMAND --help: the fixed cost of one process,\n"
@@ -74,9 +74,7 @@ struct Case {
   std::vector<uint8_t> bytes;
 };
 
-std::vector<uint8_t> vfp_bytes(const VfpFile& f) {
-  return bench::must(encode_vfp(f), "VFP encode");
-}
+std::vector<uint8_t> vfp_bytes(const VfpFile& f) { return perf::must(encode_vfp(f), "VFP encode"); }
 
 VfpFile static_only(VfpFile f) {
   std::erase_if(f.sections, [](const Section& s) { return !std::holds_alternative<Vox0>(s.body); });
@@ -84,22 +82,22 @@ VfpFile static_only(VfpFile f) {
 }
 
 std::vector<Case> corpus(bool quick) {
-  using bench::GridKind;
+  using perf::GridKind;
   std::vector<Case> out;
   const uint32_t big = quick ? 32 : 128, rig = quick ? 16 : 64;
   const auto grid_case = [&](GridKind kind, uint32_t n) {
-    out.push_back({"vfp_static/" + std::string(bench::grid_name(kind)) + "/" + std::to_string(n),
-                   Profile::VfpStatic, vfp_bytes(static_only(bench::rig_file(kind, n, 1)))});
+    out.push_back({"vfp_static/" + std::string(perf::grid_name(kind)) + "/" + std::to_string(n),
+                   Profile::VfpStatic, vfp_bytes(static_only(perf::rig_file(kind, n, 1)))});
   };
   grid_case(GridKind::Sphere, big);
   grid_case(GridKind::Random50, big);
   for (GridKind kind : {GridKind::Random50, GridKind::Terrain}) {
-    out.push_back({"vfp_rig/" + std::string(bench::grid_name(kind)) + "_j64/" + std::to_string(rig),
-                   Profile::VfpRig, vfp_bytes(bench::rig_file(kind, rig, 64))});
+    out.push_back({"vfp_rig/" + std::string(perf::grid_name(kind)) + "_j64/" + std::to_string(rig),
+                   Profile::VfpRig, vfp_bytes(perf::rig_file(kind, rig, 64))});
   }
   for (uint32_t bones : quick ? std::vector<uint32_t>{1, 10} : std::vector<uint32_t>{1, 10, 50}) {
     out.push_back({"rkch/vclp/" + std::to_string(bones), Profile::RkcStrict,
-                   bench::must(encode_rkc(bench::character(bones, true)), "RKCH encode")});
+                   perf::must(encode_rkc(perf::character(bones, true)), "RKCH encode")});
   }
   return out;
 }
@@ -313,7 +311,7 @@ int run(const Args& args) {
     // The check before timing: accepted, and the same dump as the reference, compared as JSON
     // values (conformance.md: key order and whitespace are free, numbers typed by the
     // reference's spelling), as `voxrig conform` and `fuzz-reader` compare them.
-    const std::string want = bench::must(dump_any(c.bytes, c.profile, limits), "reference dump");
+    const std::string want = perf::must(dump_any(c.bytes, c.profile, limits), "reference dump");
     std::string got, refused;
     if (testee) {
       const conform::TesteeOutcome o = testee->dump(c.bytes, profile);

@@ -18,15 +18,17 @@
 #include <string>
 #include <vector>
 
-#include "../inputs.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
 #include "voxrig/rkc.h"
 #include "voxrig/sha256.h"
+#include "voxrig/testing/perf_inputs.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::bench {
 namespace {
+
+using namespace voxrig::perf;
 
 // Runs `work` inside the collected region (its caller built the inputs before). `work` returns
 // false on failure.

@@ -1,5 +1,6 @@
-// bench/inputs.h — deterministic benchmark inputs, also the inputs the peers are measured on
-// (docs/performance.md, "Measuring against the peers").
+// voxrig/testing/perf_inputs.h — the perf corpus: deterministic inputs of the benchmarks
+// (bench/), of `voxrig bench-reader` and of the peers' measurements (docs/performance.md,
+// "Measuring against the peers").
 //
 // Everything is generated from fixed seeds, so two runs (and two machines) measure the same bytes.
 // Grids and joint maps are cached per (kind, size): they are built once per process, outside
@@ -20,7 +21,7 @@
 #include "voxrig/rvc.h"
 #include "voxrig/vfp_model.h"
 
-namespace voxrig::bench {
+namespace voxrig::perf {
 
 /// The benchmark grids.
 /// - Random50: every voxel filled with probability 1/2, palette index uniform in 1..8.
@@ -98,4 +99,4 @@ inline void must(const Status& s, const std::string& what) {
   if (!s.ok()) require(false, what + ": " + s.error().to_text());
 }
 
-}  // namespace voxrig::bench
+}  // namespace voxrig::perf

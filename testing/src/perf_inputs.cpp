@@ -1,7 +1,7 @@
-// bench/inputs.cpp — the deterministic generators behind inputs.h. Seeds are fixed constants;
+// The deterministic generators behind voxrig/testing/perf_inputs.h. Seeds are fixed constants;
 // std::mt19937_64 and the arithmetic below are fully specified by the standard, so every
 // machine generates the same inputs (std::*_distribution is avoided: its algorithm is not).
-#include "inputs.h"
+#include "voxrig/testing/perf_inputs.h"
 
 #include <cmath>
 #include <cstdio>
@@ -13,7 +13,7 @@
 
 #include "voxrig/vfp.h"
 
-namespace voxrig::bench {
+namespace voxrig::perf {
 
 namespace {
 
@@ -390,4 +390,4 @@ Character tiny_character() {
   return c;
 }
 
-}  // namespace voxrig::bench
+}  // namespace voxrig::perf
