@@ -10,7 +10,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "conform_corpus.h"
+#include "golden_dir.h"
+#include "voxrig/conform/corpus.h"
 #include "voxrig/conform/fuzz_reader.h"
 #include "voxrig/conform/process_pool.h"
 #include "voxrig/conform/testee_loader.h"
@@ -106,7 +107,7 @@ std::vector<FuzzSeed> seed_files(const Corpus& corpus, Profile profile, uint64_t
   const std::string pn(to_string(profile));
   for (const auto& c : corpus.manifest.cases) {
     if (c.find(pn) == nullptr || c.id.find(filter) == std::string::npos) continue;
-    if (auto bytes = read_file(corpus.file(c.path), kCorpusRead))
+    if (auto bytes = read_regular_file(corpus.file(c.path)))
       seeds.push_back({"golden:" + c.id, std::move(*bytes)});
   }
   const bool vfp = profile == Profile::VfpStatic || profile == Profile::VfpRig;
@@ -256,7 +257,7 @@ int run(const Args& args) {
   const auto out_dir = args.last("--out");
 
   std::vector<std::string> tried;
-  const auto golden = locate_golden(args.last("--golden"), tried);
+  const auto golden = find_golden(args.last("--golden"), tried);
   if (!golden) {
     std::cerr << "voxrig fuzz-reader: no golden corpus found (tried";
     for (const auto& t : tried) std::cerr << " " << t;
@@ -264,7 +265,11 @@ int run(const Args& args) {
     return kExitIo;
   }
   Corpus corpus;
-  if (int rc = load_corpus(*golden, corpus); rc != kExitOk) return rc;
+  std::vector<std::string> problems;
+  if (const CorpusStatus s = load_corpus(*golden, corpus, problems); s != CorpusStatus::Ok) {
+    print_corpus_problems(problems);
+    return s == CorpusStatus::Mismatch ? kExitFailed : kExitIo;
+  }
   const std::vector<FuzzSeed> seeds =
       seed_files(corpus, o.profile, o.seed, args.last("--filter").value_or(""), generated);
   if (seeds.empty()) {

@@ -5,7 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "gen_corpus.h"
+#include "gen_options.h"
 
 namespace voxrig::cli {
 namespace {
@@ -60,7 +60,7 @@ int run(const Args& args) {
     std::cerr << "voxrig gen: unexpected argument '" << args.positional[0] << "' (see --help)\n";
     return kExitUsage;
   }
-  GenCorpusOptions o;
+  gen::GenCorpusOptions o;
   if (int rc = parse_generated_options(args, o, "gen"); rc != kExitOk) return rc;
   const auto out = args.get("--out");
   if (!out) {
@@ -106,7 +106,7 @@ int run(const Args& args) {
     for (const char* sub : {"files/gen", "dumps/gen", "expected/gen"})
       fs::remove_all(fs::path(*out) / sub, ec);
   std::vector<std::string> ids;
-  const int rc = write_generated_corpus(*out, o, ids);
+  const int rc = write_generated(*out, o, true, ids);
   if (rc == kExitIo) return rc;
   size_t n = 0;
   for (const auto& id : ids) n += !id.empty();

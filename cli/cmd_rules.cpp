@@ -6,7 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "conform_corpus.h"
+#include "golden_dir.h"
 #include "voxrig/conform/rules.h"
 #include "voxrig/error.h"
 
@@ -39,7 +39,7 @@ constexpr OptionSpec kOptions[] = {{"--golden", true}, {"--coverage", false},
 
 // Every (case, rules) of the manifest: reader cases and compile cases.
 bool manifest_rules(const std::string& path, std::vector<CaseRules>& out) {
-  auto text = read_file(path, kCorpusRead);
+  auto text = read_file(path, {.quiet = true});
   if (!text) {
     std::cerr << "voxrig rules: cannot read " << path << "\n";
     return false;
@@ -75,14 +75,14 @@ int run(const Args& args) {
     return kExitUsage;
   }
   std::vector<std::string> tried;
-  const auto dir = locate_golden(args.last("--golden"), tried);
+  const auto dir = find_golden(args.last("--golden"), tried);
   if (!dir) {
     std::cerr << "voxrig rules: no golden corpus found; tried:\n";
     for (const auto& t : tried) std::cerr << "  " << t << "\n";
     return kExitIo;
   }
   const std::string rules_path = *dir + "/rules.json";
-  auto text = read_file(rules_path, kCorpusRead);
+  auto text = read_file(rules_path, {.quiet = true});
   if (!text) {
     std::cerr << "voxrig rules: cannot read " << rules_path << "\n";
     return kExitIo;

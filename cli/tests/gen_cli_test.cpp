@@ -14,7 +14,7 @@
 #include "cli_common.h"
 #include "cli_test_support.h"
 #include "commands.h"
-#include "conform_corpus.h"
+#include "voxrig/conform/corpus.h"
 
 namespace voxrig::cli {
 namespace {
@@ -49,8 +49,9 @@ TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
       << err_;
   const auto ta = tree(a), tb = tree(b);
   EXPECT_EQ(ta, tb);
-  Corpus corpus;
-  ASSERT_EQ(load_corpus(a, corpus), kExitOk);
+  conform::Corpus corpus;
+  std::vector<std::string> problems;
+  ASSERT_EQ(conform::load_corpus(a, corpus, problems), conform::CorpusStatus::Ok);
   ASSERT_EQ(corpus.manifest.cases.size(), 30u);
   size_t negative = 0;
   for (const auto& c : corpus.manifest.cases) {
@@ -98,6 +99,15 @@ TEST_F(GenCli, UsageErrors) {
   EXPECT_EQ(run({"voxrig", "conform", "--generated", "5", "--golden", dir_}), kExitUsage);
   EXPECT_EQ(run({"voxrig", "conform", "--seed", "5"}), kExitUsage);
   EXPECT_EQ(run({"voxrig", "conform", "--generated", "0"}), kExitUsage);
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--profile", "vfp"},
+                                       {"--codes", "medium"},
+                                       {"--jobs", "0"},
+                                       {"--timeout", "-1"},
+                                       {"--update-expected"},
+                                       {"stray"}}) {
+    bad.insert(bad.begin(), {"voxrig", "conform"});
+    EXPECT_EQ(run(bad), kExitUsage) << bad[2];
+  }
 }
 
 TEST_F(GenCli, FailingGeneratedRunKeepsItsCorpusAndNamesTheFirstCase) {

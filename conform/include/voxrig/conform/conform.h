@@ -1,12 +1,12 @@
 // voxrig/conform/conform.h — the judging half of `voxrig conform` (conformance.md "The reader
 // protocol").
 //
-// Everything here is pure: no file access, no processes, no printing. The CLI (cli/) reads the
-// golden corpus, runs the reader under test (through voxrig/conform/process_pool.h, the one part
-// of the conformance library that spawns processes) and hands what it saw to these functions,
-// which decide verdicts and render the summary, the JUnit XML and the JSON report. Keeping the
-// judging here makes it testable without spawning anything and lets another harness (a CTest
-// driver, an IDE plugin) reuse it.
+// Everything here is pure: no file access, no processes, no printing. A run (run.h) reads the
+// golden corpus (corpus.h), sends requests to the reader under test (by default through
+// process_pool.h, the one part of the library that spawns processes) and hands what it saw to
+// these functions, which decide verdicts and render the summary, the JUnit XML and the JSON
+// report. Keeping the judging here makes it testable without spawning anything and lets another
+// harness (a CTest driver, an IDE plugin) reuse it.
 //
 // Reader output is untrusted: every function below is safe on arbitrary bytes (bounded nesting,
 // invalid UTF-8 repaired before it reaches XML or JSON output) and never throws.
