@@ -1,7 +1,6 @@
 // voxrig export-gltf: a rig and its clips as a glTF 2.0 binary.
 #include <iostream>
 
-#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"

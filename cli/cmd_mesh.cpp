@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
+#include "voxrig/conform/capability_protocol.h"
 #include "voxrig/export.h"
 #include "voxrig/kv6.h"
 #include "voxrig/mesh.h"
@@ -15,6 +15,8 @@
 
 namespace voxrig::cli {
 namespace {
+
+using namespace voxrig::conform;
 
 constexpr std::string_view kUsage =
     "usage: voxrig mesh [--profile P] [--format json|obj|glb|gltf] [-o OUT]\n"

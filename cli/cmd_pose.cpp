@@ -5,10 +5,10 @@
 #include <iostream>
 #include <string>
 
-#include "capability_io.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
+#include "voxrig/conform/capability_protocol.h"
 #include "voxrig/export.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose.h"
@@ -18,6 +18,8 @@
 
 namespace voxrig::cli {
 namespace {
+
+using namespace voxrig::conform;
 
 constexpr std::string_view kUsage =
     "usage: voxrig pose [--profile P] --clip C --t MS [--policy step|linear|slerp]\n"

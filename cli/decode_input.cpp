@@ -1,6 +1,7 @@
 // Taking a file in, shared by the codec and model commands.
 #include "decode_input.h"
 
+#include <cctype>
 #include <iostream>
 
 #include "voxrig/any_format.h"
@@ -81,6 +82,15 @@ int report_rejection(const Error& e, const std::string& what) {
   print_error_json(e);
   std::cerr << "voxrig: " << what << ": " << e.to_text() << "\n";
   return kExitReject;
+}
+
+std::string format_of_extension(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return "";
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == "gltf" || ext == "glb" || ext == "obj" || ext == "json") return ext;
+  return "";
 }
 
 }  // namespace voxrig::cli

@@ -82,6 +82,9 @@ std::optional<VfpFile> read_vfp(const std::string& path, int& exit);
 /// read_vfp of bytes already read from `path`.
 std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t> bytes, int& exit);
 
+/// "gltf" for a path ending in .gltf, "glb" for .glb, "obj" for .obj, "json" for .json, else "".
+std::string format_of_extension(const std::string& path);
+
 /// Prints the error JSON (stdout) and "voxrig: WHAT: error" (stderr); returns kExitReject.
 int report_rejection(const Error& e, const std::string& what);
 

@@ -14,8 +14,7 @@
 #include <cstdio>
 #include <set>
 
-#include "capability_io.h"
-#include "voxrig/conform/conform.h"
+#include "voxrig/conform/capability_protocol.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
@@ -23,6 +22,8 @@
 namespace voxrig::cli {
 namespace {
 
+using conform::CapabilityModel;
+using conform::PoseQuery;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -176,7 +177,7 @@ void expand_pose(golden::Sources& s, const Expansion& x) {
   const bool vfp = subj.format == "vfp";
   const std::string profile = spec.value("profile", std::string(vfp ? "vfp-rig" : "rkc-strict"));
   auto p = profile_from_string(profile);
-  auto model = p ? decode_for_capability(subj.bytes, *p)
+  auto model = p ? conform::decode_for_capability(subj.bytes, *p)
                  : Result<CapabilityModel>(error_at(ErrorCode::InternalBug, 0, "", "profile"));
   if (!model.ok()) {
     cc.errors.push_back(id + ": the subject does not decode under " + profile + ": " +
@@ -204,7 +205,7 @@ void expand_pose(golden::Sources& s, const Expansion& x) {
       e["policy"] = policy;
       e["mode"] = mode;
     }
-    auto r = pose_models(*model, q);
+    auto r = conform::pose_models(*model, q);
     ordered_json x;
     if (!want_error.empty()) {
       x["verdict"] = "reject";
@@ -277,7 +278,7 @@ void expand_pose(golden::Sources& s, const Expansion& x) {
                 : policy == "slerp" ? SamplePolicy::Slerp
                                     : SamplePolicy::Linear,
                 h.value("mode", std::string("clamp")) == "loop" ? TimeMode::Loop : TimeMode::Clamp};
-    auto r = pose_models(*model, q);
+    auto r = conform::pose_models(*model, q);
     const size_t joint = h.at("joint").get<size_t>();
     const std::string where = id + " hand value (clip " + clip + ", t " + number_text(t) +
                               ", joint " + std::to_string(joint) + ")";
@@ -302,9 +303,9 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
   CapabilityCorpus& cc = x.cc;
   auto p = profile_from_string(profile);
   if (!p) return;
-  auto model = decode_for_capability(subj.bytes, *p);
+  auto model = conform::decode_for_capability(subj.bytes, *p);
   if (!model.ok()) return;  // "all": a case that only some profile accepts
-  auto quads = mesh_quads(*model, "bone-aware");
+  auto quads = conform::mesh_quads(*model, "bone-aware");
   if (!quads.ok()) {
     cc.mismatches.push_back(id +
                             " [mesh]: the reference does not mesh it: " + quads.error().to_text());
@@ -315,7 +316,7 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
   auto faces = conform::mesh_faces(subj.bytes, profile, &problem);
   conform::RunOutcome run;
   run.exit_code = 0;
-  run.out = quads_json(*quads);
+  run.out = conform::quads_json(*quads);
   const auto j = faces ? conform::judge_mesh(*faces, quads->size(), run, &quality)
                        : conform::Judgement{conform::Verdict::Fail, problem};
   if (j.verdict != conform::Verdict::Pass)

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -74,5 +75,10 @@ struct GltfOptions {
 /// grid, internal.bug if the JSON writer fails. Allocates the result.
 Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
                                          const Anim* anim, const GltfOptions& options = {});
+
+/// The .gltf (JSON) form of a .glb written by export_gltf: the GLB's JSON chunk with the BIN
+/// chunk embedded as a base64 data URI in buffers[0]. nullopt when `glb` is not a well-formed
+/// GLB of that shape (never for export_gltf output). Allocates the text.
+std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb);
 
 }  // namespace voxrig

@@ -1,15 +1,18 @@
-// Capability protocol plumbing (capability_io.h).
-#include "capability_io.h"
+// The reference's answers to the capability protocols (voxrig/conform/capability_protocol.h).
+#include "voxrig/conform/capability_protocol.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <iostream>
+#include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "voxrig/any_format.h"
 #include "voxrig/rkc.h"
+#include "voxrig/rkc_eval.h"
 #include "voxrig/vfp.h"
 
-namespace voxrig::cli {
+namespace voxrig::conform {
 
 Result<CapabilityModel> decode_for_capability(std::span<const uint8_t> bytes, Profile profile) {
   const Format f = detect_format(bytes);
@@ -78,74 +81,6 @@ std::string quads_json(std::span<const Quad> quads) {
   return out;
 }
 
-}  // namespace voxrig::cli
-
-#include <nlohmann/json.hpp>
-
-namespace voxrig::cli {
-
-namespace {
-uint32_t le32(std::span<const uint8_t> b, size_t at) {
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 |
-         uint32_t(b[at + 3]) << 24;
-}
-
-std::string base64(std::span<const uint8_t> b) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((b.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < b.size(); i += 3) {
-    const uint32_t n = uint32_t(b[i]) << 16 | (i + 1 < b.size() ? uint32_t(b[i + 1]) << 8 : 0) |
-                       (i + 2 < b.size() ? uint32_t(b[i + 2]) : 0);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < b.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += i + 2 < b.size() ? kAlphabet[n & 63] : '=';
-  }
-  return out;
-}
-}  // namespace
-
-std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb) {
-  if (glb.size() < 20 || le32(glb, 0) != 0x46546C67u || le32(glb, 8) != glb.size())
-    return std::nullopt;
-  const uint32_t json_len = le32(glb, 12);
-  if (le32(glb, 16) != 0x4E4F534Au || 20 + uint64_t(json_len) > glb.size()) return std::nullopt;
-  std::span<const uint8_t> bin;
-  const size_t at = 20 + json_len;
-  if (at + 8 <= glb.size()) {
-    const uint32_t bin_len = le32(glb, at);
-    if (le32(glb, at + 4) != 0x004E4942u || at + 8 + uint64_t(bin_len) > glb.size())
-      return std::nullopt;
-    bin = glb.subspan(at + 8, bin_len);
-  }
-  try {
-    auto doc = nlohmann::ordered_json::parse(glb.begin() + 20, glb.begin() + 20 + json_len);
-    if (doc.contains("buffers") && doc["buffers"].is_array() && !doc["buffers"].empty())
-      doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(bin);
-    return doc.dump() + "\n";
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-std::string format_of_extension(const std::string& path) {
-  const size_t dot = path.rfind('.');
-  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return "";
-  std::string ext = path.substr(dot + 1);
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == "gltf" || ext == "glb" || ext == "obj" || ext == "json") return ext;
-  return "";
-}
-
-}  // namespace voxrig::cli
-
-#include <algorithm>
-
-#include "voxrig/rkc_eval.h"
-
-namespace voxrig::cli {
 namespace {
 
 bool whole_number(const std::string& text, double& v) {
@@ -257,4 +192,54 @@ Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_v
   return all;
 }
 
-}  // namespace voxrig::cli
+std::string reference_mesh_json(const uint32_t size[3], std::span<const Quad> quads) {
+  return "{\"size\": [" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
+         std::to_string(size[2]) + "], " + quads_json(quads).substr(1);
+}
+
+namespace {
+
+// The faces one stored reference quad covers, appended to `out`; false when it is malformed.
+bool add_quad_faces(const nlohmann::json& q, const uint32_t size[3], MeshFaces& out) {
+  static constexpr const char* kNormals[6] = {"-x", "+x", "-y", "+y", "-z", "+z"};
+  const auto normal = q.at("normal").get<std::string>();
+  const auto dir = uint8_t(std::find(kNormals, kNormals + 6, normal) - kNormals);
+  const auto& v = q.at("voxels");
+  if (dir == 6 || v.size() != 6) return false;
+  uint32_t b[6];
+  for (int k = 0; k < 6; ++k) b[k] = v[k].get<uint32_t>();
+  for (int a = 0; a < 3; ++a)
+    if (b[a] > b[a + 3] || b[a + 3] >= size[a]) return false;
+  if (b[dir / 2] != b[dir / 2 + 3]) return false;
+  const auto joint = q.at("joint").get<uint16_t>();
+  const auto color = q.at("color").get<uint32_t>();
+  for (uint32_t z = b[2]; z <= b[5]; ++z)
+    for (uint32_t y = b[1]; y <= b[4]; ++y)
+      for (uint32_t x = b[0]; x <= b[3]; ++x) out.faces.push_back({x, y, z, dir, joint, color});
+  return true;
+}
+
+}  // namespace
+
+std::optional<MeshFaces> mesh_faces_from_reference(std::string_view text, std::string* problem) {
+  MeshFaces out;
+  try {
+    const auto doc = nlohmann::json::parse(text);
+    const auto& size = doc.at("size");
+    for (int a = 0; a < 3; ++a) out.size[a] = size.at(a).get<uint32_t>();
+    for (const auto& q : doc.at("quads"))
+      if (!add_quad_faces(q, out.size, out)) {
+        if (problem) *problem = "a reference quad leaves the grid or is malformed: " + q.dump();
+        return std::nullopt;
+      }
+  } catch (const std::exception& e) {
+    if (problem) *problem = std::string("not a reference mesh: ") + e.what();
+    return std::nullopt;
+  }
+  std::sort(out.faces.begin(), out.faces.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.z, a.y, a.x, a.dir) < std::tie(b.z, b.y, b.x, b.dir);
+  });
+  return out;
+}
+
+}  // namespace voxrig::conform

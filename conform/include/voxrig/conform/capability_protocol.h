@@ -1,9 +1,11 @@
-// Shared plumbing of the capability protocols (conformance.md "Writers, evaluators and meshers"):
-// the `voxrig pose` and `voxrig mesh` protocol forms decode a file under a profile, validate
-// enum options with one message form, and print the protocol JSON.
+// voxrig/conform/capability_protocol.h — the reference's side of the capability protocols
+// (conformance.md "Writers, evaluators and meshers"): a file decoded for pose or mesh under a
+// profile, the reference's answer to a pose or mesh request, and the protocol JSON of both. The
+// `voxrig pose` and `voxrig mesh` commands print these; the golden builder stores them as the
+// expectations of the pose and mesh cases.
 #pragma once
 
-#include <initializer_list>
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,14 +13,14 @@
 #include <variant>
 #include <vector>
 
-#include "cli_common.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/kv6.h"
 #include "voxrig/mesh.h"
 #include "voxrig/pose_f64.h"
 #include "voxrig/rkc_model.h"
 #include "voxrig/vfp_model.h"
 
-namespace voxrig::cli {
+namespace voxrig::conform {
 
 /// A file decoded for a capability: VFP (either VFP profile), an RKCH character or a KV6.
 using CapabilityModel = std::variant<VfpFile, Character, Kv6>;
@@ -57,16 +59,15 @@ std::string model_matrices_json(std::span<const Mat4d> models);
 /// box of the voxels whose `normal` face the quad covers).
 std::string quads_json(std::span<const Quad> quads);
 
-}  // namespace voxrig::cli
+/// The reference mesh of a mesh case as the manifest stores it (docs/manifest-schema.md, MESH):
+/// {"size": [x, y, z], "quads": [...]}, the grid size and quads_json()'s quads.
+std::string reference_mesh_json(const uint32_t size[3], std::span<const Quad> quads);
 
-namespace voxrig::cli {
+/// The exposed faces a mesh case expects, rebuilt from its stored reference mesh
+/// (reference_mesh_json): every face the reference quads cover, with their joint and colour, in
+/// MeshFaces' scan order. nullopt with `*problem` set when `text` is not such a document or a
+/// quad leaves the grid (a corpus bug). The golden builder checks the reference mesh with
+/// judge_mesh() against mesh_faces() of the decoded file, so this is the same face set.
+std::optional<MeshFaces> mesh_faces_from_reference(std::string_view text, std::string* problem);
 
-/// The .gltf (JSON) form of a .glb written by export_gltf: the GLB's JSON chunk with the BIN
-/// chunk embedded as a base64 data URI in buffers[0]. nullopt when `glb` is not a well-formed
-/// GLB of that shape (never for export_gltf output).
-std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb);
-
-/// "gltf" for a path ending in .gltf, "glb" for .glb, "obj" for .obj, "json" for .json, else "".
-std::string format_of_extension(const std::string& path);
-
-}  // namespace voxrig::cli
+}  // namespace voxrig::conform
