@@ -71,8 +71,8 @@ struct Sources {
   std::string root;                      ///< the golden directory
   std::map<std::string, CaseDef> cases;  ///< by id (sorted)
   std::map<std::string, CompileCase> compile_cases;
-  /// Capability case plans (sources with format "pose" or "mesh"), expanded by the CLI's golden
-  /// command (cli/golden_capabilities.cpp): {format, source file, the case object}.
+  /// Capability case plans (sources with format "pose" or "mesh"), expanded by
+  /// golden_capabilities.cpp: {format, source file, the case object}.
   struct Plan {
     std::string format, source;
     nlohmann::json spec;

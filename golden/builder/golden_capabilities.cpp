@@ -19,7 +19,7 @@
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
 
-namespace voxrig::cli {
+namespace voxrig::golden {
 namespace {
 
 using conform::CapabilityModel;
@@ -43,7 +43,7 @@ std::vector<std::string> strings(const json& spec, const char* key,
 
 // One plan being expanded: where its cases go and what resolves their rules.
 struct Expansion {
-  const golden::Sources::Plan& plan;
+  const Sources::Plan& plan;
   const conform::RuleCatalogue& catalogue;
   CapabilityCorpus& cc;
 };
@@ -55,18 +55,18 @@ struct Subject {
   std::vector<std::string> accepting;  // profiles whose declared verdict is accept
 };
 
-bool subject_of(golden::Sources& s, const json& spec, const std::string& id, Subject& out,
+bool subject_of(Sources& s, const json& spec, const std::string& id, Subject& out,
                 CapabilityCorpus& cc) {
   if (spec.contains("of")) {
     const std::string of = spec["of"].get<std::string>();
     std::vector<std::string> errs;
-    if (!golden::build_case(s, of, errs)) {
+    if (!build_case(s, of, errs)) {
       cc.errors.push_back(id + ": 'of' case " + of + " does not build");
       return false;
     }
-    const golden::CaseDef& d = s.cases[of];
+    const CaseDef& d = s.cases[of];
     out.format = d.format;
-    out.path = "files/" + d.id + "." + golden::extension_of(d.format);
+    out.path = "files/" + d.id + "." + extension_of(d.format);
     out.bytes = d.bytes;
     for (const auto& e : d.expect)
       if (e.accept) out.accepting.push_back(e.profile);
@@ -74,7 +74,7 @@ bool subject_of(golden::Sources& s, const json& spec, const std::string& id, Sub
   }
   if (spec.contains("model")) {
     const std::string rel = "sources/vfp/models/" + spec["model"].get<std::string>() + ".json";
-    auto text = golden::slurp(s.root + "/" + rel);
+    auto text = slurp(s.root + "/" + rel);
     if (!text) {
       cc.errors.push_back(id + ": cannot read " + rel);
       return false;
@@ -168,7 +168,7 @@ std::vector<double> rkc_times(const SkeletalClip& c) {
   return {out.begin(), out.end()};
 }
 
-void expand_pose(golden::Sources& s, const Expansion& x) {
+void expand_pose(Sources& s, const Expansion& x) {
   const json& spec = x.plan.spec;
   CapabilityCorpus& cc = x.cc;
   const std::string id = spec["id"].get<std::string>();
@@ -327,7 +327,7 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
   ++cc.mesh_cases;
 }
 
-void expand_mesh(golden::Sources& s, const Expansion& x) {
+void expand_mesh(Sources& s, const Expansion& x) {
   const json& spec = x.plan.spec;
   CapabilityCorpus& cc = x.cc;
   const std::string id = spec["id"].get<std::string>();
@@ -339,12 +339,12 @@ void expand_mesh(golden::Sources& s, const Expansion& x) {
     for (auto& [cid, d] : s.cases) {
       if (d.format != format) continue;
       std::vector<std::string> errs;
-      if (!golden::build_case(s, cid, errs)) continue;
+      if (!build_case(s, cid, errs)) continue;
       const std::string sha = to_hex(sha256(d.bytes));
       if (!seen.insert(sha).second) continue;
       Subject subj;
       subj.format = d.format;
-      subj.path = "files/" + d.id + "." + golden::extension_of(d.format);
+      subj.path = "files/" + d.id + "." + extension_of(d.format);
       subj.bytes = d.bytes;
       for (const auto& e : d.expect)
         if (e.accept && (only.empty() || std::count(only.begin(), only.end(), e.profile)))
@@ -361,8 +361,8 @@ void expand_mesh(golden::Sources& s, const Expansion& x) {
 }  // namespace
 
 ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue, const std::string& id,
-                                 const std::vector<std::string>& codes,
-                                 const golden::RuleLists& lists, std::vector<std::string>& errors) {
+                                 const std::vector<std::string>& codes, const RuleLists& lists,
+                                 std::vector<std::string>& errors) {
   std::vector<std::string> unknown;
   const auto refs =
       conform::resolve_case_rules(catalogue, codes, lists.obeys, lists.breaks, &unknown);
@@ -375,7 +375,7 @@ ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue, const 
   return out;
 }
 
-CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules) {
+CapabilityCorpus build_capability_cases(Sources& s, const conform::RuleCatalogue& rules) {
   CapabilityCorpus cc;
   for (const auto& plan : s.capability_plans) {
     try {
@@ -397,4 +397,4 @@ CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleC
   return cc;
 }
 
-}  // namespace voxrig::cli
+}  // namespace voxrig::golden

@@ -14,7 +14,7 @@
 #include "golden_sources.h"
 #include "voxrig/conform/rules.h"
 
-namespace voxrig::cli {
+namespace voxrig::golden {
 
 /// What expanding the plans produced.
 struct CapabilityCorpus {
@@ -32,13 +32,13 @@ struct CapabilityCorpus {
 nlohmann::ordered_json resolved_rules_json(const conform::RuleCatalogue& catalogue,
                                            const std::string& id,
                                            const std::vector<std::string>& codes,
-                                           const golden::RuleLists& lists,
+                                           const RuleLists& lists,
                                            std::vector<std::string>& errors);
 
 /// Expands every plan of `s` (reader cases are built on demand). Deterministic. Each case's
 /// "rules" are resolved against `rules` (voxrig/conform/rules.h) from its plan's explicit lists
 /// and, for a reject, its error code; a case left without any rule, or a rule ID the catalogue
 /// lacks, is an error.
-CapabilityCorpus build_capability_cases(golden::Sources& s, const conform::RuleCatalogue& rules);
+CapabilityCorpus build_capability_cases(Sources& s, const conform::RuleCatalogue& rules);
 
-}  // namespace voxrig::cli
+}  // namespace voxrig::golden
