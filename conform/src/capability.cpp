@@ -2,9 +2,11 @@
 // D19's tolerance, meshes by properties, compile with its JSON path. Untrusted output is parsed
 // with nlohmann::json under the same bounds as dumps (kMaxJsonDepth); a quad box is checked
 // against the grid before any voxel of it is visited, so a hostile box costs nothing.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <unordered_map>
 
 #include "verdict_internal.h"
@@ -117,6 +119,9 @@ std::optional<MeshFaces> mesh_faces(std::span<const uint8_t> file, std::string_v
       if (q.positive) c[q.axis] -= 1;
       out.faces.push_back({c[0], c[1], c[2], uint8_t(q.axis * 2 + q.positive), 0, q.material});
     }
+    std::sort(out.faces.begin(), out.faces.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.z, a.y, a.x, a.dir) < std::tie(b.z, b.y, b.x, b.dir);
+    });
     return out;
   }
   auto f = decode_vfp(file, options);

@@ -233,6 +233,7 @@ CapabilityCase parse_capability(const json& c, Check check, size_t index, const 
     if (n == ex->end() || !n->is_number_unsigned())
       throw Problem{where + ": \"reference_quads\" must be a count"};
     k.reference_quads = n->get<size_t>();
+    k.output = path_field(*ex, "mesh", where + " expect");
   }
   return k;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "run_internal.h"
+#include "voxrig/conform/capability_protocol.h"
 
 namespace voxrig::conform::detail {
 namespace {
@@ -63,12 +64,12 @@ Judgement judge_capability(const Corpus& corpus, const RunOptions& o, const Plan
                            const RunOutcome& run, std::string* quality) {
   const CapabilityCase& c = *p.cap;
   if (c.check == Check::Pose) return judge_pose({c.accept, c.error, c.model}, run, o.codes);
-  if (c.check == Check::Mesh) {
-    auto bytes = read_regular_file(corpus.file(c.path));
-    if (!bytes) return {Verdict::Fail, "cannot read the golden file " + c.path};
+  if (c.check == Check::Mesh) {  // judged from the reference mesh the manifest stores
+    auto text = read_regular_file(corpus.file(c.output));
+    if (!text) return {Verdict::Fail, "cannot read the golden file " + c.output};
     std::string problem;
-    auto faces = mesh_faces(*bytes, c.profile, &problem);
-    if (!faces) return {Verdict::Fail, "the golden file does not decode (corpus bug): " + problem};
+    auto faces = mesh_faces_from_reference(as_text(*text), &problem);
+    if (!faces) return {Verdict::Fail, c.output + " (corpus bug): " + problem};
     return judge_mesh(*faces, c.reference_quads, run, quality);
   }
   std::vector<uint8_t> expected;

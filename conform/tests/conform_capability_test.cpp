@@ -1,8 +1,13 @@
 // The capability judges: pose matrices (D19 tolerance, first joint and element named) and mesh
-// properties (first bad quad or uncovered face named), on hand-made expectations.
+// properties (first bad quad or uncovered face named), on hand-made expectations; the faces a
+// stored reference mesh stands for, by hand and against every mesh case of the golden corpus.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
+#include "voxrig/conform/capability_protocol.h"
 #include "voxrig/conform/conform.h"
+#include "voxrig/conform/corpus.h"
 
 namespace voxrig::conform {
 namespace {
@@ -119,6 +124,53 @@ TEST(JudgeMesh, NamesTheFirstBadQuadOrUncoveredFace) {
   EXPECT_EQ(j.verdict, Verdict::Fail);
   EXPECT_EQ(judge_mesh(two_joints(), 12, exited(0, "[]"), nullptr).verdict, Verdict::Fail);
   EXPECT_EQ(judge_mesh(two_joints(), 12, exited(3, ""), nullptr).verdict, Verdict::Crash);
+}
+
+auto key(const MeshFaces::Face& f) { return std::tie(f.x, f.y, f.z, f.dir, f.joint, f.color); }
+
+TEST(MeshFacesFromReference, TheFacesTheStoredQuadsCover) {
+  const std::string stored = "{\"size\": [2, 1, 1], " + all_quads(false).substr(1);
+  std::string problem;
+  const auto faces = mesh_faces_from_reference(stored, &problem);
+  ASSERT_TRUE(faces) << problem;
+  const MeshFaces want = two_joints();
+  ASSERT_EQ(faces->faces.size(), want.faces.size());
+  for (size_t i = 0; i < want.faces.size(); ++i)
+    EXPECT_EQ(key(faces->faces[i]), key(want.faces[i])) << i;
+  EXPECT_EQ(faces->size[0], 2u);
+  // A quad outside the stored grid, or a document that is not a reference mesh: corpus bugs.
+  EXPECT_FALSE(mesh_faces_from_reference("{\"size\": [1, 1, 1], " + all_quads(false).substr(1),
+                                         &problem));
+  EXPECT_NE(problem.find("leaves the grid"), std::string::npos) << problem;
+  EXPECT_FALSE(mesh_faces_from_reference(all_quads(false), &problem));
+}
+
+// Every mesh case of the golden corpus: the faces its stored reference mesh covers are exactly
+// the exposed faces of its decoded file, in the same order (what conform judges with is what the
+// file says).
+TEST(MeshFacesFromReference, AgreeWithTheDecodedGoldenFiles) {
+  Corpus corpus;
+  std::vector<std::string> problems;
+  ASSERT_EQ(load_corpus(std::string(VOXRIG_SOURCE_DIR) + "/golden", corpus, problems),
+            CorpusStatus::Ok);
+  size_t meshes = 0;
+  for (const CapabilityCase& c : corpus.manifest.capability_cases) {
+    if (c.check != Check::Mesh) continue;
+    ++meshes;
+    const auto file = read_regular_file(corpus.file(c.path));
+    const auto stored = read_regular_file(corpus.file(c.output));
+    ASSERT_TRUE(file && stored) << c.id;
+    std::string problem;
+    const auto want = mesh_faces(*file, c.profile, &problem);
+    const auto got = mesh_faces_from_reference(
+        std::string_view(reinterpret_cast<const char*>(stored->data()), stored->size()), &problem);
+    ASSERT_TRUE(want && got) << c.id << ": " << problem;
+    ASSERT_EQ(got->faces.size(), want->faces.size()) << c.id;
+    for (int a = 0; a < 3; ++a) EXPECT_EQ(got->size[a], want->size[a]) << c.id;
+    for (size_t i = 0; i < want->faces.size(); ++i)
+      ASSERT_EQ(key(got->faces[i]), key(want->faces[i])) << c.id << " face " << i;
+  }
+  EXPECT_EQ(meshes, 281u);
 }
 
 TEST(JudgeCompile, JsonPathCountsAtLevelAll) {

@@ -311,7 +311,8 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
                             " [mesh]: the reference does not mesh it: " + quads.error().to_text());
     return;
   }
-  // The reference's mesh must pass the judge (a disagreement is a bug in one of them).
+  // The reference's mesh must pass the judge (a disagreement is a bug in one of them); then it
+  // covers exactly the exposed faces, and conform judges a reader's mesh against it.
   std::string problem, quality;
   auto faces = conform::mesh_faces(subj.bytes, profile, &problem);
   conform::RunOutcome run;
@@ -321,8 +322,13 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
                        : conform::Judgement{conform::Verdict::Fail, problem};
   if (j.verdict != conform::Verdict::Pass)
     cc.mismatches.push_back(id + " [mesh]: the reference's own mesh fails the judge: " + j.reason);
+  const uint32_t no_grid[3] = {0, 0, 0};
+  const std::string mesh = conform::reference_mesh_json(faces ? faces->size : no_grid, *quads);
+  const std::string mesh_path = "expected/" + id + ".mesh.json";
+  cc.files[mesh_path] = std::vector<uint8_t>(mesh.begin(), mesh.end());
   ordered_json e = common(x, subj, id, profile);
-  e["expect"] = ordered_json{{"verdict", "accept"}, {"reference_quads", quads->size()}};
+  e["expect"] = ordered_json{
+      {"verdict", "accept"}, {"reference_quads", quads->size()}, {"mesh", mesh_path}};
   cc.mesh.push_back(e);
   ++cc.mesh_cases;
 }

@@ -334,7 +334,8 @@ Judgement judge_pose(const PoseExpectation& expect, const RunOutcome& run, CodeM
 
 /// The exposed faces of a model as the mesh protocol defines them: VFP (decoded under a VFP
 /// profile; with a rig under vfp-rig, a face is also exposed toward a voxel of another joint) or
-/// KV6 (the stored vis bits, D22). Built once per case by mesh_faces().
+/// KV6 (the stored vis bits, D22). Built from the file by mesh_faces() (the golden builder), or
+/// from the reference mesh a manifest stores (capability_protocol.h, a run).
 struct MeshFaces {
   uint32_t size[3] = {0, 0, 0};
   /// One entry per exposed face, in scan order (z, y, x, then -x +x -y +y -z +z).
@@ -414,7 +415,7 @@ struct CapabilityCase {
   bool accept = true;
   std::string error;                  ///< reject: the code
   std::string json_path;              ///< compile reject: the JSON path, when recorded
-  std::string output;                 ///< compile accept: the expected bytes (path)
+  std::string output;  ///< compile accept: the expected bytes; mesh: the reference mesh (paths)
   std::string clip, t, policy, mode;  ///< pose request (policy / mode empty for RKCH)
   std::vector<Matrix16> model;        ///< pose accept
   size_t reference_quads = 0;         ///< mesh
