@@ -9,6 +9,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_values.h"
 #include "voxrig/conform/bench_reader.h"
 #include "voxrig/testing/perf_corpus.h"
 
@@ -49,20 +50,6 @@ constexpr OptionSpec kOptions[] = {{"--testee", true},
                                    {"--quick", false},
                                    {"--profile", true, kProfileChoices, true}};
 
-// --repetitions and --min-time. Returns kExitOk or kExitUsage.
-int parse_timing(const Args& args, conform::BenchOptions& o) {
-  try {
-    if (auto v = args.last("--repetitions")) o.repetitions = std::stoi(*v);
-    if (auto v = args.last("--min-time")) o.min_time = std::stod(*v);
-  } catch (const std::exception&) {
-    o.repetitions = -1;
-  }
-  if (o.repetitions >= 1 && o.repetitions <= 1000 && o.min_time >= 0 && o.min_time <= 60)
-    return kExitOk;
-  std::cerr << "bench-reader: --repetitions must be 1..1000 and --min-time 0..60 seconds\n";
-  return kExitUsage;
-}
-
 // The perf corpus, restricted to --profile. Empty after one line when nothing is left.
 std::vector<conform::BenchCase> corpus(const Args& args) {
   std::cerr << "bench-reader: building the perf corpus\n";
@@ -92,7 +79,11 @@ int run(const Args& args) {
     return kExitUsage;
   }
   conform::BenchOptions options;
-  if (parse_timing(args, options) != kExitOk) return kExitUsage;
+  uint64_t repetitions = 5;
+  if (!number_option(args, "bench-reader", "--repetitions", 1, 1000, repetitions) ||
+      !seconds_option(args, "bench-reader", "--min-time", 0, 60, options.min_time))
+    return kExitUsage;
+  options.repetitions = int(repetitions);
   std::unique_ptr<conform::Testee> testee;
   if (testee_path) {
     std::string error;

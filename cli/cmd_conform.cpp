@@ -11,8 +11,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "gen_options.h"
 #include "golden_dir.h"
+#include "option_values.h"
 #include "voxrig/conform/run.h"
 
 namespace voxrig::cli {
@@ -117,29 +117,6 @@ void parse_profiles(const Args& args, std::vector<std::string>& profiles) {
   }
 }
 
-// --jobs and --timeout. Returns kExitOk or kExitUsage.
-int parse_limits(const Args& args, RunOptions& run) {
-  if (auto j = args.last("--jobs")) {
-    char* end = nullptr;
-    const long n = std::strtol(j->c_str(), &end, 10);
-    if (j->empty() || *end || n < 1 || n > 64) {
-      std::cerr << "voxrig conform: --jobs takes a number from 1 to 64\n";
-      return kExitUsage;
-    }
-    run.jobs = static_cast<unsigned>(n);
-  }
-  if (auto t = args.last("--timeout")) {
-    char* end = nullptr;
-    const double v = std::strtod(t->c_str(), &end);
-    if (t->empty() || *end || !(v > 0) || v > 86400) {
-      std::cerr << "voxrig conform: --timeout takes seconds (> 0)\n";
-      return kExitUsage;
-    }
-    run.timeout_seconds = v;
-  }
-  return kExitOk;
-}
-
 // --generated N with --seed, --format, --size. Returns kExitOk or kExitUsage.
 int parse_generated(const Args& args, Options& o) {
   auto g = args.last("--generated");
@@ -148,12 +125,8 @@ int parse_generated(const Args& args, Options& o) {
     std::cerr << "voxrig conform: --seed, --format and --size go with --generated N\n";
     return kExitUsage;
   }
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(g->c_str(), &end, 10);
-  if (g->empty() || *end || (*g)[0] == '-' || n < 1 || n > 10000000) {
-    std::cerr << "voxrig conform: --generated takes a number of cases (1 to 10000000)\n";
-    return kExitUsage;
-  }
+  uint64_t n = 0;
+  if (!number_option(args, "conform", "--generated", 1, 10000000, n)) return kExitUsage;
   if (o.golden) {
     std::cerr << "voxrig conform: --generated and --golden exclude each other\n";
     return kExitUsage;
@@ -181,7 +154,11 @@ int parse_options(const Args& args, Options& o) {
     return kExitUsage;
   }
   o.golden = args.last("--golden");
-  if (int rc = parse_limits(args, run); rc != kExitOk) return rc;
+  uint64_t jobs = 0;
+  if (!number_option(args, "conform", "--jobs", 1, 64, jobs) ||
+      !seconds_option(args, "conform", "--timeout", 0.001, 86400, run.timeout_seconds))
+    return kExitUsage;
+  run.jobs = unsigned(jobs);
   run.codes = args.last("--codes") == "loose" ? CodeMode::Loose : CodeMode::Strict;
   run.level_all = args.last("--level") == "all";
   o.expected_failures = args.last("--expected-failures");

@@ -1,28 +1,23 @@
 // voxrig fuzz-reader: differential fuzzing of a third-party reader against the reference
-// (conformance.md "Beyond a fixed corpus"). The engine is voxrig::conform's fuzz_reader.h; this
-// file gathers the seed files (golden + generated), the mutators (voxrig::testing), the runner
-// (a process per input, or an in-process testee), prints progress and writes the results.
+// (conformance.md "Beyond a fixed corpus"). The run is the library's run_fuzz_reader()
+// (voxrig/conform/fuzz_reader.h) with voxrig::testing's mutators and generated seed files; this
+// file parses the options, stops the run on SIGINT / SIGTERM, prints progress and the summary and
+// writes the results.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "golden_dir.h"
-#include "voxrig/conform/corpus.h"
+#include "option_values.h"
 #include "voxrig/conform/fuzz_reader.h"
-#include "voxrig/conform/process_pool.h"
-#include "voxrig/conform/testee_loader.h"
-#include "voxrig/testing/gen.h"
-#include "voxrig/testing/layout.h"
-#include "voxrig/testing/mutate.h"
+#include "voxrig/testing/fuzz_inputs.h"
 
 namespace voxrig::cli {
 namespace {
 
-namespace fs = std::filesystem;
 using namespace conform;
 
 constexpr std::string_view kUsage =
@@ -70,132 +65,9 @@ constexpr OptionSpec kOptions[] = {
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop(int) { g_stop = 1; }
 
-/// An unsigned number (decimal or 0x hex) in [lo, hi], or a usage error naming the option.
-bool number(const Args& args, std::string_view name, uint64_t lo, uint64_t hi, uint64_t& out) {
-  auto v = args.last(name);
-  if (!v) return true;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long n = std::strtoull(v->c_str(), &end, 0);
-  if (v->empty() || *end || errno != 0 || (*v)[0] == '-' || n < lo || n > hi) {
-    std::cerr << "voxrig fuzz-reader: " << name << " takes a number from " << lo << " to " << hi
-              << ", got '" << *v << "'\n";
-    return false;
-  }
-  out = n;
-  return true;
-}
-
-bool seconds_option(const Args& args, std::string_view name, double lo, double& out) {
-  auto v = args.last(name);
-  if (!v) return true;
-  char* end = nullptr;
-  const double d = std::strtod(v->c_str(), &end);
-  if (v->empty() || *end || !(d >= lo) || d > 1e7) {
-    std::cerr << "voxrig fuzz-reader: " << name << " takes seconds (>= " << lo << "), got '" << *v
-              << "'\n";
-    return false;
-  }
-  out = d;
-  return true;
-}
-
-/// The golden files of the profile plus generated files of its formats (valid and negative).
-std::vector<FuzzSeed> seed_files(const Corpus& corpus, Profile profile, uint64_t seed,
-                                 const std::string& filter, uint64_t generated) {
-  std::vector<FuzzSeed> seeds;
-  const std::string pn(to_string(profile));
-  for (const auto& c : corpus.manifest.cases) {
-    if (c.find(pn) == nullptr || c.id.find(filter) == std::string::npos) continue;
-    if (auto bytes = read_regular_file(corpus.file(c.path)))
-      seeds.push_back({"golden:" + c.id, std::move(*bytes)});
-  }
-  const bool vfp = profile == Profile::VfpStatic || profile == Profile::VfpRig;
-  const std::vector<gen::GenFormat> formats =
-      vfp ? std::vector{gen::GenFormat::Vfp}
-          : std::vector{gen::GenFormat::Rkc, gen::GenFormat::Kv6, gen::GenFormat::Rvc,
-                        gen::GenFormat::Kfa};
-  for (gen::GenFormat f : formats)
-    for (uint64_t i = 0; i < generated; ++i) {
-      const uint64_t s = gen::case_seed(seed, i);
-      const bool negative = i % 4 == 3;
-      gen::GenCase g = gen::generate_case(f, s, gen::GenSize::Small, negative);
-      char origin[96];
-      std::snprintf(origin, sizeof origin, "gen:%s:seed=0x%llx%s",
-                    std::string(gen::to_string(f)).c_str(), static_cast<unsigned long long>(s),
-                    negative ? ":negative" : "");
-      seeds.push_back({origin, std::move(g.bytes)});
-    }
-  return seeds;
-}
-
-/// A mutator over a grown copy of the input (room for structural growth).
-FuzzMutator structured(std::string name, size_t (*fn)(uint8_t*, size_t, size_t, unsigned,
-                                                      const testing::ByteMutator&)) {
-  return {std::move(name), [fn](std::span<const uint8_t> in, uint64_t seed) {
-            FuzzBytes b(in.begin(), in.end());
-            b.resize(in.size() + 8192);
-            const testing::ByteMutator bytes = testing::plain_byte_mutator(seed);
-            b.resize(fn(b.data(), in.size(), b.size(), unsigned(seed), bytes));
-            return b;
-          }};
-}
-
-std::vector<FuzzMutator> mutators_for(Profile profile) {
-  std::vector<FuzzMutator> m;
-  if (profile == Profile::VfpStatic || profile == Profile::VfpRig) {
-    m.push_back(structured("vfp-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
-                                               const testing::ByteMutator& b) {
-      return testing::mutate_vfp(d, n, max, seed, b, true);
-    }));
-    m.push_back(structured("vfp-stale-hashes", [](uint8_t* d, size_t n, size_t max, unsigned seed,
-                                                  const testing::ByteMutator& b) {
-      return testing::mutate_vfp(d, n, max, seed, b, false);
-    }));
-  } else {
-    m.push_back(structured("rkc-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
-                                               const testing::ByteMutator& b) {
-      return testing::mutate_rkc(d, n, max, seed, b);
-    }));
-    m.push_back(structured("rvc-structure", [](uint8_t* d, size_t n, size_t max, unsigned seed,
-                                               const testing::ByteMutator& b) {
-      return testing::mutate_rvc(d, n, max, seed, b);
-    }));
-  }
-  m.push_back({"bytes", [](std::span<const uint8_t> in, uint64_t seed) {
-                 FuzzBytes b(in.begin(), in.end());
-                 b.resize(in.size() + 64);
-                 b.resize(testing::mutate_plain_bytes(b.data(), in.size(), b.size(), seed));
-                 return b;
-               }});
-  return m;
-}
-
-/// Minimization's structural step: the input with one section / chunk dropped, lengths and
-/// counts recomputed, once with the hashes rebound and once as they were.
-std::vector<FuzzBytes> drop_one_part(std::span<const uint8_t> in) {
-  std::vector<FuzzBytes> out;
-  const auto split = testing::split(in);
-  if (!split || split->container == testing::Container::Rvc) return out;
-  for (size_t k = 0; k < split->parts.size(); ++k) {
-    testing::Split s = *split;
-    s.parts.erase(s.parts.begin() + ptrdiff_t(k));
-    out.push_back(testing::join(s));
-    if (s.container == testing::Container::Vfp) {
-      testing::rebind_split(s, true);
-      out.push_back(testing::join(s));
-    }
-  }
-  return out;
-}
-
-std::string make_temp_dir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string templ = std::string(base && *base ? base : "/tmp") + "/voxrig-fuzz-reader-XXXXXX";
-  return ::mkdtemp(templ.data()) ? templ : "";
-}
-
-int run(const Args& args) {
+// The options that shape the run: reader, profile, budgets, codes. Returns kExitOk or
+// kExitUsage after one line.
+int parse_run(const Args& args, FuzzReaderRun& run, uint64_t& generated) {
   if (!args.positional.empty()) {
     std::cerr << "voxrig fuzz-reader: unexpected argument '" << args.positional[0]
               << "' (see --help)\n";
@@ -211,6 +83,7 @@ int run(const Args& args) {
     std::cerr << "voxrig fuzz-reader: --reader needs a command\n";
     return kExitUsage;
   }
+  run.command = reader.value_or("");
   const auto profile_name = args.last("--profile");
   const auto profile = profile_name ? profile_from_string(*profile_name) : std::nullopt;
   if (!profile) {
@@ -220,42 +93,92 @@ int run(const Args& args) {
               << "\n";
     return kExitUsage;
   }
-  FuzzOptions o;
+  FuzzOptions& o = run.options;
   o.profile = *profile;
-  uint64_t jobs = available_cpus(), minimize = o.minimize_budget, generated = 16;
-  double timeout = 10;
-  if (!number(args, "--runs", 1, uint64_t{1} << 40, o.runs) ||
-      !number(args, "--seed", 0, UINT64_MAX, o.seed) || !number(args, "--jobs", 1, 64, jobs) ||
-      !number(args, "--minimize", 0, 1000000, minimize) ||
-      !number(args, "--generated", 0, 100000, generated) ||
-      !seconds_option(args, "--timeout", 0.001, timeout))
+  uint64_t jobs = available_cpus(), minimize = o.minimize_budget;
+  const std::string_view who = "fuzz-reader";
+  if (!number_option(args, who, "--runs", 1, uint64_t{1} << 40, o.runs) ||
+      !number_option(args, who, "--seed", 0, UINT64_MAX, o.seed) ||
+      !number_option(args, who, "--jobs", 1, 64, jobs) ||
+      !number_option(args, who, "--minimize", 0, 1000000, minimize) ||
+      !number_option(args, who, "--generated", 0, 100000, generated) ||
+      !seconds_option(args, who, "--timeout", 0.001, 1e7, run.timeout_seconds))
     return kExitUsage;
+  run.jobs = unsigned(jobs);
   o.minimize_budget = minimize;
-  o.reduce = drop_one_part;
   // --runs alone is a reproducible run: no time limit unless --seconds is given too.
   o.seconds = o.runs != 0 ? 0 : 60;
-  if (!seconds_option(args, "--seconds", 0, o.seconds)) return kExitUsage;
-  if (auto c = args.last("--codes")) {
-    if (*c != "strict" && *c != "loose") {
-      std::cerr << "voxrig fuzz-reader: --codes takes strict or loose, got '" << *c << "'\n";
-      return kExitUsage;
-    }
-    o.codes = *c == "strict" ? CodeMode::Strict : CodeMode::Loose;
-  }
-  FuzzRunInfo info;
-  if (auto x = args.last("--expected")) {
-    auto text = read_file(*x);
-    if (!text) return kExitIo;
-    const ExpectedFailureList list = parse_expected_failures(as_text(*text));
-    for (const auto& p : list.problems)
-      std::cerr << "voxrig fuzz-reader: " << *x << ": " << p << "\n";
-    if (!list.problems.empty()) return kExitUsage;
-    for (const auto& e : list.entries)
-      if (e.profile == to_string(o.profile)) o.known.insert(e.id);
-    info.expected = *x;
-  }
-  const auto out_dir = args.last("--out");
+  if (!seconds_option(args, who, "--seconds", 0, 1e7, o.seconds)) return kExitUsage;
+  o.codes = args.last("--codes") == "loose" ? CodeMode::Loose : CodeMode::Strict;
+  run.filter = args.last("--filter").value_or("");
+  return kExitOk;
+}
 
+// --expected: the classes to skip. Returns kExitOk, kExitIo or kExitUsage.
+int read_expected(const Args& args, FuzzReaderRun& run) {
+  const auto x = args.last("--expected");
+  if (!x) return kExitOk;
+  auto text = read_file(*x);
+  if (!text) return kExitIo;
+  const ExpectedFailureList list = parse_expected_failures(as_text(*text));
+  for (const auto& p : list.problems)
+    std::cerr << "voxrig fuzz-reader: " << *x << ": " << p << "\n";
+  if (!list.problems.empty()) return kExitUsage;
+  for (const auto& e : list.entries)
+    if (e.profile == to_string(run.options.profile)) run.options.known.insert(e.id);
+  run.expected = *x;
+  return kExitOk;
+}
+
+// Progress about once a second on stderr, rewritten in place.
+void show_progress(const FuzzOptions& o, double& last, uint64_t execs, size_t classes,
+                   double elapsed) {
+  if (elapsed - last < 1.0) return;
+  last = elapsed;
+  char line[160];
+  const double left = o.seconds > 0 ? std::max(0.0, o.seconds - elapsed) : 0;
+  std::snprintf(line, sizeof line, "\rfuzz-reader: %llu execs (%.0f/s), %zu classes, %s   ",
+                static_cast<unsigned long long>(execs), elapsed > 0 ? execs / elapsed : 0.0,
+                classes,
+                o.seconds > 0 ? (std::to_string(int(left)) + " s left").c_str()
+                              : (std::to_string(o.runs - execs) + " runs left").c_str());
+  std::cerr << line << std::flush;
+}
+
+// The run, with SIGINT / SIGTERM turned into a stop between batches.
+FuzzReaderOutcome run_stoppable(FuzzReaderRun& run) {
+  g_stop = 0;
+  struct sigaction sa {
+  }, old_int{}, old_term{};
+  sa.sa_handler = on_stop;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  run.options.stop = [] { return g_stop != 0; };
+  FuzzReaderOutcome out = run_fuzz_reader(run);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return out;
+}
+
+// The exit code of a run that did not happen, after its lines.
+int not_run(const FuzzReaderRun& run, const FuzzReaderOutcome& out) {
+  if (out.status == FuzzRunStatus::NoSeeds) {
+    std::cerr << "voxrig fuzz-reader: no seed files (no golden case of "
+              << to_string(run.options.profile) << " matches --filter, and --generated is 0)\n";
+    return kExitUsage;
+  }
+  if (out.problems.size() == 1 && out.problems[0] == "cannot create a temporary directory")
+    std::cerr << "voxrig fuzz-reader: " << out.problems[0] << "\n";
+  else
+    print_corpus_problems(out.problems);
+  return out.status == FuzzRunStatus::CorpusMismatch ? kExitFailed : kExitIo;
+}
+
+int run(const Args& args) {
+  FuzzReaderRun run;
+  uint64_t generated = 16;
+  if (int rc = parse_run(args, run, generated); rc != kExitOk) return rc;
+  if (int rc = read_expected(args, run); rc != kExitOk) return rc;
   std::vector<std::string> tried;
   const auto golden = find_golden(args.last("--golden"), tried);
   if (!golden) {
@@ -264,100 +187,42 @@ int run(const Args& args) {
     std::cerr << "); pass --golden DIR\n";
     return kExitIo;
   }
-  Corpus corpus;
-  std::vector<std::string> problems;
-  if (const CorpusStatus s = load_corpus(*golden, corpus, problems); s != CorpusStatus::Ok) {
-    print_corpus_problems(problems);
-    return s == CorpusStatus::Mismatch ? kExitFailed : kExitIo;
-  }
-  const std::vector<FuzzSeed> seeds =
-      seed_files(corpus, o.profile, o.seed, args.last("--filter").value_or(""), generated);
-  if (seeds.empty()) {
-    std::cerr << "voxrig fuzz-reader: no seed files (no golden case of " << to_string(o.profile)
-              << " matches --filter, and --generated is 0)\n";
-    return kExitUsage;
-  }
-  const std::vector<FuzzMutator> mutators = mutators_for(o.profile);
-
+  run.golden_dir = *golden;
+  run.extra_seeds = testing::generated_seeds(run.options.profile, run.options.seed, generated);
+  run.mutators = testing::reader_mutators(run.options.profile);
+  run.options.reduce = testing::drop_one_part;
   std::unique_ptr<Testee> testee;
-  std::string work;
-  FuzzRunner runner;
-  if (testee_path) {
+  if (const auto path = args.last("--testee")) {
     std::string error;
-    testee = Testee::load(*testee_path, &error);
-    if (!testee) {
+    if (!(testee = Testee::load(*path, &error))) {
       std::cerr << "voxrig fuzz-reader: " << error << "\n";
       return kExitIo;
     }
-    jobs = 1;  // the ABI promises a testee one call at a time
-    runner = testee_runner(*testee, o.profile);
-    info.reader = "testee:" + *testee_path;
-  } else {
-    if ((work = make_temp_dir()).empty()) {
-      std::cerr << "voxrig fuzz-reader: cannot create a temporary directory\n";
+    run.testee = testee.get();
+  }
+  run.started = [&](const FuzzRunInfo& info) {
+    const FuzzOptions& o = run.options;
+    std::cerr << "fuzz-reader: " << info.reader << " under " << to_string(o.profile) << ", "
+              << info.seeds << " seed files, seed 0x" << std::hex << o.seed << std::dec << ", "
+              << (o.runs ? std::to_string(o.runs) + " runs" : std::to_string(int(o.seconds)) + " s")
+              << "\n";
+  };
+  double last = -1;
+  run.options.progress = [&](uint64_t execs, size_t classes, double elapsed) {
+    show_progress(run.options, last, execs, classes, elapsed);
+  };
+  const FuzzReaderOutcome out = run_stoppable(run);
+  if (out.status != FuzzRunStatus::Ran) return not_run(run, out);
+  if (last >= 0) std::cerr << "\n";
+  std::cout << fuzz_summary_text(out.info, out.result);
+  if (const auto dir = args.last("--out")) {
+    if (const std::string error = write_fuzz_output(*dir, out, run.mutators); !error.empty()) {
+      std::cerr << "voxrig: " << error << "\n";
       return kExitIo;
     }
-    PoolOptions pool;
-    pool.parallel = unsigned(jobs);
-    pool.timeout_seconds = timeout;
-    runner = process_runner(*reader, o.profile, work, pool);
-    info.reader = *reader;
+    std::cout << "written to " << *dir << " (report.json, cases/, corpus/)\n";
   }
-  o.batch = testee ? 64 : size_t(jobs) * 4;
-
-  info.profile = o.profile;
-  info.codes = o.codes;
-  info.seed = o.seed;
-  info.runs = o.runs;
-  info.seconds = o.seconds;
-  info.jobs = unsigned(jobs);
-  info.seeds = seeds.size();
-  for (const auto& m : mutators) info.mutators.push_back(m.name);
-  std::cerr << "fuzz-reader: " << info.reader << " under " << to_string(o.profile) << ", "
-            << seeds.size() << " seed files, seed 0x" << std::hex << o.seed << std::dec << ", "
-            << (o.runs ? std::to_string(o.runs) + " runs" : std::to_string(int(o.seconds)) + " s")
-            << "\n";
-
-  double last = -1;
-  o.progress = [&](uint64_t execs, size_t classes, double elapsed) {
-    if (elapsed - last < 1.0) return;
-    last = elapsed;
-    char line[160];
-    const double left = o.seconds > 0 ? std::max(0.0, o.seconds - elapsed) : 0;
-    std::snprintf(line, sizeof line, "\rfuzz-reader: %llu execs (%.0f/s), %zu classes, %s   ",
-                  static_cast<unsigned long long>(execs), elapsed > 0 ? execs / elapsed : 0.0,
-                  classes,
-                  o.seconds > 0 ? (std::to_string(int(left)) + " s left").c_str()
-                                : (std::to_string(o.runs - execs) + " runs left").c_str());
-    std::cerr << line << std::flush;
-  };
-  g_stop = 0;
-  struct sigaction sa {
-  }, old_int{}, old_term{};
-  sa.sa_handler = on_stop;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  o.stop = [] { return g_stop != 0; };
-  const FuzzResult result = fuzz_reader(seeds, mutators, runner, o);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  if (!work.empty()) {
-    std::error_code ec;
-    fs::remove_all(work, ec);
-  }
-  if (last >= 0) std::cerr << "\n";
-
-  std::cout << fuzz_summary_text(info, result);
-  if (out_dir) {
-    std::error_code ec;
-    for (const FuzzOutputFile& f : fuzz_output_files(info, result, seeds, mutators)) {
-      const fs::path p = fs::path(*out_dir) / f.path;
-      fs::create_directories(p.parent_path(), ec);
-      if (!write_file(p.string(), f.bytes)) return kExitIo;
-    }
-    std::cout << "written to " << *out_dir << " (report.json, cases/, corpus/)\n";
-  }
-  return result.findings.empty() ? kExitOk : kExitFailed;
+  return out.result.findings.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "gen_options.h"
+#include "option_values.h"
 
 namespace voxrig::cli {
 namespace {
@@ -62,32 +62,22 @@ int run(const Args& args) {
   }
   gen::GenCorpusOptions o;
   if (int rc = parse_generated_options(args, o, "gen"); rc != kExitOk) return rc;
-  const auto out = args.get("--out");
+  const auto out = args.last("--out");
   if (!out) {
     std::cerr << "voxrig gen: --out DIR is required\n";
     return kExitUsage;
   }
-  if (auto s = args.get("--count");
-      s && (!parse_gen_number(*s, o.count) || o.count == 0 || o.count > 10000000)) {
-    std::cerr << "voxrig gen: --count takes a number from 1 to 10000000\n";
+  uint64_t index = 0, mix = 0;
+  if (!number_option(args, "gen", "--count", 1, 10000000, o.count) ||
+      !number_option(args, "gen", "--index", 0, 99999999, index) ||
+      !number_option(args, "gen", "--mix-negative", 1, 1000000, mix))
     return kExitUsage;
-  }
-  if (auto s = args.get("--index")) {
-    uint64_t i = 0;
-    if (!parse_gen_number(*s, i) || i >= 100000000) {
-      std::cerr << "voxrig gen: --index takes a case index\n";
-      return kExitUsage;
-    }
-    o.index = i;
-  }
+  if (args.has("--index")) o.index = index;
   o.all_negative = args.has("--negative");
-  if (auto s = args.get("--mix-negative")) {
-    uint64_t k = 0;
-    if (!parse_gen_number(*s, k) || k < 1 || k > 1000000 || o.all_negative) {
-      std::cerr << "voxrig gen: --mix-negative takes K >= 1 (and not with --negative)\n";
-      return kExitUsage;
-    }
-    o.negative_every = static_cast<uint32_t>(k);
+  o.negative_every = static_cast<uint32_t>(mix);
+  if (mix && o.all_negative) {
+    std::cerr << "voxrig gen: --mix-negative and --negative exclude each other\n";
+    return kExitUsage;
   }
   std::error_code ec;
   if (fs::exists(fs::path(*out) / "sources", ec)) {  // never overwrite the golden corpus itself

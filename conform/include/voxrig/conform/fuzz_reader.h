@@ -207,4 +207,48 @@ std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
 /// "N executions, N classes of disagreement".
 std::string fuzz_summary_text(const FuzzRunInfo& info, const FuzzResult& result);
 
+// ---- a whole run ------------------------------------------------------------------------------
+
+/// Everything a `voxrig fuzz-reader` run sets up around fuzz_reader().
+struct FuzzReaderRun {
+  std::string golden_dir;  ///< the corpus whose cases of the profile are the first seed files
+  std::string filter;      ///< only golden cases whose id contains this ("": all)
+  std::vector<FuzzSeed> extra_seeds;  ///< after the golden ones (e.g. generated files)
+  std::vector<FuzzMutator> mutators;  ///< non-empty
+  const Testee* testee = nullptr;     ///< the reader in process (one call at a time), or
+  std::string command;                ///< the reader protocol's command (a process per input)
+  unsigned jobs = 1;                  ///< parallel reader processes
+  double timeout_seconds = 10;        ///< per reader process
+  FuzzOptions options;                ///< `batch` is set here from the reader and `jobs`
+  std::string expected;               ///< the expected-failure file, for the report
+  /// Called once the seed files are gathered, before the first execution.
+  std::function<void(const FuzzRunInfo&)> started;
+};
+
+/// How a run ended.
+enum class FuzzRunStatus {
+  Ran,             ///< `result` holds the run (its findings say whether the reader agreed)
+  IoError,         ///< the corpus is unreadable, or no temporary directory (`problems`)
+  CorpusMismatch,  ///< a case file's SHA-256 differs from the manifest's (`problems`)
+  NoSeeds,         ///< no golden case of the profile matches the filter and no extra seeds
+};
+
+struct FuzzReaderOutcome {
+  FuzzRunStatus status = FuzzRunStatus::Ran;
+  std::vector<std::string> problems;  ///< one line each, when not Ran
+  FuzzRunInfo info;
+  std::vector<FuzzSeed> seeds;
+  FuzzResult result;
+};
+
+/// Loads and verifies the corpus, gathers the seed files, runs fuzz_reader() through a process
+/// runner (files in a temporary directory it creates and removes) or a testee runner, and
+/// returns what it found. Prints nothing; signals are the caller's (options.stop).
+FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run);
+
+/// Writes fuzz_output_files() of `outcome` under `dir` (created as needed). Returns "" or the
+/// first "cannot write PATH: reason".
+std::string write_fuzz_output(const std::string& dir, const FuzzReaderOutcome& outcome,
+                              const std::vector<FuzzMutator>& mutators);
+
 }  // namespace voxrig::conform

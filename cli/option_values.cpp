@@ -1,6 +1,5 @@
-// Generator options and writing a generated corpus for gen and conform --generated
-// (gen_options.h).
-#include "gen_options.h"
+// Option values several commands share (option_values.h).
+#include "option_values.h"
 
 #include <unistd.h>
 
@@ -10,17 +9,40 @@
 
 namespace voxrig::cli {
 
-bool parse_gen_number(const std::string& s, uint64_t& out) {
-  if (s.empty() || s[0] == '-') return false;
+bool number_option(const Args& args, std::string_view who, std::string_view name, uint64_t lo,
+                   uint64_t hi, uint64_t& out) {
+  const auto v = args.last(name);
+  if (!v) return true;
   char* end = nullptr;
   errno = 0;
-  out = std::strtoull(s.c_str(), &end, 0);
-  return *end == 0 && errno == 0;
+  const unsigned long long n = std::strtoull(v->c_str(), &end, 0);
+  if (!v->empty() && !*end && errno == 0 && (*v)[0] != '-' && n >= lo && n <= hi) {
+    out = n;
+    return true;
+  }
+  std::cerr << "voxrig " << who << ": " << name << " takes a number from " << lo << " to " << hi
+            << ", got '" << *v << "'\n";
+  return false;
+}
+
+bool seconds_option(const Args& args, std::string_view who, std::string_view name, double lo,
+                    double hi, double& out) {
+  const auto v = args.last(name);
+  if (!v) return true;
+  char* end = nullptr;
+  const double d = std::strtod(v->c_str(), &end);
+  if (!v->empty() && !*end && d >= lo && d <= hi) {
+    out = d;
+    return true;
+  }
+  std::cerr << "voxrig " << who << ": " << name << " takes seconds from " << lo << " to " << hi
+            << ", got '" << *v << "'\n";
+  return false;
 }
 
 int parse_generated_options(const Args& args, gen::GenCorpusOptions& o, std::string_view who) {
   // parse_args has checked --format and --size against their choices.
-  const std::string format = args.get("--format").value_or("all");
+  const std::string format = args.last("--format").value_or("all");
   if (format == "all") {
     o.all_formats = true;
     o.formats = {gen::GenFormat::Vfp, gen::GenFormat::Rkc, gen::GenFormat::Kv6, gen::GenFormat::Rvc,
@@ -34,11 +56,8 @@ int parse_generated_options(const Args& args, gen::GenCorpusOptions& o, std::str
       rest = rest.substr(comma + 1);
     }
   }
-  if (auto s = args.get("--seed"); s && !parse_gen_number(*s, o.seed)) {
-    std::cerr << "voxrig " << who << ": --seed takes an unsigned 64-bit integer\n";
-    return kExitUsage;
-  }
-  if (args.get("--size") == "medium") o.size = gen::GenSize::Medium;
+  if (!number_option(args, who, "--seed", 0, UINT64_MAX, o.seed)) return kExitUsage;
+  if (args.last("--size") == "medium") o.size = gen::GenSize::Medium;
   return kExitOk;
 }
 
