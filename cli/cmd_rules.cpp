@@ -2,12 +2,11 @@
 // The catalogue and coverage logic live in voxrig/conform/rules.h; this file finds the corpus,
 // reads the manifest's resolved per-case rules and prints.
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "golden_dir.h"
-#include "voxrig/conform/rules.h"
+#include "voxrig/conform/conform.h"
 #include "voxrig/error.h"
 
 namespace voxrig::cli {
@@ -44,23 +43,15 @@ bool manifest_rules(const std::string& path, std::vector<CaseRules>& out) {
     std::cerr << "voxrig rules: cannot read " << path << "\n";
     return false;
   }
-  try {
-    const auto m = nlohmann::json::parse(text->begin(), text->end());
-    for (const char* list : {"cases", "compile_cases"})
-      for (const auto& c : m.value(list, nlohmann::json::array())) {
-        CaseRules cr;
-        cr.id = c.at("id").get<std::string>();
-        const auto rules = c.value("rules", nlohmann::json::object());
-        for (auto relation : {RuleRelation::Breaks, RuleRelation::Obeys})
-          for (const auto& id :
-               rules.value(std::string(to_string(relation)), nlohmann::json::array()))
-            cr.rules.push_back({id.get<std::string>(), relation});
-        out.push_back(std::move(cr));
-      }
-  } catch (const std::exception& e) {
-    std::cerr << "voxrig rules: " << path << " is not a valid manifest: " << e.what() << "\n";
+  std::string problem;
+  const auto m = parse_manifest(as_text(*text), &problem);
+  if (!m) {
+    std::cerr << "voxrig rules: " << path << " is not a valid manifest: " << problem << "\n";
     return false;
   }
+  for (const auto& c : m->cases) out.push_back({c.id, c.rules});
+  for (const auto& c : m->capability_cases)
+    if (c.check == Check::Compile) out.push_back({c.id, c.rules});
   return true;
 }
 
