@@ -1,5 +1,5 @@
-// voxrig gen and voxrig conform --generated, end to end in-process: the corpus is complete and
-// loads like the golden one, runs are reproducible (also case by case with --index), and a
+// voxrig gen and voxrig conform --generated end to end in process (the corpus itself is tested
+// beside its library, testing/tests/gen_corpus_test.cpp): usage errors of both commands, and a
 // failing generated run keeps its corpus and names the first failing case with its command.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -7,14 +7,12 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "cli_common.h"
 #include "cli_test_support.h"
 #include "commands.h"
-#include "voxrig/conform/corpus.h"
 
 namespace voxrig::cli {
 namespace {
@@ -24,63 +22,15 @@ namespace fs = std::filesystem;
 class GenCli : public ScratchDirTest {
  protected:
   int run(std::vector<std::string> argv) { return run_captured(std::move(argv), out_, err_); }
-  static std::map<std::string, std::string> tree(const std::string& root) {
-    std::map<std::string, std::string> r;
-    for (const auto& e : fs::recursive_directory_iterator(root))
-      if (e.is_regular_file()) {
-        std::ifstream in(e.path(), std::ios::binary);
-        r[fs::relative(e.path(), root).generic_string()] = {std::istreambuf_iterator<char>(in), {}};
-      }
-    return r;
-  }
   std::string out_, err_;
 };
 
-TEST_F(GenCli, WritesALoadableReproducibleCorpus) {
-  const std::string a = dir_ + "/a", b = dir_ + "/b";
-  ASSERT_EQ(
-      run({"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3", "--out", a}),
-      kExitOk)
+TEST_F(GenCli, WritesACorpus) {
+  ASSERT_EQ(run({"voxrig", "gen", "--count", "3", "--seed", "9", "--out", dir_ + "/a"}), kExitOk)
       << err_;
-  EXPECT_NE(out_.find("wrote 30 case(s)"), std::string::npos) << out_;
-  ASSERT_EQ(
-      run({"voxrig", "gen", "--count", "30", "--seed", "9", "--mix-negative", "3", "--out", b}),
-      kExitOk)
-      << err_;
-  const auto ta = tree(a), tb = tree(b);
-  EXPECT_EQ(ta, tb);
-  conform::Corpus corpus;
-  std::vector<std::string> problems;
-  ASSERT_EQ(conform::load_corpus(a, corpus, problems), conform::CorpusStatus::Ok);
-  ASSERT_EQ(corpus.manifest.cases.size(), 30u);
-  size_t negative = 0;
-  for (const auto& c : corpus.manifest.cases) {
-    negative += c.id.find("-valid") == std::string::npos;
-    ASSERT_EQ(c.tags.size(), 2u);
-    EXPECT_EQ(c.tags[0], "generated");
-  }
-  EXPECT_EQ(negative, 10u);  // indices 2, 5, ..., 29
-
-  // --index regenerates one case of the run, byte for byte.
-  const std::string one = dir_ + "/one";
-  ASSERT_EQ(
-      run({"voxrig", "gen", "--seed", "9", "--mix-negative", "3", "--index", "17", "--out", one}),
-      kExitOk)
-      << err_;
-  const auto t1 = tree(one);
-  size_t files = 0;
-  for (const auto& [rel, bytes] : t1)
-    if (rel.rfind("files/", 0) == 0) {
-      ++files;
-      EXPECT_EQ(ta.at(rel), bytes) << rel;
-    }
-  EXPECT_EQ(files, 1u);
-
-  // A different seed gives different files.
-  ASSERT_EQ(
-      run({"voxrig", "gen", "--count", "30", "--seed", "10", "--mix-negative", "3", "--out", b}),
-      kExitOk);
-  EXPECT_NE(tree(b).at("manifest.json"), ta.at("manifest.json"));
+  EXPECT_NE(out_.find("gen: wrote 3 case(s) to " + dir_ + "/a (seed 9)"), std::string::npos)
+      << out_;
+  EXPECT_TRUE(fs::exists(dir_ + "/a/manifest.json"));
 }
 
 TEST_F(GenCli, UsageErrors) {

@@ -12,31 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "voxrig/conform/process_pool.h"
 
 namespace voxrig::conform {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = ::testing::TempDir() + "voxrig-conform-test-XXXXXX";
-    path_ = ::mkdtemp(templ.data()) ? templ : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
 
 std::string get(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

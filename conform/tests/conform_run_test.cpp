@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "voxrig/any_format.h"
 #include "voxrig/conform/corpus.h"
 #include "voxrig/sha256.h"
@@ -23,24 +24,6 @@ namespace voxrig::conform {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = ::testing::TempDir() + "voxrig-run-test-XXXXXX";
-    path_ = ::mkdtemp(templ.data()) ? templ : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
 
 void put(const std::string& path, const std::string& text, bool executable = false) {
   fs::create_directories(fs::path(path).parent_path());
