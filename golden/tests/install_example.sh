@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs an already-built voxrig into a temporary prefix, then configures, builds and tests
-# golden/examples/reader_cmake against it: find_package(voxrig), voxrig::codec, voxrig::conform and
-# voxrig_add_conformance_test() work for another project, and the installed `voxrig conform`
+# golden/examples/reader_cmake against it: find_package(voxrig), voxrig::codec, voxrig::conform (a
+# C++ harness calling run_conformance) and voxrig_add_conformance_test() work for another project, and the installed `voxrig conform`
 # finds the installed corpus.
 #
 #   golden/tests/install_example.sh BUILD_DIR [CXX_COMPILER]
