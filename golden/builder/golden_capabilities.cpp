@@ -168,119 +168,100 @@ std::vector<double> rkc_times(const SkeletalClip& c) {
   return {out.begin(), out.end()};
 }
 
-void expand_pose(Sources& s, const Expansion& x) {
-  const json& spec = x.plan.spec;
-  CapabilityCorpus& cc = x.cc;
-  const std::string id = spec["id"].get<std::string>();
+PoseQuery pose_query(const std::string& clip, double t, const std::string& policy,
+                     const std::string& mode) {
+  return {clip, t,
+          policy == "step"    ? SamplePolicy::Step
+          : policy == "slerp" ? SamplePolicy::Slerp
+                              : SamplePolicy::Linear,
+          mode == "loop" ? TimeMode::Loop : TimeMode::Clamp};
+}
+
+// One pose plan being expanded: its subject decoded under the plan's profile.
+struct PosePlan {
+  const Expansion& x;
   Subject subj;
-  if (!subject_of(s, spec, id, subj, cc)) return;
-  const bool vfp = subj.format == "vfp";
-  const std::string profile = spec.value("profile", std::string(vfp ? "vfp-rig" : "rkc-strict"));
-  auto p = profile_from_string(profile);
-  auto model = p ? conform::decode_for_capability(subj.bytes, *p)
-                 : Result<CapabilityModel>(error_at(ErrorCode::InternalBug, 0, "", "profile"));
-  if (!model.ok()) {
-    cc.errors.push_back(id + ": the subject does not decode under " + profile + ": " +
-                        model.error().to_text());
-    return;
+  std::string id, profile;
+  bool vfp = false;
+  CapabilityModel model;
+};
+
+// One pose case: the reference's matrices for an accept, or the declared reject checked.
+void emit_pose(const PosePlan& pp, const std::string& clip, double t, const std::string& policy,
+               const std::string& mode, const std::string& want_error) {
+  CapabilityCorpus& cc = pp.x.cc;
+  const std::string t_text = std::isfinite(t) ? number_text(t)
+                                              : (std::isnan(t) ? "nan"
+                                                 : t > 0       ? "inf"
+                                                               : "-inf");
+  std::string cid = pp.id + "/" + clip;
+  if (pp.vfp) cid += "/" + policy + "/" + mode;
+  cid += "/t" + t_text;
+  ordered_json e = common(pp.x, pp.subj, cid, pp.profile, want_error);
+  e["clip"] = clip;
+  e["t"] = t_text;
+  if (pp.vfp) {
+    e["policy"] = policy;
+    e["mode"] = mode;
   }
-  auto emit = [&](const std::string& clip, double t, const std::string& policy,
-                  const std::string& mode, const std::string& want_error) {
-    PoseQuery q{clip, t,
-                policy == "step"    ? SamplePolicy::Step
-                : policy == "slerp" ? SamplePolicy::Slerp
-                                    : SamplePolicy::Linear,
-                mode == "loop" ? TimeMode::Loop : TimeMode::Clamp};
-    const std::string t_text = std::isfinite(t) ? number_text(t)
-                                                : (std::isnan(t) ? "nan"
-                                                   : t > 0       ? "inf"
-                                                                 : "-inf");
-    std::string cid = id + "/" + clip;
-    if (vfp) cid += "/" + policy + "/" + mode;
-    cid += "/t" + t_text;
-    ordered_json e = common(x, subj, cid, profile, want_error);
-    e["clip"] = clip;
-    e["t"] = t_text;
-    if (vfp) {
-      e["policy"] = policy;
-      e["mode"] = mode;
-    }
-    auto r = conform::pose_models(*model, q);
-    ordered_json x;
-    if (!want_error.empty()) {
-      x["verdict"] = "reject";
-      x["error"] = want_error;
-      if (r.ok() || to_string(r.error().code) != want_error)
-        cc.mismatches.push_back(cid + " [pose]: declared reject " + want_error + ", reference " +
-                                (r.ok() ? std::string("poses") : r.error().to_text()));
-      ++cc.pose_reject;
-    } else if (!r.ok()) {
-      cc.mismatches.push_back(cid + " [pose]: the reference rejects: " + r.error().to_text());
-      return;
-    } else {
-      x["verdict"] = "accept";
-      x["model"] = matrices(*r);
-      ++cc.pose_accept;
-    }
-    e["expect"] = x;
-    cc.pose.push_back(e);
-  };
-  std::vector<std::string> clips;
-  std::vector<std::vector<double>> times;
-  if (auto* f = std::get_if<VfpFile>(&*model)) {
+  auto r = conform::pose_models(pp.model, pose_query(clip, t, policy, mode));
+  ordered_json x;
+  if (!want_error.empty()) {
+    x["verdict"] = "reject";
+    x["error"] = want_error;
+    if (r.ok() || to_string(r.error().code) != want_error)
+      cc.mismatches.push_back(cid + " [pose]: declared reject " + want_error + ", reference " +
+                              (r.ok() ? std::string("poses") : r.error().to_text()));
+    ++cc.pose_reject;
+  } else if (!r.ok()) {
+    cc.mismatches.push_back(cid + " [pose]: the reference rejects: " + r.error().to_text());
+    return;
+  } else {
+    x["verdict"] = "accept";
+    x["model"] = matrices(*r);
+    ++cc.pose_accept;
+  }
+  e["expect"] = x;
+  cc.pose.push_back(e);
+}
+
+// The clips a plan poses (the subject's, or the plan's "clips") with their automatic times.
+// False after a source error when the subject has none.
+bool pose_clips(const PosePlan& pp, std::vector<std::pair<std::string, std::vector<double>>>& out) {
+  const json& spec = pp.x.plan.spec;
+  const bool auto_times = spec.value("auto_times", true);
+  if (auto* f = std::get_if<VfpFile>(&pp.model)) {
     if (!f->anim()) {
-      cc.errors.push_back(id + ": the subject has no clips");
-      return;
+      pp.x.cc.errors.push_back(pp.id + ": the subject has no clips");
+      return false;
     }
-    for (const auto& c : f->anim()->clips) {
-      clips.push_back(std::to_string(c.id));
-      times.push_back(spec.value("auto_times", true) ? vfp_times(c) : std::vector<double>{});
-    }
-  } else if (auto* c = std::get_if<Character>(&*model)) {
+    for (const auto& c : f->anim()->clips)
+      out.push_back({std::to_string(c.id), auto_times ? vfp_times(c) : std::vector<double>{}});
+  } else if (auto* c = std::get_if<Character>(&pp.model)) {
     for (size_t i = 0; i < c->clips.size(); ++i)
-      if (auto* sk = std::get_if<SkeletalClip>(&c->clips[i].data)) {
-        clips.push_back(std::to_string(i));
-        times.push_back(spec.value("auto_times", true) ? rkc_times(*sk) : std::vector<double>{});
-      }
+      if (auto* sk = std::get_if<SkeletalClip>(&c->clips[i].data))
+        out.push_back({std::to_string(i), auto_times ? rkc_times(*sk) : std::vector<double>{}});
   }
   if (spec.contains("clips")) {
     const auto only = strings(spec, "clips", {});
-    for (size_t i = clips.size(); i-- > 0;)
-      if (std::find(only.begin(), only.end(), clips[i]) == only.end()) {
-        clips.erase(clips.begin() + i);
-        times.erase(times.begin() + i);
-      }
+    std::erase_if(out, [&](const auto& c) {
+      return std::find(only.begin(), only.end(), c.first) == only.end();
+    });
   }
-  const auto policies =
-      vfp ? strings(spec, "policies", {"step", "linear", "slerp"}) : std::vector<std::string>{""};
-  const auto modes = vfp ? strings(spec, "modes", {"clamp", "loop"}) : std::vector<std::string>{""};
-  std::vector<double> extra;
-  for (const auto& t : strings(spec, "times", {})) extra.push_back(std::stod(t));
-  for (size_t i = 0; i < clips.size(); ++i) {
-    std::set<double> ts(times[i].begin(), times[i].end());
-    ts.insert(extra.begin(), extra.end());
-    for (const auto& policy : policies)
-      for (const auto& mode : modes)
-        for (double t : ts) emit(clips[i], t, policy, mode, "");
-  }
-  for (const auto& r : spec.value("rejects", json::array())) {
-    const std::string t = r.at("t").get<std::string>();
-    emit(r.at("clip").get<std::string>(), std::strtod(t.c_str(), nullptr), vfp ? "linear" : "",
-         vfp ? "clamp" : "", r.at("error").get<std::string>());
-  }
-  // Values computed by hand: the reference must agree within D19's tolerance.
-  for (const auto& h : spec.value("hand", json::array())) {
+  return true;
+}
+
+// Values computed by hand: the reference must agree within D19's tolerance.
+void check_hand_values(const PosePlan& pp) {
+  CapabilityCorpus& cc = pp.x.cc;
+  for (const auto& h : pp.x.plan.spec.value("hand", json::array())) {
     const std::string clip = h.at("clip").get<std::string>();
     const double t = std::stod(h.at("t").get<std::string>());
-    const std::string policy = h.value("policy", std::string("linear"));
-    PoseQuery q{clip, t,
-                policy == "step"    ? SamplePolicy::Step
-                : policy == "slerp" ? SamplePolicy::Slerp
-                                    : SamplePolicy::Linear,
-                h.value("mode", std::string("clamp")) == "loop" ? TimeMode::Loop : TimeMode::Clamp};
-    auto r = conform::pose_models(*model, q);
+    auto r =
+        conform::pose_models(pp.model, pose_query(clip, t, h.value("policy", std::string("linear")),
+                                                  h.value("mode", std::string("clamp"))));
     const size_t joint = h.at("joint").get<size_t>();
-    const std::string where = id + " hand value (clip " + clip + ", t " + number_text(t) +
+    const std::string where = pp.id + " hand value (clip " + clip + ", t " + number_text(t) +
                               ", joint " + std::to_string(joint) + ")";
     if (!r.ok() || joint >= r->size()) {
       cc.mismatches.push_back(where + ": the reference gives no such matrix");
@@ -296,6 +277,44 @@ void expand_pose(Sources& s, const Expansion& x) {
       }
     }
   }
+}
+
+void expand_pose(Sources& s, const Expansion& x) {
+  const json& spec = x.plan.spec;
+  const std::string id = spec["id"].get<std::string>();
+  Subject subj;
+  if (!subject_of(s, spec, id, subj, x.cc)) return;
+  const bool vfp = subj.format == "vfp";
+  const std::string profile = spec.value("profile", std::string(vfp ? "vfp-rig" : "rkc-strict"));
+  auto p = profile_from_string(profile);
+  auto model = p ? conform::decode_for_capability(subj.bytes, *p)
+                 : Result<CapabilityModel>(error_at(ErrorCode::InternalBug, 0, "", "profile"));
+  if (!model.ok()) {
+    x.cc.errors.push_back(id + ": the subject does not decode under " + profile + ": " +
+                          model.error().to_text());
+    return;
+  }
+  const PosePlan pp{x, std::move(subj), id, profile, vfp, std::move(*model)};
+  std::vector<std::pair<std::string, std::vector<double>>> clips;
+  if (!pose_clips(pp, clips)) return;
+  const auto policies =
+      vfp ? strings(spec, "policies", {"step", "linear", "slerp"}) : std::vector<std::string>{""};
+  const auto modes = vfp ? strings(spec, "modes", {"clamp", "loop"}) : std::vector<std::string>{""};
+  std::vector<double> extra;
+  for (const auto& t : strings(spec, "times", {})) extra.push_back(std::stod(t));
+  for (const auto& [clip, times] : clips) {
+    std::set<double> ts(times.begin(), times.end());
+    ts.insert(extra.begin(), extra.end());
+    for (const auto& policy : policies)
+      for (const auto& mode : modes)
+        for (double t : ts) emit_pose(pp, clip, t, policy, mode, "");
+  }
+  for (const auto& r : spec.value("rejects", json::array())) {
+    const std::string t = r.at("t").get<std::string>();
+    emit_pose(pp, r.at("clip").get<std::string>(), std::strtod(t.c_str(), nullptr),
+              vfp ? "linear" : "", vfp ? "clamp" : "", r.at("error").get<std::string>());
+  }
+  check_hand_values(pp);
 }
 
 void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
@@ -327,8 +346,8 @@ void mesh_one(const Expansion& x, const Subject& subj, const std::string& id,
   const std::string mesh_path = "expected/" + id + ".mesh.json";
   cc.files[mesh_path] = std::vector<uint8_t>(mesh.begin(), mesh.end());
   ordered_json e = common(x, subj, id, profile);
-  e["expect"] = ordered_json{
-      {"verdict", "accept"}, {"reference_quads", quads->size()}, {"mesh", mesh_path}};
+  e["expect"] =
+      ordered_json{{"verdict", "accept"}, {"reference_quads", quads->size()}, {"mesh", mesh_path}};
   cc.mesh.push_back(e);
   ++cc.mesh_cases;
 }
