@@ -12,9 +12,10 @@ usage() {
 usage: scripts/fuzz.sh MODE [ARGS] [-- LIBFUZZER_FLAGS...]
 
 Modes (every mode builds the \`fuzz\` preset first: clang++-14, libFuzzer, ASan + UBSan):
-  smoke [SECONDS]        run every target for SECONDS (default 15) on one core each, one after
-                         the other, over a scratch copy of its corpus; fails on any crash, leak,
-                         timeout or OOM (the input is kept in fuzz/findings/<target>/)
+  smoke [SECONDS]        run every target for SECONDS (default 15) on one core each, JOBS
+                         (default: nproc) at a time, over a scratch copy of its corpus; fails on
+                         any crash, leak, timeout or OOM (the input is kept in
+                         fuzz/findings/<target>/)
   overnight [HOURS]      fuzz all targets for HOURS in total (default 8), split evenly, each in
                          fork mode with -fork=JOBS (default: nproc) workers, going on past
                          crashes, timeouts and OOMs; new inputs collect in
@@ -143,34 +144,52 @@ SCRATCH=""
 cleanup() { [[ -z "$SCRATCH" ]] || rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 
+# One smoke run of target $1 for $2 seconds over scratch dir $3; exit status is libFuzzer's.
+smoke_one() {
+  local t="$1" seconds="$2" scratch="$3"
+  mkdir -p "$FINDINGS/$t" "$scratch/$t"
+  # shellcheck disable=SC2046
+  "$(bin "$t")" "$scratch/$t" "$ROOT/corpus/$t" -timeout=10 -rss_limit_mb=2048 \
+    $(option_flags "$t") -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$FINDINGS/$t/" "${EXTRA[@]}" >"$FINDINGS/$t/smoke.log" 2>&1
+}
+
+# Logs target $1's smoke result (exit status $2); returns 1 when it failed.
+smoke_verdict() {
+  local t="$1" rc="$2" log_file="$FINDINGS/$1/smoke.log"
+  if [[ $rc -eq 0 ]]; then log "ok   $t: $(summary "$log_file")"; return 0; fi
+  log "FAIL $t (exit $rc): $(grep -m1 -oE '(ERROR: [A-Za-z]+Sanitizer: [a-z-]+|runtime error:.*|INVARIANT BROKEN.*|ERROR: libFuzzer: [a-z-]+)' "$log_file" || echo 'see log')"
+  log "  log: $log_file; artifact: $(ls -t "$FINDINGS/$t" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | head -1)"
+  return 1
+}
+
 smoke() {
-  local seconds="${1:-15}" t failed=() scratch log_file rc list
+  local seconds="${1:-15}" jobs="${JOBS:-$(nproc)}" t failed=() list pid
+  local -A running=()
   build
   SCRATCH="$(mktemp -d)"
-  scratch="$SCRATCH"
   list=($(targets))
+  log "smoke: ${#list[@]} targets x ${seconds}s, $jobs at a time"
+  # Each target is one single-threaded libFuzzer process, so JOBS of them fill JOBS cores.
   for t in "${list[@]}"; do
-    mkdir -p "$FINDINGS/$t" "$scratch/$t"
-    log_file="$FINDINGS/$t/smoke.log"
-    log "smoke $t for ${seconds}s"
-    rc=0
-    # shellcheck disable=SC2046
-    "$(bin "$t")" "$scratch/$t" "$ROOT/corpus/$t" -timeout=10 -rss_limit_mb=2048 \
-      $(option_flags "$t") -max_total_time="$seconds" -print_final_stats=1 \
-      -artifact_prefix="$FINDINGS/$t/" "${EXTRA[@]}" >"$log_file" 2>&1 || rc=$?
-    if [[ $rc -ne 0 ]]; then
-      failed+=("$t")
-      log "FAIL $t (exit $rc): $(grep -m1 -oE '(ERROR: [A-Za-z]+Sanitizer: [a-z-]+|runtime error:.*|INVARIANT BROKEN.*|ERROR: libFuzzer: [a-z-]+)' "$log_file" || echo 'see log')"
-      log "  log: $log_file; artifact: $(ls -t "$FINDINGS/$t" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | head -1)"
-    else
-      log "ok   $t: $(summary "$log_file")"
-    fi
+    while [[ ${#running[@]} -ge $jobs ]]; do smoke_reap; done
+    smoke_one "$t" "$seconds" "$SCRATCH" &
+    running[$!]="$t"
   done
+  while [[ ${#running[@]} -gt 0 ]]; do smoke_reap; done
   if [[ ${#failed[@]} -gt 0 ]]; then
     log "smoke failed for: ${failed[*]} (triage with: scripts/fuzz.sh triage ARTIFACT TARGET)"
     exit 1
   fi
   log "smoke passed (${#list[@]} targets, ${seconds}s each)"
+}
+
+# Waits for one of smoke()'s running targets and records its verdict (uses smoke's locals).
+smoke_reap() {
+  local rc=0 done_pid
+  wait -n -p done_pid "${!running[@]}" || rc=$?
+  smoke_verdict "${running[$done_pid]}" "$rc" || failed+=("${running[$done_pid]}")
+  unset "running[$done_pid]"
 }
 
 overnight() {
