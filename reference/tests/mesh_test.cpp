@@ -277,6 +277,29 @@ TEST_P(Mesh, BoneAwareOnRegionJointMaps) {
   }
 }
 
+// The one-joint shortcut (every solid voxel bound to one joint: plain greedy) reads the joint map
+// alone first, in blocks of 64 ids. A single voxel bound to another joint far into the map, in a
+// middle block or in the tail after the last whole block, must still expose its seams; the same
+// odd id on an empty voxel changes nothing.
+TEST_P(Mesh, OneJointShortcutSeesALateJointChange) {
+  std::mt19937 rng(29);
+  Case c = random_case(rng, 23, 19, 17, 0.8, 3, 0);  // 7429 voxels: tail of 5 after 116 blocks
+  const size_t n = c.grid.voxels.size();
+  for (size_t at : {size_t{64 * 57 + 13}, n - 3}) {
+    SCOPED_TRACE(at);
+    Case solid = c;
+    solid.grid.voxels[at] = 2;
+    solid.joints[at] = 4;
+    EXPECT_EQ(bone(solid.grid, solid.joints), per_voxel_greedy(solid.grid, solid.joints));
+    Case empty = c;
+    empty.grid.voxels[at] = 0;
+    empty.joints[at] = 4;
+    std::vector<Quad> want = greedy(empty.grid);
+    for (Quad& q : want) q.joint = 3;
+    EXPECT_EQ(bone(empty.grid, empty.joints), want);
+  }
+}
+
 // Strata: every z layer painted in one palette index, in bands of a few layers (the binary
 // mesher writes a layer of one index without its per-row tests, and its z change masks as "both
 // solid" or nothing when the layer above had one index too). Some layers carry a stray voxel of
