@@ -21,46 +21,14 @@
 #include <cstring>
 #include <filesystem>
 
+#include "interrupt_guard.h"
+
 extern char** environ;
 
 namespace voxrig::conform {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-volatile sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
-
-// Installs SIGINT/SIGTERM handlers for the duration of the run (without SA_RESTART, so poll
-// wakes up) and the default SIGCHLD disposition, and restores the previous ones.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-    // An ignored SIGCHLD would auto-reap the children and lose their exit status.
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGCHLD, &dfl, &old_chld_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-    sigaction(SIGCHLD, &old_chld_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-  struct sigaction old_chld_ {};
-};
 
 struct Running {
   size_t index = 0;
@@ -169,7 +137,7 @@ bool run_processes(const std::vector<ProcessJob>& jobs, const PoolOptions& optio
                    const std::function<void(size_t, RunOutcome&&)>& done) {
   PoolOptions opt = options;
   opt.parallel = std::clamp(opt.parallel, 1u, 64u);
-  InterruptGuard guard;
+  detail::InterruptGuard guard;
   std::vector<Running> running;
   size_t next = 0;
   bool interrupted = false;
@@ -183,7 +151,7 @@ bool run_processes(const std::vector<ProcessJob>& jobs, const PoolOptions& optio
     done(r.index, std::move(r.outcome));
   };
   while (next < jobs.size() || !running.empty()) {
-    if (g_interrupted && !interrupted) {
+    if (detail::g_interrupted && !interrupted) {
       interrupted = true;
       next = jobs.size();
       for (Running& r : running) kill_group(r);

@@ -63,6 +63,8 @@ std::optional<Judgement> abnormal(const RunOutcome& run) {
   }
   if (run.output_overflow)
     return Judgement{Verdict::Crash, "output exceeded the capture limit (killed)"};
+  if (!run.protocol_error.empty())
+    return Judgement{Verdict::Crash, "serve: " + snippet(run.protocol_error)};
   if (run.signal != 0)
     return Judgement{Verdict::Crash, "killed by signal " + std::to_string(run.signal) + " (" +
                                          signal_name(run.signal) + ")"};

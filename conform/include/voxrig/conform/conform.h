@@ -96,6 +96,10 @@ struct RunOutcome {
   std::string out;               ///< captured stdout (bounded by the runner)
   std::string err;               ///< captured stderr (bounded by the runner)
   std::string spawn_error;
+  /// Persistent protocol (serve.h): why the worker's answer to this request was unusable (it
+  /// exited or closed stdout before answering, or answered a line that is not the answer
+  /// object); judged as a crash. Empty otherwise.
+  std::string protocol_error;
   double seconds = 0;
 };
 
@@ -279,6 +283,12 @@ struct RunInfo {
   unsigned jobs = 1;
   double timeout_seconds = 0;
   double seconds = 0;  ///< wall time of the whole run
+  /// How requests reached the reader: "serve" (the persistent protocol), "oneshot" (a process
+  /// per request) or "" (a caller's own transport).
+  std::string protocol;
+  std::string protocol_note;  ///< why serve was not used (the hello problem), or ""
+  std::vector<std::string> claimed_profiles;    ///< what the reader's hello claims ([]: nothing)
+  std::vector<std::string> unclaimed_profiles;  ///< left out because the reader does not claim them
 };
 
 /// The header lines printed before running: suite, manifest hash, reader, profiles, modes.
