@@ -14,6 +14,7 @@
 #include "voxrig/any_format.h"
 #include "voxrig/conform/conform.h"
 #include "voxrig/conform/process_pool.h"
+#include "voxrig/conform/serve.h"
 #include "voxrig/json_out.h"
 
 namespace voxrig::conform {
@@ -60,10 +61,11 @@ std::string number(double v) {
 // repetition with run_name, run_type "iteration", times in ns, bytes_per_second, and
 // baseline = 1 on the reference's rows (gate.py never gates those).
 std::string to_json(const std::vector<Series>& all, const std::string& mode,
-                    const std::string& who) {
+                    const std::string& who, const std::string& protocol) {
   std::ostringstream j;
   j << "{\n  \"context\": {\"executable\": \"voxrig bench-reader\", \"bench_reader_mode\": "
     << json_quote(mode) << ", \"reader\": " << json_quote(who)
+    << ", \"protocol\": " << json_quote(protocol)
     << ", \"num_cpus\": " << std::max(1u, std::thread::hardware_concurrency())
     << ", \"library_build_type\": \"release\"},\n  \"benchmarks\": [";
   bool first = true;
@@ -99,9 +101,19 @@ class Runner {
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
-  // The process mode needs the corpus as files. "" or the problem.
-  std::string prepare() {
+  // The process mode needs the corpus as files and a transport. "" or the problem.
+  std::string prepare(BenchStatus& status) {
+    status = BenchStatus::IoError;
     if (r_.testee) return "";
+    PoolOptions po;
+    po.timeout_seconds = 120;
+    ServeHello hello;
+    transport_ = reader_transport(shell_command(r_.command, {}), r_.protocol, po, 20, &hello);
+    if (!transport_) {
+      status = BenchStatus::NoServe;
+      return "the reader does not answer `serve`: " + hello.problem;
+    }
+    protocol_ = hello.ok ? "serve" : "oneshot";
     std::error_code ec;
     dir_ = fs::temp_directory_path(ec) / ("voxrig-bench-reader-" + std::to_string(::getpid()));
     fs::create_directories(dir_, ec);
@@ -127,10 +139,19 @@ class Runner {
       return false;
     }
     int exit = -1;
-    if (run({"dump", "--profile", profile, files_[i]}, out, exit) && exit == 0) return true;
+    bool ran = false;
+    const ReaderRequest request{Check::Dump, {"dump", "--profile", profile, files_[i]}};
+    transport_->run({&request, 1}, [&](size_t, RunOutcome&& o) {
+      ran = o.started && !o.timed_out && o.protocol_error.empty();
+      out = std::move(o.out);
+      exit = o.exit_code;
+    });
+    if (ran && exit == 0) return true;
     why = "exit " + std::to_string(exit) + (out.empty() ? "" : ": ") + out.substr(0, 200);
     return false;
   }
+
+  const std::string& protocol() const { return protocol_; }
 
   // One process run of the reader command; `out` receives its stdout.
   bool run(std::vector<std::string> args, std::string& out, int& exit) const {
@@ -150,6 +171,8 @@ class Runner {
   const std::vector<BenchCase>& c_;
   fs::path dir_;
   std::vector<std::string> files_;
+  std::shared_ptr<ReaderTransport> transport_;
+  std::string protocol_ = "testee";
 };
 
 // The check before timing: accepted, and the same dump as the reference, compared as JSON values
@@ -175,8 +198,9 @@ BenchResult failed(BenchStatus status, std::string problem) {
 BenchResult bench_reader(const std::vector<BenchCase>& cases, const BenchReader& reader,
                          const BenchOptions& options) {
   Runner runner(reader, cases);
-  if (std::string problem = runner.prepare(); !problem.empty())
-    return failed(BenchStatus::IoError, problem);
+  BenchStatus status = BenchStatus::Written;
+  if (std::string problem = runner.prepare(status); !problem.empty())
+    return failed(status, problem);
   std::vector<Series> all;
   for (size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
@@ -228,7 +252,7 @@ BenchResult bench_reader(const std::vector<BenchCase>& cases, const BenchReader&
     }
   return {BenchStatus::Written, "",
           to_json(all, reader.testee ? "testee" : "reader",
-                  reader.testee ? reader.testee->path() : reader.command)};
+                  reader.testee ? reader.testee->path() : reader.command, runner.protocol())};
 }
 
 }  // namespace voxrig::conform

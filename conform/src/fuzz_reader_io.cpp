@@ -121,11 +121,11 @@ std::string expected_failure_line(const FuzzRunInfo& info, const FuzzFinding& f)
 
 // ---- runners ----------------------------------------------------------------------------------
 
-FuzzRunner process_runner(std::string command, Profile profile, std::string work_dir,
-                          PoolOptions pool) {
-  return [command = std::move(command), profile, work_dir = std::move(work_dir),
-          pool](const std::vector<FuzzBytes>& inputs) {
-    std::vector<ProcessJob> jobs;
+FuzzRunner process_runner(std::shared_ptr<ReaderTransport> transport, Profile profile,
+                          std::string work_dir) {
+  return [transport = std::move(transport), profile,
+          work_dir = std::move(work_dir)](const std::vector<FuzzBytes>& inputs) {
+    std::vector<ReaderRequest> requests;
     std::vector<std::string> files;
     for (size_t i = 0; i < inputs.size(); ++i) {
       // The extension follows the magic, as golden files are named (a reader may look at it).
@@ -135,8 +135,8 @@ FuzzRunner process_runner(std::string command, Profile profile, std::string work
       std::ofstream(files.back(), std::ios::binary | std::ios::trunc)
           .write(reinterpret_cast<const char*>(inputs[i].data()),
                  std::streamsize(inputs[i].size()));
-      jobs.push_back({shell_command(
-          command, {"dump", "--profile", std::string(to_string(profile)), files.back()})});
+      requests.push_back(
+          {Check::Dump, {"dump", "--profile", std::string(to_string(profile)), files.back()}});
     }
     std::vector<RunOutcome> out(inputs.size());
     for (RunOutcome& o : out) {  // what a job the pool never started (SIGINT) reports
@@ -145,7 +145,7 @@ FuzzRunner process_runner(std::string command, Profile profile, std::string work
     }
     // The pool catches SIGINT/SIGTERM while it runs; pass an interrupt on to the caller's
     // handler (fuzz-reader's stop flag) once the pool has restored it.
-    if (!run_processes(jobs, pool, [&](size_t i, RunOutcome&& r) { out[i] = std::move(r); }))
+    if (!transport->run(requests, [&](size_t i, RunOutcome&& r) { out[i] = std::move(r); }))
       std::raise(SIGINT);
     std::error_code ec;
     for (const std::string& f : files) fs::remove(f, ec);
@@ -186,6 +186,7 @@ std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
   (void)seeds;
   Json j{{"schema", "voxrig-fuzz-reader-report/1"},
          {"reader", info.reader},
+         {"protocol", info.protocol},
          {"profile", std::string(to_string(info.profile))},
          {"codes", std::string(to_string(info.codes))},
          {"seed", seed_text(info.seed)},
@@ -288,9 +289,10 @@ std::string fuzz_summary_text(const FuzzRunInfo& info, const FuzzResult& result)
   char line[256];
   const double rate = result.seconds > 0 ? double(result.execs) / result.seconds : 0;
   std::snprintf(
-      line, sizeof line, "%s: %llu executions in %.1f s (%.0f/s, +%llu minimizing), %llu known\n",
+      line, sizeof line,
+      "%s: %llu executions in %.1f s (%.1f execs/s, %s, +%llu minimizing), %llu known\n",
       std::string(to_string(info.profile)).c_str(), static_cast<unsigned long long>(result.execs),
-      result.seconds, rate, static_cast<unsigned long long>(result.minimize_execs),
+      result.seconds, rate, info.protocol.empty() ? "?" : info.protocol.c_str(), static_cast<unsigned long long>(result.minimize_execs),
       static_cast<unsigned long long>(result.known_hits));
   s += line;
   if (result.interrupted) s += "interrupted\n";

@@ -10,6 +10,7 @@
 
 #include "voxrig/conform/corpus.h"
 #include "voxrig/conform/fuzz_reader.h"
+#include "voxrig/conform/serve.h"
 
 namespace voxrig::conform {
 namespace {
@@ -81,6 +82,7 @@ FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run) {
   FuzzRunner runner;
   if (run.testee) {
     runner = testee_runner(*run.testee, o.profile);
+    out.info.protocol = "testee";
     o.batch = 64;
   } else {
     if ((work.path = make_temp_dir()).empty()) {
@@ -91,7 +93,17 @@ FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run) {
     PoolOptions pool;
     pool.parallel = run.jobs;
     pool.timeout_seconds = run.timeout_seconds;
-    runner = process_runner(run.command, o.profile, work.path, pool);
+    ServeHello hello;
+    std::shared_ptr<ReaderTransport> transport =
+        reader_transport(shell_command(run.command, {}), run.protocol, pool,
+                         run.hello_timeout_seconds, &hello);
+    if (!transport) {
+      out.status = FuzzRunStatus::NoServe;
+      out.problems.push_back("the reader does not answer `serve`: " + hello.problem);
+      return out;
+    }
+    out.info.protocol = hello.ok ? "serve" : "oneshot";
+    runner = process_runner(std::move(transport), o.profile, work.path);
     o.batch = size_t(run.jobs) * 4;
   }
   if (run.started) run.started(out.info);

@@ -13,6 +13,7 @@ namespace voxrig::conform {
 namespace {
 
 constexpr size_t kMaxListedLines = 100;
+constexpr size_t kMaxLineChars = 200;  // no summary line longer (issue 41)
 
 std::string utf8(std::string_view s) {
   return repair_utf8({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
@@ -126,6 +127,31 @@ std::string result_line(const CaseResult& r, const std::string& golden_dir,
   return out;
 }
 
+// "a b c".
+std::string join(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& s : list) out += (out.empty() ? "" : " ") + s;
+  return out.empty() ? "nothing" : out;
+}
+
+// Results per second of wall time (0 for an instant run).
+double throughput(size_t n, double seconds) { return seconds > 0 ? double(n) / seconds : 0; }
+
+// A summary line cut to kMaxLineChars.
+std::string clip_line(std::string line) {
+  if (line.size() > kMaxLineChars) line = line.substr(0, kMaxLineChars - 3) + "...";
+  return line;
+}
+
+// The header's protocol line: serve and what the hello claims, or one-shot and why.
+std::string protocol_text(const RunInfo& info) {
+  if (info.protocol == "serve")
+    return clip_line("serve (one process per worker; claims: " + join(info.claimed_profiles) + ")");
+  return clip_line("one process per request" +
+                   (info.protocol_note.empty() ? std::string()
+                                               : " (no serve: " + info.protocol_note + ")"));
+}
+
 }  // namespace
 
 std::string header_text(const RunInfo& info) {
@@ -145,6 +171,7 @@ std::string header_text(const RunInfo& info) {
     for (const auto& c : info.capabilities) out += " " + c;
     out += info.dump ? " (and the reader cases)\n" : " (reader cases not run: --no-dump)\n";
   }
+  if (!info.protocol.empty()) out += "  protocol: " + protocol_text(info) + "\n";
   if (!info.expected_failures.empty())
     out += "  expected failures: " + info.expected_failures + "\n";
   if (!info.filter.empty()) out += "  filter: " + info.filter + "\n";
@@ -212,7 +239,14 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
               ? " (accept/reject matched, error code differed; --codes loose)\n"
               : "\n");
   out += "skipped: " + std::to_string(summary.skipped) + "\n";
-  out += "time: " + fixed(info.seconds, 2) + " s\n";
+  if (!info.unclaimed_profiles.empty())
+    out += clip_line("not claimed, not run: " + join(info.unclaimed_profiles) +
+                     " (the reader's serve hello claims " + join(info.claimed_profiles) +
+                     "; --profile P runs one anyway)") +
+           "\n";
+  out += "time: " + fixed(info.seconds, 2) + " s, " +
+         fixed(throughput(results.size(), info.seconds), 1) + " checks/s" +
+         (info.protocol.empty() ? "" : " (" + info.protocol + ")") + "\n";
   out += std::to_string(c.passed()) + " passed, " + std::to_string(c.failed()) + " failed\n";
   return out;
 }
@@ -347,6 +381,13 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   out += "  \"jobs\": " + std::to_string(info.jobs) + ",\n";
   out += "  \"timeout_s\": " + fixed(info.timeout_seconds, 3) + ",\n";
   out += "  \"time_s\": " + fixed(info.seconds, 3) + ",\n";
+  out += "  \"checks_per_s\": " + fixed(throughput(results.size(), info.seconds), 3) + ",\n";
+  out += "  \"protocol\": " + quote(info.protocol) + ",\n";
+  out += "  \"protocol_note\": " + quote(info.protocol_note) + ",\n";
+  out += "  \"unclaimed_profiles\": [";
+  for (size_t i = 0; i < info.unclaimed_profiles.size(); ++i)
+    out += (i ? ", " : "") + quote(info.unclaimed_profiles[i]);
+  out += "],\n";
   std::map<std::string, size_t> failed_by_section;  // counted failures per spec section
   for (const CaseResult& r : results)
     if (r.counted && is_bad(r.verdict)) ++failed_by_section[section_of(r)];

@@ -4,11 +4,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
 #include "run_internal.h"
+#include "voxrig/conform/serve.h"
 
 namespace voxrig::conform {
 namespace {
@@ -88,6 +90,10 @@ std::string probe(ReaderTransport& transport, const ReaderRequest& first) {
   return why;
 }
 
+bool contains(const std::vector<std::string>& list, const std::string& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
 RunResult stop(RunResult r, RunStatus status, std::string problem) {
   r.status = status;
   r.problems.push_back(std::move(problem));
@@ -110,11 +116,28 @@ RunResult run_conformance(const RunOptions& o, const RunProgress& progress) {
     r.status = loaded == CorpusStatus::Mismatch ? RunStatus::CorpusMismatch : RunStatus::IoError;
     return r;
   }
-  const std::vector<std::string> profiles =
-      o.profiles.empty()
-          ? std::vector<std::string>(std::begin(kAllProfiles), std::end(kAllProfiles))
-          : o.profiles;
+  // The transport first: a serve reader's hello says which profiles it claims.
+  std::shared_ptr<ReaderTransport> transport = o.transport;
+  ServeHello hello;
+  if (!transport) {
+    PoolOptions pool;
+    pool.parallel = o.jobs ? o.jobs : available_cpus();
+    pool.timeout_seconds = o.timeout_seconds;
+    transport = reader_transport(o.reader_argv, o.protocol, pool, o.hello_timeout_seconds, &hello);
+    if (!transport)
+      return stop(std::move(r), RunStatus::ReaderNotStarted,
+                  "it does not answer `serve`: " + hello.problem);
+  }
+  std::vector<std::string> profiles = o.profiles, unclaimed;
+  if (profiles.empty())
+    for (const char* p : kAllProfiles)
+      (!hello.ok || hello.profiles.empty() || contains(hello.profiles, p) ? profiles : unclaimed)
+          .push_back(p);
   r.info = run_info(corpus, o, profiles);
+  r.info.protocol = o.transport ? "" : hello.ok ? "serve" : "oneshot";
+  if (!o.transport && o.protocol != ReaderProtocol::OneShot) r.info.protocol_note = hello.problem;
+  r.info.claimed_profiles = hello.profiles;
+  r.info.unclaimed_profiles = unclaimed;
   if (progress.started) progress.started(r.info);
 
   TempDir tmp;
@@ -124,13 +147,6 @@ RunResult run_conformance(const RunOptions& o, const RunProgress& progress) {
   if (plan.planned.empty())
     return stop(std::move(r), RunStatus::NothingToRun,
                 "nothing to run (no case matches the filter and profiles)");
-  std::shared_ptr<ReaderTransport> transport = o.transport;
-  if (!transport) {
-    PoolOptions pool;
-    pool.parallel = r.info.jobs;
-    pool.timeout_seconds = o.timeout_seconds;
-    transport = process_transport(o.reader_argv, pool);
-  }
   if (o.probe_reader)
     if (std::string why = probe(*transport, plan.requests.front()); !why.empty())
       return stop(std::move(r), RunStatus::ReaderNotStarted, why);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "voxrig/conform/run.h"
 #include "voxrig/conform/testee_loader.h"
 #include "voxrig/profile.h"
 
@@ -33,6 +34,9 @@ struct BenchCase {
 struct BenchReader {
   const Testee* testee = nullptr;
   std::string command;
+  /// How dumps reach the command (run.h): Auto uses `COMMAND serve` (serve.h) when it answers
+  /// hello, so a persistent reader is timed without its start-up.
+  ReaderProtocol protocol = ReaderProtocol::Auto;
 };
 
 struct BenchOptions {
@@ -46,6 +50,7 @@ struct BenchOptions {
 enum class BenchStatus {
   Written,      ///< `json` holds the results
   IoError,      ///< the corpus could not be written for a process reader
+  NoServe,      ///< protocol Serve, and the command does not answer hello (`problem`)
   CheckFailed,  ///< the reader rejected, failed or mis-dumped a file (`problem` says which)
 };
 
@@ -53,7 +58,8 @@ struct BenchResult {
   BenchStatus status = BenchStatus::Written;
   std::string problem;  ///< one line, when not Written
   /// Google Benchmark JSON: per repetition READER/<case> (the reader) and REFERENCE/<case>
-  /// (voxrig's own dump, baseline = 1), plus READER/process_startup (`COMMAND --help`, the fixed
+  /// (voxrig's own dump, baseline = 1; context.protocol: "serve", "oneshot" or "testee"), plus
+/// READER/process_startup (`COMMAND --help`, the fixed
   /// cost of one process, not subtracted) for a process reader.
   std::string json;
 };

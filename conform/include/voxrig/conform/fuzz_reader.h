@@ -26,6 +26,7 @@
 
 #include "voxrig/conform/conform.h"
 #include "voxrig/conform/process_pool.h"
+#include "voxrig/conform/run.h"
 #include "voxrig/conform/testee_loader.h"
 #include "voxrig/profile.h"
 
@@ -154,12 +155,13 @@ FuzzBytes apply_chain(const FuzzBytes& bytes, const std::vector<FuzzStep>& chain
 
 // ---- runners ----------------------------------------------------------------------------------
 
-/// Runs `COMMAND dump --profile P FILE` through run_processes (conform's pool rules), writing each
-/// input to a file in `work_dir` (which must exist; files are overwritten and removed). A SIGINT
-/// or SIGTERM during a batch ends the batch and is re-raised as SIGINT after the pool restored
-/// the caller's handler (so a handler can set the `stop` flag; without one the process ends).
-FuzzRunner process_runner(std::string command, Profile profile, std::string work_dir,
-                          PoolOptions pool);
+/// Sends `dump --profile P FILE` for each input through `transport` (a process per input or the
+/// persistent protocol, serve.h), writing each input to a file in `work_dir` (which must exist;
+/// files are overwritten and removed). A SIGINT or SIGTERM during a batch ends the batch and is
+/// re-raised as SIGINT after the transport restored the caller's handler (so a handler can set
+/// the `stop` flag; without one the process ends).
+FuzzRunner process_runner(std::shared_ptr<ReaderTransport> transport, Profile profile,
+                          std::string work_dir);
 
 /// Calls an in-process testee; its answers become RunOutcomes as the reader protocol would
 /// have produced them (accept: exit 0 + dump; reject: exit 1 + {"error": code}; testee failure:
@@ -170,7 +172,8 @@ FuzzRunner testee_runner(const Testee& testee, Profile profile);
 
 /// What the run was, for the report and the written cases.
 struct FuzzRunInfo {
-  std::string reader;  ///< the command or "testee:LIB"
+  std::string reader;    ///< the command or "testee:LIB"
+  std::string protocol;  ///< "serve", "oneshot" or "testee"
   Profile profile = Profile::VfpRig;
   CodeMode codes = CodeMode::Strict;
   uint64_t seed = 1;
@@ -218,7 +221,10 @@ struct FuzzReaderRun {
   const Testee* testee = nullptr;     ///< the reader in process (one call at a time), or
   std::string command;                ///< the reader protocol's command (a process per input)
   unsigned jobs = 1;                  ///< parallel reader processes
-  double timeout_seconds = 10;        ///< per reader process
+  double timeout_seconds = 10;        ///< per reader request
+  /// How requests reach the command (serve.h): Auto uses `COMMAND serve` when it answers hello.
+  ReaderProtocol protocol = ReaderProtocol::Auto;
+  double hello_timeout_seconds = 20;  ///< how long a serve worker may take to answer hello
   FuzzOptions options;                ///< `batch` is set here from the reader and `jobs`
   std::string expected;               ///< the expected-failure file, for the report
   /// Called once the seed files are gathered, before the first execution.
@@ -231,6 +237,7 @@ enum class FuzzRunStatus {
   IoError,         ///< the corpus is unreadable, or no temporary directory (`problems`)
   CorpusMismatch,  ///< a case file's SHA-256 differs from the manifest's (`problems`)
   NoSeeds,         ///< no golden case of the profile matches the filter and no extra seeds
+  NoServe,         ///< protocol Serve, and the command does not answer hello (`problems`)
 };
 
 struct FuzzReaderOutcome {

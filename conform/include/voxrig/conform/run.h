@@ -60,6 +60,13 @@ class ReaderTransport {
 std::unique_ptr<ReaderTransport> process_transport(std::vector<std::string> reader_argv,
                                                    const PoolOptions& pool);
 
+/// How the runner reaches a reader: detect `COMMAND serve` once (Auto, serve.h), require it, or
+/// run one process per request (OneShot).
+enum class ReaderProtocol { Auto, Serve, OneShot };
+
+/// "auto", "serve", "oneshot".
+std::string_view to_string(ReaderProtocol p);
+
 /// Which checks a run makes (conformance.md "The reader protocol", "Writers, evaluators and
 /// meshers").
 struct RunChecks {
@@ -79,6 +86,14 @@ struct RunOptions {
   /// Another way to reach the reader (tests, an in-process reader, a persistent reader);
   /// null: process_transport(reader_argv, {jobs, timeout_seconds}).
   std::shared_ptr<ReaderTransport> transport;
+  /// With `reader_argv` (no `transport`): whether to use the persistent protocol (serve.h).
+  /// Under Auto and Serve, a reader whose hello claims profiles runs only those when `profiles`
+  /// is empty (the others are counted in RunInfo::unclaimed_profiles). Serve without a hello
+  /// answer stops the run with ReaderNotStarted.
+  ReaderProtocol protocol = ReaderProtocol::Auto;
+  /// How long a starting serve worker may take to answer hello (detection and restarts); a
+  /// reader without `serve` usually exits at once, so this is only spent on a loaded machine.
+  double hello_timeout_seconds = 20;
   /// Send the first request alone first, and stop with ReaderNotStarted when it shows the reader
   /// cannot be started (not started, killed by a signal, or the shell's exit 126 / 127).
   bool probe_reader = false;
