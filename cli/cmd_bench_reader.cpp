@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view kUsage =
     "usage: voxrig bench-reader (--testee LIB.so | --reader COMMAND) [-o OUT.json]\n"
     "                           [--repetitions N] [--min-time SECONDS] [--quick]\n"
-    "                           [--profile LIST]\n"
+    "                           [--profile LIST] [--protocol auto|serve|oneshot]\n"
     "Times a reader on the perf corpus (large VOX0 grids, 64-joint rigs with 30-key clips on\n"
     "every joint, RKCH characters with KV6 meshes and RVC voxel clips; generated on the fly,\n"
     "deterministically, the benchmarks' own inputs) next to the reference, in one run, and\n"
@@ -30,6 +30,9 @@ constexpr std::string_view kUsage =
     "                     measured on its own and NOT subtracted from READER/<case>\n"
     "--testee LIB.so   an in-process testee (voxrig/testee.h; dlopen, same process)\n"
     "--reader COMMAND  the reader protocol: COMMAND dump --profile P FILE, run through sh\n"
+    "--protocol P      auto (default): `COMMAND serve` (one persistent process, JSON lines;\n"
+    "                  docs/spec/protocols.md) when it answers hello, else a process per\n"
+    "                  dump; serve: require it (exit 2 if not); oneshot: never\n"
     "--repetitions N   repetitions per case, interleaved round-robin (default 5)\n"
     "--min-time S      minimum time per repetition (default 0.2; the process mode runs at\n"
     "                  least 3 dumps per repetition)\n"
@@ -40,7 +43,8 @@ constexpr std::string_view kUsage =
     "Every dump is checked once first: a reader that rejects or fails a corpus file, or whose\n"
     "dump differs from the reference's (compared as JSON values, as voxrig conform does), is\n"
     "reported and the command exits 4 (no JSON).\n"
-    "Exit: 0 written, 2 usage, 3 I/O (library not loadable, file not writable), 4 check failed.\n";
+    "Exit: 0 written, 2 usage (or --protocol serve and no serve), 3 I/O (library not loadable,\n"
+    "file not writable), 4 check failed.\n";
 
 constexpr OptionSpec kOptions[] = {{"--testee", true},
                                    {"--reader", true},
@@ -48,6 +52,7 @@ constexpr OptionSpec kOptions[] = {{"--testee", true},
                                    {"--repetitions", true},
                                    {"--min-time", true},
                                    {"--quick", false},
+                                   {"--protocol", true, kProtocolChoices},
                                    {"--profile", true, kProfileChoices, true}};
 
 // The perf corpus, restricted to --profile. Empty after one line when nothing is left.
@@ -97,11 +102,13 @@ int run(const Args& args) {
   options.progress = [](size_t done, size_t total, const std::string& series) {
     std::cerr << "[" << done << "/" << total << "] " << series << "\n";
   };
-  const conform::BenchResult r =
-      conform::bench_reader(cases, {testee.get(), reader.value_or("")}, options);
+  const conform::BenchResult r = conform::bench_reader(
+      cases, {testee.get(), reader.value_or(""), protocol_option(args)}, options);
   if (r.status != conform::BenchStatus::Written) {
     std::cerr << "bench-reader: " << r.problem << "\n";
-    return r.status == conform::BenchStatus::IoError ? kExitIo : kExitFailed;
+    return r.status == conform::BenchStatus::IoError   ? kExitIo
+           : r.status == conform::BenchStatus::NoServe ? kExitUsage
+                                                       : kExitFailed;
   }
   if (auto out = args.last("-o")) {
     if (!write_file(*out, r.json)) {

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -26,15 +28,20 @@ constexpr std::string_view kUsage =
     "                      [--timeout SEC] [--codes strict|loose] [--expected-failures FILE]\n"
     "                      [--update-expected] [--writer] [--junit FILE] [--report FILE.json]\n"
     "                      [--filter SUBSTR] [--level required|all] [--html FILE]\n"
+    "                      [--compile] [--pose] [--mesh] [--no-dump] [--protocol P]\n"
     "Runs a reader over the golden corpus and compares its verdicts and dumps with the\n"
     "manifest (golden/README.md). The manifest's SHA-256 hashes are checked first.\n"
     "  --reader CMD        shell command; run as `CMD dump --profile P FILE` (and, with --writer,\n"
     "                      `CMD roundtrip|canonicalize --profile P IN OUT`). Default: this voxrig\n"
     "  --profile P         vfp-static | vfp-rig | rkc-strict | rkc-compat; repeatable\n"
-    "                      (default: all four; profiles that do not apply to a case are skipped)\n"
+    "                      (default: all four, or those a serve reader's hello claims; profiles\n"
+    "                      that do not apply to a case are skipped)\n"
     "  --golden DIR        the corpus (default: $VOXRIG_GOLDEN, the installed corpus, the source\n"
     "                      tree's golden/)\n"
     "  --jobs N            parallel reader runs (default: the number of CPUs)\n"
+    "  --protocol P        auto (default): use `CMD serve` (one process per worker, JSON lines;\n"
+    "                      docs/spec/protocols.md) when it answers hello within 20 s, else one\n"
+    "                      process per run; serve: require it (exit 2 if not); oneshot: never\n"
     "  --timeout SEC       per run; the reader's process group is killed (default: 10)\n"
     "  --codes loose       check accept/reject only, not error codes (reported as loose)\n"
     "  --expected-failures FILE   `CASE_ID PROFILE [CHECK]  # reason` per line: listed failures\n"
@@ -92,6 +99,7 @@ constexpr OptionSpec kOptions[] = {{"--reader", true},
                                    {"--html", true},
                                    {"--filter", true},
                                    {"--level", true, kLevelChoices},
+                                   {"--protocol", true, kProtocolChoices},
                                    {"--generated", true},
                                    {"--seed", true},
                                    {"--format", true, kGenFormatChoices, true},
@@ -161,6 +169,7 @@ int parse_options(const Args& args, Options& o) {
   run.jobs = unsigned(jobs);
   run.codes = args.last("--codes") == "loose" ? CodeMode::Loose : CodeMode::Strict;
   run.level_all = args.last("--level") == "all";
+  run.protocol = protocol_option(args);
   o.expected_failures = args.last("--expected-failures");
   o.update_expected = args.has("--update-expected");
   if (o.update_expected && !o.expected_failures) {
@@ -184,10 +193,15 @@ int parse_options(const Args& args, Options& o) {
 // Progress on stderr: rewritten in place on a terminal, one line per 10% otherwise.
 class Progress {
  public:
-  Progress() : tty_(::isatty(2) == 1) {}
+  Progress() : tty_(::isatty(2) == 1), start_(std::chrono::steady_clock::now()) {}
   void step(size_t done, size_t total, const CaseResult& r) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    char rate[32];
+    std::snprintf(rate, sizeof rate, " %.1f/s ", s > 0 ? double(done) / s : 0.0);
     std::string line =
-        "[" + std::to_string(done) + "/" + std::to_string(total) + "] " + r.id + " " + r.profile;
+        "[" + std::to_string(done) + "/" + std::to_string(total) + rate + "] " + r.id + " " +
+        r.profile;
     if (r.check != Check::Dump) line += " " + std::string(to_string(r.check));
     if (tty_) {
       std::cerr << "\r\x1b[K" << line << std::flush;
@@ -206,6 +220,7 @@ class Progress {
  private:
   size_t last_decile_ = 0;
   bool tty_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 std::string make_temp_dir() {
@@ -311,8 +326,8 @@ int not_completed(const Options& o, const RunResult& r) {
       print_corpus_problems(r.problems);
       return kExitUsage;
     case RunStatus::ReaderNotStarted:
-      std::cerr << "voxrig conform: --reader '" << *o.reader << "' cannot be started ("
-                << r.problems.front() << "); nothing was run\n";
+      std::cerr << "voxrig conform: --reader '" << (o.reader ? *o.reader : o.run.reader_name)
+                << "' cannot be started (" << r.problems.front() << "); nothing was run\n";
       return kExitUsage;
     case RunStatus::Interrupted:
       std::cerr << "voxrig conform: interrupted\n";

@@ -25,12 +25,16 @@ constexpr std::string_view kUsage =
     "                          [--seconds N] [--runs N] [--seed S] [--out DIR] [--jobs N]\n"
     "                          [--codes strict|loose] [--expected FILE] [--golden DIR]\n"
     "                          [--timeout SEC] [--minimize N] [--filter SUBSTR] [--generated N]\n"
+    "                          [--protocol auto|serve|oneshot]\n"
     "Differential fuzzing: mutates golden and generated files (the fuzz targets' structure-aware\n"
     "mutators, which keep lengths and hashes consistent, and plain byte mutations), runs the\n"
     "reference (in process) and the reader on each input, and compares verdict, error code and\n"
     "dump as `voxrig conform` does. Each disagreement is minimized while it keeps its class\n"
     "(kind, expected, got, first differing dump path); classes are de-duplicated.\n"
     "  --reader CMD        run as `CMD dump --profile P FILE` (the reader protocol)\n"
+    "  --protocol P        auto (default): `CMD serve` (one process per job, JSON lines;\n"
+    "                      docs/spec/protocols.md) when it answers hello, else a process per\n"
+    "                      input; serve: require it (exit 2 if not); oneshot: never\n"
     "  --testee LIB.so     an in-process reader exporting voxrig/testee.h's two symbols\n"
     "  --profile P         vfp-static, vfp-rig, rkc-strict or rkc-compat (required)\n"
     "  --seconds N         stop after N seconds (default 60; 0 = no time limit)\n"
@@ -56,6 +60,7 @@ constexpr std::string_view kUsage =
 
 constexpr std::string_view kCodesChoices[] = {"strict", "loose"};
 constexpr OptionSpec kOptions[] = {
+    {"--protocol", true, kProtocolChoices},
     {"--reader", true},   {"--testee", true}, {"--profile", true, kProfileChoices},
     {"--seconds", true},  {"--runs", true},   {"--seed", true},
     {"--out", true},      {"--jobs", true},   {"--codes", true, kCodesChoices},
@@ -111,6 +116,7 @@ int parse_run(const Args& args, FuzzReaderRun& run, uint64_t& generated) {
   if (!seconds_option(args, who, "--seconds", 0, 1e7, o.seconds)) return kExitUsage;
   o.codes = args.last("--codes") == "loose" ? CodeMode::Loose : CodeMode::Strict;
   run.filter = args.last("--filter").value_or("");
+  run.protocol = protocol_option(args);
   return kExitOk;
 }
 
@@ -167,6 +173,10 @@ int not_run(const FuzzReaderRun& run, const FuzzReaderOutcome& out) {
               << to_string(run.options.profile) << " matches --filter, and --generated is 0)\n";
     return kExitUsage;
   }
+  if (out.status == FuzzRunStatus::NoServe) {
+    std::cerr << "voxrig fuzz-reader: " << out.problems[0] << "\n";
+    return kExitUsage;
+  }
   if (out.problems.size() == 1 && out.problems[0] == "cannot create a temporary directory")
     std::cerr << "voxrig fuzz-reader: " << out.problems[0] << "\n";
   else
@@ -202,7 +212,8 @@ int run(const Args& args) {
   }
   run.started = [&](const FuzzRunInfo& info) {
     const FuzzOptions& o = run.options;
-    std::cerr << "fuzz-reader: " << info.reader << " under " << to_string(o.profile) << ", "
+    std::cerr << "fuzz-reader: " << info.reader << " (" << info.protocol << ") under "
+              << to_string(o.profile) << ", "
               << info.seeds << " seed files, seed 0x" << std::hex << o.seed << std::dec << ", "
               << (o.runs ? std::to_string(o.runs) + " runs" : std::to_string(int(o.seconds)) + " s")
               << "\n";

@@ -11,7 +11,7 @@ namespace voxrig::cli {
   X(kDump)                                                                              \
   X(kValidate)                                                                          \
   X(kRoundtrip) X(kCanonicalize) X(kMesh) X(kPose) X(kExportGltf) X(kLimits) X(kErrors) \
-      X(kConform) X(kGolden) X(kGen) X(kFuzzReader) X(kInfo) X(kRules) X(kBenchReader)
+      X(kConform) X(kGolden) X(kGen) X(kFuzzReader) X(kInfo) X(kRules) X(kBenchReader) X(kServe)
 
 #define VOXRIG_CLI_DECLARE(id) extern const Command id;
 VOXRIG_CLI_COMMANDS(VOXRIG_CLI_DECLARE)

@@ -88,4 +88,11 @@ int write_generated(const std::string& dir, const gen::GenCorpusOptions& o, bool
   return kExitFailed;
 }
 
+conform::ReaderProtocol protocol_option(const Args& args) {
+  const auto p = args.last("--protocol");
+  return p == "serve"     ? conform::ReaderProtocol::Serve
+         : p == "oneshot" ? conform::ReaderProtocol::OneShot
+                          : conform::ReaderProtocol::Auto;
+}
+
 }  // namespace voxrig::cli

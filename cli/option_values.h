@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "voxrig/conform/run.h"
 #include "voxrig/testing/gen_corpus.h"
 
 namespace voxrig::cli {
@@ -26,6 +27,11 @@ bool seconds_option(const Args& args, std::string_view who, std::string_view nam
 
 /// The values of --format (a comma-separated list) and --size of gen and conform --generated.
 inline constexpr std::string_view kGenFormatChoices[] = {"vfp", "rkc", "kv6", "rvc", "kfa", "all"};
+/// --protocol auto|serve|oneshot (conform, fuzz-reader, bench-reader): how a --reader is reached.
+inline constexpr std::string_view kProtocolChoices[] = {"auto", "serve", "oneshot"};
+/// The last --protocol (parse_args checked the name); Auto when absent.
+conform::ReaderProtocol protocol_option(const Args& args);
+
 inline constexpr std::string_view kGenSizeChoices[] = {"small", "medium"};
 
 /// Parses --format, --seed and --size into `o`. Returns kExitOk or kExitUsage (after one line

@@ -1113,12 +1113,55 @@ def run(argv):
     return 0
 
 
-def main():
+SERVE_PROTOCOL = "voxrig-serve/1"
+SERVE_OPS = ("dump", "roundtrip", "canonicalize", "compile", "pose")
+
+
+def answer(args):
+    """One request of any protocol: (exit code, stdout text, stderr text) of `run(args)`."""
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
     try:
-        code = run(sys.argv[1:])
+        code = run(args)
     except Exception as e:  # a bug here must not look like a crash of the protocol
-        sys.stdout.write(json.dumps({"error": "internal.bug", "detail": repr(e)}) + "\n")
+        out.write(json.dumps({"error": "internal.bug", "detail": repr(e)}) + "\n")
         code = 3
+    finally:
+        sys.stdout, sys.stderr = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def serve():
+    """`voxrig_reader.py serve`: the persistent protocol (docs/spec/protocols.md, "Persistent
+    protocol (serve)"): one JSON request per line on stdin, one JSON answer per line on stdout."""
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+        except ValueError:
+            req = None
+        if not isinstance(req, dict) or not isinstance(req.get("op"), str):
+            reply = {"id": None, "exit": 2, "stdout": "", "stderr": "not a request\n"}
+        elif req["op"] == "hello":
+            reply = {"id": req.get("id"), "protocol": SERVE_PROTOCOL, "ops": list(SERVE_OPS),
+                     "profiles": list(PROFILES)}
+        else:
+            code, out, err = answer([req["op"]] + [str(a) for a in req.get("args", [])])
+            reply = {"id": req.get("id"), "exit": code, "stdout": out}
+            if err:
+                reply["stderr"] = err
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+def main():
+    if sys.argv[1:] == ["serve"]:
+        return serve()
+    code, out, err = answer(sys.argv[1:])
+    sys.stdout.write(out)
+    sys.stderr.write(err)
     sys.stdout.flush()
     return code
 
