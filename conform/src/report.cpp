@@ -88,6 +88,33 @@ std::string upper(std::string_view s) {
   return out;
 }
 
+// "a b c".
+std::string join(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& s : list) out += (out.empty() ? "" : " ") + s;
+  return out.empty() ? "nothing" : out;
+}
+
+// Results per second of wall time (0 for an instant run).
+double throughput(size_t n, double seconds) { return seconds > 0 ? double(n) / seconds : 0; }
+
+// A summary line cut to kMaxLineChars.
+std::string clip_line(std::string line) {
+  if (line.size() <= kMaxLineChars) return line;
+  size_t cut = kMaxLineChars - 3;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+  return line.substr(0, cut) + "...";
+}
+
+// The header's protocol line: serve and what the hello claims, or one-shot and why.
+std::string protocol_text(const RunInfo& info) {
+  if (info.protocol == "serve")
+    return clip_line("serve (one process per worker; claims: " + join(info.claimed_profiles) + ")");
+  return clip_line("one process per request" +
+                   (info.protocol_note.empty() ? std::string()
+                                               : " (no serve: " + info.protocol_note + ")"));
+}
+
 // "breaks SKEL-3 (the SKEL reserved byte ...); obeys PROF-1 (...)": the rules of a result.
 std::string rules_text(const CaseResult& r) {
   std::string out;
@@ -111,45 +138,40 @@ std::string section_of(const CaseResult& r) {
   return r.section.empty() ? "(no rule in the manifest)" : r.section;
 }
 
+// The summary's rules line: the rules the case breaks (every other rule it obeys is noise for a
+// failure); for an accepted case the reader rejected, the rules of the reader's error code; for
+// an accepted case otherwise, the IDs it obeys. Cut to kMaxLineChars.
+std::string failure_rules_line(const CaseResult& r) {
+  std::string out;
+  auto add = [&](const RuleNote& n, bool summary) {
+    out += (out.empty() ? "" : "; ") + n.id;
+    if (summary && !n.summary.empty()) out += " (" + n.summary + ")";
+  };
+  for (const RuleNote& n : r.rules)
+    if (n.relation == RuleRelation::Breaks) add(n, true);
+  if (!out.empty()) return "breaks " + out;
+  for (const RuleNote& n : r.reader_code_rules) add(n, true);
+  if (!out.empty()) return "the reader's error code is that of " + out;
+  for (const RuleNote& n : r.rules) add(n, false);
+  return out.empty() ? out : "obeys " + out;
+}
+
 // The FAIL line, then what the failure is about: rules, spec section, file, hex context.
 std::string result_line(const CaseResult& r, const std::string& golden_dir,
                         const std::string& indent = "") {
   std::string tag = upper(to_string(r.verdict));
   tag.resize(8, ' ');
-  std::string out = indent + tag + r.id + "  " + r.profile + "  " +
-                    std::string(to_string(r.check)) + ": " + utf8(r.reason) + "\n";
+  std::string out = clip_line(indent + tag + r.id + "  " + r.profile + "  " +
+                              std::string(to_string(r.check)) + ": " + utf8(r.reason)) +
+                    "\n";
   const std::string pad = indent + "        ";
-  if (!r.rules.empty()) out += pad + "rules: " + utf8(rules_text(r)) + "\n";
+  if (const std::string rules = failure_rules_line(r); !rules.empty())
+    out += clip_line(pad + "rules: " + utf8(rules)) + "\n";
   if (!r.section.empty()) out += pad + "spec:  " + r.section + "\n";
   if (!r.path.empty())
     out += pad + "file:  " + utf8(golden_dir.empty() ? r.path : golden_dir + "/" + r.path) + "\n";
   if (!r.hex_context.empty()) out += pad + "at:    " + r.hex_context + "\n";
   return out;
-}
-
-// "a b c".
-std::string join(const std::vector<std::string>& list) {
-  std::string out;
-  for (const auto& s : list) out += (out.empty() ? "" : " ") + s;
-  return out.empty() ? "nothing" : out;
-}
-
-// Results per second of wall time (0 for an instant run).
-double throughput(size_t n, double seconds) { return seconds > 0 ? double(n) / seconds : 0; }
-
-// A summary line cut to kMaxLineChars.
-std::string clip_line(std::string line) {
-  if (line.size() > kMaxLineChars) line = line.substr(0, kMaxLineChars - 3) + "...";
-  return line;
-}
-
-// The header's protocol line: serve and what the hello claims, or one-shot and why.
-std::string protocol_text(const RunInfo& info) {
-  if (info.protocol == "serve")
-    return clip_line("serve (one process per worker; claims: " + join(info.claimed_profiles) + ")");
-  return clip_line("one process per request" +
-                   (info.protocol_note.empty() ? std::string()
-                                               : " (no serve: " + info.protocol_note + ")"));
 }
 
 }  // namespace
@@ -239,6 +261,9 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
               ? " (accept/reject matched, error code differed; --codes loose)\n"
               : "\n");
   out += "skipped: " + std::to_string(summary.skipped) + "\n";
+  if (info.protocol == "oneshot" && info.profiles.size() == 4)
+    out += "all four profiles ran: a reader claims fewer with --profile or the \"profiles\" of "
+           "its serve hello (docs/spec/protocols.md)\n";
   if (!info.unclaimed_profiles.empty())
     out += clip_line("not claimed, not run: " + join(info.unclaimed_profiles) +
                      " (the reader's serve hello claims " + join(info.claimed_profiles) +

@@ -3,6 +3,8 @@
 // result for the reports.
 #include <filesystem>
 
+#include <algorithm>
+
 #include "run_internal.h"
 #include "voxrig/conform/capability_protocol.h"
 
@@ -138,6 +140,12 @@ CaseResult judge_planned(const Corpus& corpus, const RunOptions& o, const Planne
   }
   describe_case(r, *p.c, p.e, rules);
   if (p.check != Check::Dump) r.capability = "writer";
+  if (rules && r.verdict == Verdict::Fail && p.e->accept && run.exit_code == 1)
+    if (const auto code = rejection_code(run.out))
+      for (const Rule& rule : rules->rules)
+        if (std::find(rule.codes.begin(), rule.codes.end(), *code) != rule.codes.end())
+          r.reader_code_rules.push_back(
+              {rule.id, RuleRelation::Breaks, rule.summary, RuleCatalogue::where(rule)});
   if (r.verdict != Verdict::Pass && r.verdict != Verdict::Loose) {
     const auto bytes = read_regular_file(corpus.file(p.c->path));
     add_failure_context(r, *p.c, *p.e, run, bytes ? *bytes : std::vector<uint8_t>{});

@@ -178,6 +178,9 @@ struct CaseResult {
   std::string capability = "reader";  ///< "reader", "writer"; other capabilities add their own
   std::string path;                   ///< the case file, relative to the golden directory
   std::vector<RuleNote> rules;        ///< resolved rules, breaking ones first
+  /// An accepted case the reader rejected: the rules enforcing the reader's error code (what
+  /// the reader thinks the file breaks), as the text summary's rules line names them.
+  std::vector<RuleNote> reader_code_rules;
   std::string section;                ///< the spec section failures are grouped by ("" = no rule)
   int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
   std::string hex_context;            ///< a short hex dump around `offset` (failures only)
