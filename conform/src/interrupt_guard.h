@@ -1,10 +1,11 @@
-// The runner's SIGINT / SIGTERM handling, shared by the process pool and the serve transport:
-// while a guard lives, an interrupt sets g_interrupted (and wakes poll), SIGCHLD has its default
+// The runner's signal handling, shared by the process pool and the serve transport: while a
+// guard lives, an interrupt sets g_interrupted (and wakes poll), SIGCHLD has its default
 // disposition and SIGPIPE is ignored (a reader that closed its stdin is a write error, not the
-// end of the runner).
+// end of the runner); and the spawn attributes every reader process starts with.
 #pragma once
 
 #include <signal.h>
+#include <spawn.h>
 
 namespace voxrig::conform::detail {
 
@@ -45,5 +46,20 @@ class InterruptGuard {
   struct sigaction old_chld_ {};
   struct sigaction old_pipe_ {};
 };
+
+/// Initializes `attr` for a reader process: its own process group (so a kill reaches its
+/// children), an empty signal mask and default dispositions (whatever the runner blocks or
+/// ignores). The caller destroys it.
+inline void init_reader_spawn_attributes(posix_spawnattr_t* attr) {
+  posix_spawnattr_init(attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(attr, &none);
+  posix_spawnattr_setsigdefault(attr, &all);
+  posix_spawnattr_setpgroup(attr, 0);
+  posix_spawnattr_setflags(attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
 
 }  // namespace voxrig::conform::detail
