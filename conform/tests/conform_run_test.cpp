@@ -114,6 +114,7 @@ class ConformRun : public ::testing::Test {
     o.golden_dir = tmp_ / "golden";
     o.reader_argv = shell_command(reader_, {});
     o.reader_name = reader_;
+    o.protocol = ReaderProtocol::OneShot;  // the one-shot protocol's rules (serve: serve_faults.sh)
     o.timeout_seconds = 0.3;
     o.profiles = std::move(profiles);
     if (adjust) adjust(o);
