@@ -107,7 +107,7 @@ class ConformRun : public ::testing::Test {
     put(tmp_ / "golden/manifest.json", manifest);
   }
 
-  // Runs the fake reader (timeout 0.3 s) over the fake corpus with `profiles`, after `adjust`.
+  // Runs the fake reader (timeout 2 s) over the fake corpus with `profiles`, after `adjust`.
   RunResult run(std::vector<std::string> profiles,
                 const std::function<void(RunOptions&)>& adjust = {}) {
     RunOptions o;
@@ -115,7 +115,8 @@ class ConformRun : public ::testing::Test {
     o.reader_argv = shell_command(reader_, {});
     o.reader_name = reader_;
     o.protocol = ReaderProtocol::OneShot;  // the one-shot protocol's rules (serve: serve_faults.sh)
-    o.timeout_seconds = 0.3;
+    // Long enough for a shell start on a busy 2-core CI host; only t/hang waits it out.
+    o.timeout_seconds = 2.0;
     o.profiles = std::move(profiles);
     if (adjust) adjust(o);
     RunProgress progress;
