@@ -732,5 +732,36 @@ class Hostile(unittest.TestCase):
         self.assertGreater(len(seen), 15, sorted(seen))
 
 
+class ReadingMutants(unittest.TestCase):
+    """voxrig_mutants.py's table and the guarded branches agree: every row is switched on at one
+    place at least, every switch names a row, and every name starts with a rule ID of
+    golden/rules.json (the CTest golden_reading_mutants runs them against the corpus)."""
+
+    def test_table_and_branches_agree(self):
+        import re
+        import voxrig_mutants as vm
+        here = os.path.dirname(os.path.abspath(__file__))
+        used = set()
+        for name in ("voxrig_reader.py", "voxrig_compile.py", "voxrig_json.py", "voxrig_pose.py"):
+            with open(os.path.join(here, name), encoding="utf-8") as f:
+                used |= set(re.findall(r'mutant\("([^"]+)"\)', f.read()))
+        self.assertEqual(used, set(vm.NAMES))
+        self.assertEqual(len(vm.NAMES), len(vm.MUTANTS), "a name appears twice")
+        with open(os.path.join(here, "..", "..", "rules.json"), encoding="utf-8") as f:
+            rules = {r["id"] for r in json.load(f)["rules"]}
+        for name, capability, profiles, pose_filter, reading in vm.MUTANTS:
+            self.assertIn(name.split(".", 1)[0], rules, name)
+            self.assertIn(capability, ("dump", "writer", "compile", "pose"), name)
+            self.assertEqual(pose_filter is not None, capability == "pose", name)
+            self.assertTrue(reading, name)
+
+    def test_unknown_mutant_is_a_usage_error(self):
+        env = dict(os.environ, VOXRIG_MUTANT="SKEL-8.no_such_reading")
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "voxrig_reader.py"), "dump", "--profile", "vfp-rig",
+            os.devnull], env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -24,6 +24,8 @@ string is decoded in runs, so the work is linear in the text.
 import json
 import re
 
+from voxrig_mutants import mutant
+
 MAX_DEPTH = 64
 _WS = b" \t\n\r"
 _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -233,7 +235,7 @@ class _Parser:
             key_offset = self.i
             key = self.string()
             self.path.append(key)
-            if key in seen:
+            if key in seen and not mutant("JSON-2.duplicate_key_last_wins"):
                 self.fail("json.duplicate_key", "key %r appears twice" % key, key_offset)
             seen.add(key)
             self.ws()
