@@ -3,6 +3,7 @@
 golden_reading_mutants).
 
 usage: reading_mutants.py VOXRIG_EXE GOLDEN_DIR [--python PY] [--jobs N] [--only NAME ...]
+(--jobs: mutants run at a time, each conform run with one reader process; default 2)
 
 A reading mutant (golden/readers/python/voxrig_mutants.py) is the Python example reader with one
 statement of docs/spec/ read the other plausible way. For each mutant this runs
@@ -18,6 +19,7 @@ statements pinned. Exit 0 when every mutant is killed, 1 when one survives or a 
 2 on usage errors.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -90,21 +92,17 @@ def main():
     # -S: the reader is standard library only, and a site-packages .pth can cost more than a run
     reader = "%s -S %s" % (shlex.quote(a.python),
                            shlex.quote(os.path.join(reader_dir, "voxrig_reader.py")))
-    start = time.monotonic()
-    killed, survived, broken, runs = [], [], [], 0
-    for m in mutants:
+    def run(m):
+        """(verdict line, killed | survived | error, runs) of one mutant."""
         name, capability, profiles, _, reading = m
         rule = name.split(".", 1)[0]
         if rule not in rule_cases:
-            broken.append(name)
-            print("ERROR    %-42s rule %s is not in golden/rules.json" % (name, rule))
-            continue
+            return "ERROR    %-42s rule %s is not in golden/rules.json" % (name, rule), "error", 0
         cases = cases_for(m, rule_cases, pose_by_rule)
         if not cases:
-            survived.append(name)
-            print("SURVIVED %-42s no %s case of %s to run it on" % (name, capability, rule))
-            continue
-        cmd = [a.voxrig, "conform", "--golden", golden, "--jobs", a.jobs, "--level", "all",
+            return ("SURVIVED %-42s no %s case of %s to run it on" % (name, capability, rule),
+                    "survived", 0)
+        cmd = [a.voxrig, "conform", "--golden", golden, "--jobs", "1", "--level", "all",
                "--reader", "VOXRIG_MUTANT=%s %s" % (name, reader)] + CAPABILITY_ARGS[capability]
         for p in profiles.split():
             cmd += ["--profile", p]
@@ -112,18 +110,24 @@ def main():
             cmd += ["--filter", c]
         r = subprocess.run(cmd, capture_output=True, text=True)
         counted = re.search(r"^(\d+) passed, (\d+) failed$", r.stdout, re.M)
-        runs += int(counted.group(1)) + int(counted.group(2)) if counted else 0
+        runs = int(counted.group(1)) + int(counted.group(2)) if counted else 0
         if r.returncode == 4:
-            killed.append(name)
-            print("killed   %-42s %s" % (name, first_failure(r.stdout)))
-        elif r.returncode == 0:
-            survived.append(name)
-            print("SURVIVED %-42s %d case(s) of %s pass: no case tells '%s' apart"
-                  % (name, len(cases), rule, reading))
-        else:
-            broken.append(name)
-            print("ERROR    %-42s conform exited %d: %s" % (name, r.returncode,
-                                                            (r.stderr or r.stdout)[-300:]))
+            return "killed   %-42s %s" % (name, first_failure(r.stdout)), "killed", runs
+        if r.returncode == 0:
+            return ("SURVIVED %-42s %d case(s) of %s pass: no case tells '%s' apart"
+                    % (name, len(cases), rule, reading), "survived", runs)
+        return ("ERROR    %-42s conform exited %d: %s"
+                % (name, r.returncode, (r.stderr or r.stdout)[-300:]), "error", runs)
+
+    # One conform run per mutant, --jobs of them at a time (each with one reader process), so
+    # one run's start-up (reading the manifest, hashing every case file) overlaps another's work.
+    start = time.monotonic()
+    killed, survived, broken, runs = [], [], [], 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, int(a.jobs))) as pool:
+        for m, (line, outcome, n) in zip(mutants, pool.map(run, mutants)):
+            print(line, flush=True)
+            runs += n
+            {"killed": killed, "survived": survived, "error": broken}[outcome].append(m[0])
     pinned = sorted({n.split(".", 1)[0] for n in killed})
     print("reading mutants: %d of %d killed, %d survived, %d error(s); %d conform runs in %.1f s"
           % (len(killed), len(mutants), len(survived), len(broken), runs,

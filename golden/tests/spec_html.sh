@@ -9,15 +9,7 @@ set -euo pipefail
 voxrig=${1:?usage: spec_html.sh VOXRIG_EXE OUT_DIR}
 out=${2:?usage: spec_html.sh VOXRIG_EXE OUT_DIR}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$chromium" ]; then
-  echo "SKIP: Chromium is not installed (Debian package chromium; scripts/install-deps.sh installs it)"
-  exit 77
-fi
-if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP: node is not installed (scripts/install-deps.sh installs it)"
-  exit 77
-fi
+. "$root/golden/tests/headless_env.sh"
 mkdir -p "$out"
 "$voxrig" rules --coverage --json --golden "$root/golden" > "$out/coverage.json"
 set +e

@@ -9,17 +9,10 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const {createRequire} = require("module");
+const {puppeteerOrSkip, openLocalPage} = require("./headless_page.cjs");
 
 const [page_path, rules_path, coverage_path, shot_path, chromium, tools] = process.argv.slice(2);
-let puppeteer;
-try {
-  puppeteer = createRequire(path.join(path.resolve(tools), "package.json"))("puppeteer-core");
-} catch (e) {
-  console.log("SKIP: puppeteer-core is not installed in " + tools +
-              " (scripts/install-deps.sh installs it: cd tools && npm install)");
-  process.exit(77);
-}
+const puppeteer = puppeteerOrSkip(tools);
 
 const rules = JSON.parse(fs.readFileSync(rules_path, "utf8")).rules.map(r => r.id);
 const coverage = JSON.parse(fs.readFileSync(coverage_path, "utf8")).rules;
@@ -32,28 +25,12 @@ const check = (ok, what) => {
 const SHOWN = "SKEL-8";
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const {browser, page, url, foreign, errors} =
+      await openLocalPage(puppeteer, chromium, page_path, {width: 1300, height: 900});
   try {
-    const page = await browser.newPage();
-    await page.setViewport({width: 1300, height: 900});
-    const url = "file://" + path.resolve(page_path);
-    const foreign = [];
-    await page.setRequestInterception(true);
-    page.on("request", req => {
-      const same = req.url().split("#")[0] === url;
-      if (!same) foreign.push(req.url());
-      same ? req.continue() : req.abort();
-    });
-    const errors = [];
-    page.on("pageerror", e => errors.push(String(e)));
-    await page.goto(url, {waitUntil: "load"});
     check(errors.length === 0, "no script errors" + (errors.length ? ": " + errors[0] : ""));
 
-    // Every rule is an anchor of the page, and every rule-shaped anchor is a rule.
+    // Every rule is an anchor of the page (docs/spec's anchors against rules.json: spec_anchors).
     const ids = await page.$$eval("[id]", es => es.map(e => e.id));
     const idset = new Set(ids);
     const missing = rules.filter(r => !idset.has(r));
@@ -65,8 +42,10 @@ const SHOWN = "SKEL-8";
     // Every rule's case list: the coverage's counts and one link per case, to an existing file.
     const blocks = await page.$$eval("div.cases", ds => ds.map(d => ({
       rule: d.dataset.rule, obeying: +d.dataset.obeying, breaking: +d.dataset.breaking,
-      links: [...d.querySelectorAll("a.case")].map(a => ({id: a.textContent, href: a.getAttribute("href")})),
-      inRule: !!d.closest("li, p, section") && d.parentElement.querySelector("a[id='" + d.dataset.rule + "']") !== null,
+      links: [...d.querySelectorAll("a.case")].map(a => ({id: a.textContent,
+                                                           href: a.getAttribute("href")})),
+      // the block sits in the list item or paragraph whose statement the rule anchor opens
+      inRule: d.parentElement.querySelector("a[id='" + d.dataset.rule + "']") !== null,
     })));
     const byRule = new Map(blocks.map(b => [b.rule, b]));
     const wrong = [];
