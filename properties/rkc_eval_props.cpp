@@ -1,4 +1,4 @@
-// RKCH seq evaluation (rkc-family.md §6.1-6.3, D21): RkcClipJob agrees with a slow reference
+// RKCH seq evaluation (docs/spec/rkc-evaluation.md#the-evaluation-state, D21): RkcClipJob agrees with a slow reference
 // written here from the fact sheet (phase 1 walked step by step, no closed-form loops), over
 // random seq timelines with jumps and stop markers and sequences of clock advances.
 #include <cmath>

@@ -16,7 +16,7 @@ import zlib
 
 
 def deflate(raw):
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw DEFLATE, rkc-family.md 4.1
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw DEFLATE, docs/spec/rvc.md#file-framing
     return c.compress(raw) + c.flush()
 
 

@@ -174,12 +174,12 @@ def edges(tmp):
     rc, so, _ = run(["--help"])
     check("--version is in --help", rc == 0 and "--version" in so, so[-300:])
     rc, so, _ = run(["limits", "--help"])
-    check("limits --help cites formats.md \"Limits\"", rc == 0 and 'formats.md "Limits"' in so
+    check("limits --help cites docs/spec/limits.md", rc == 0 and 'docs/spec/limits.md' in so
           and "D18" not in so, so)
-    spec = os.path.join(SRC, "..", "shared", "design", "formats.md")
+    spec = os.path.join(SRC, "..", "shared", "design", "docs/spec/")
     if os.path.exists(spec):  # the spec lives next to the repo (the brief's ../shared/design)
         with open(spec) as f:
-            check("formats.md has the Limits section limits --help cites",
+            check("docs/spec/ has the Limits section limits --help cites",
                   re.search(r"^#+ Limits\b", f.read(), re.M) is not None)
     rc, so, se = run(["golden", "fields", unknown])
     check("golden fields on a foreign file", rc == 1 and so == "" and

@@ -6,7 +6,7 @@
 // Targets call the public library only, as a user would (architecture.md). A target aborts when
 //  - any error has category `internal` (a bug in the reference by definition),
 //  - an error offset lies outside the bytes the decoder was given,
-//  - a round trip or a cross-profile verdict breaks a rule of formats.md (D1, D3, D8, D9).
+//  - a round trip or a cross-profile verdict breaks a rule of docs/spec/ (D1, D3, D8, D9).
 #pragma once
 
 #include <algorithm>
@@ -55,7 +55,7 @@ using View = std::span<const uint8_t>;
 
 namespace voxrig::fuzz {
 
-/// The defaults of formats.md, scaled down where one small input could legitimately make the
+/// The defaults of docs/spec/, scaled down where one small input could legitimately make the
 /// reference allocate or work a lot (the JSON compiler sizes the grid from "size"; RVC inflates
 /// ~1000:1 and rebuilds every frame; a zero-width frame table counts one cell per row). The limit
 /// checks are the same code at any value, so the fuzzer still reaches them, while one input stays

@@ -1,4 +1,4 @@
-// KV6 (rkc-family.md §3): the §3.5 minimal example, parse order (too_small before magic),
+// KV6 (docs/spec/kv6.md): the §3.5 minimal example, parse order (too_small before magic),
 // truncation, the palette rule, limits, D9 run tables (strict error / compat warning), writer.
 #include "rkc_test_util.h"
 

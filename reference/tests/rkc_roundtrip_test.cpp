@@ -1,4 +1,4 @@
-// RKCH round trips (formats.md D1): every case of rkc-family.md §2.7 with its canonical
+// RKCH round trips (docs/spec/writers.md#D1): every case of docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical with its canonical
 // re-encoding written by hand, the §2.8 minimal files, and the validator warnings (D14) each
 // case raises.
 #include "rkc_test_util.h"
@@ -353,7 +353,7 @@ TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   EXPECT_EQ((*c->meshes[1].palette)[767], uint8_t(767 % 64));
 }
 
-// §2.7 case 9 differs by design (formats.md item 4): an embedded RVC blob that is not what the
+// §2.7 case 9 differs by design (docs/spec/rkch.md#DIFF-4): an embedded RVC blob that is not what the
 // writer would make (here a v1 file) is kept byte-for-byte.
 TEST(RkcRoundtrip, EmbeddedRvcKeptByteForByte) {
   Bytes rvc;

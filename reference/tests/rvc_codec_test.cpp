@@ -1,5 +1,5 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md
-// §4.1-4.5, formats.md "differs" item 4, D1/D3/D12). Every input is built by hand with
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (docs/spec/
+// §4.1-4.5, docs/spec/rkch.md#DIFF-4, D1/D3/D12). Every input is built by hand with
 // rvc_test_util.h.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// RVC frame validation/decode (rkc-family.md §4.6, D8), hazards H6-H9 as clean limit errors,
+// RVC frame validation/decode (docs/spec/rvc.md#frame-decode, D8), hazards H6-H9 as clean limit errors,
 // from_frames (D24), the update API (D3/D4) and frame_at (§6.5).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// SKEL v1: every rule of formats.md "SKEL" and fine print 5-6, in the documented check order.
+// SKEL v1: every rule of docs/spec/rig.md#skel and fine print 5-6, in the documented check order.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -3,7 +3,7 @@
 
 Run: python3 -m unittest -v golden/readers/python/test_reader.py   (well under a second)
 
-The builders below write bytes straight from the layouts in formats.md; nothing here asks the
+The builders below write bytes straight from the layouts in docs/spec/; nothing here asks the
 reader what to expect.
 """
 
@@ -38,7 +38,7 @@ def sha(b):
     return hashlib.sha256(b).digest()
 
 
-# ---- builders (formats.md layouts) ----------------------------------------------------------
+# ---- builders (docs/spec/ layouts) ----------------------------------------------------------
 
 def vox0(size=(2, 2, 2), palette=((0, 0, 0, 0), (255, 0, 0, 255)), voxels=None, version=1,
          reserved=0, reserved2=0, palette_count=None):
@@ -540,7 +540,7 @@ def seed_rig_file():
     8x8x8 grid, a 3x6x3 block of colour 1 at x 3..5, y 0..5, z 2..4, colour 2 at [4,6,3],
     colour 3 at [4,7,3]; joints Root and Arm (translation [1,0,0]); the binding at [4,7,3]
     (offset 4 + 8*(7 + 8*3) = 252) to joint 1; clip "wave" of 800 ms whose keys default to the
-    joint's bind pose (formats.md JSON defaults)."""
+    joint's bind pose (docs/spec/ JSON defaults)."""
     vox = bytearray(512)
     for z in range(2, 5):
         for y in range(0, 6):

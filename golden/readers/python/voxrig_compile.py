@@ -1,9 +1,9 @@
 """voxrig_compile.py — JSON compile input -> VFP 1.3 + Voxel Rig v1 bytes (Python 3, stdlib only).
 
-Written from shared/design/formats.md ("JSON compile input", fine print 8 and 9, D16, "VFP
+Written from docs/spec/ ("JSON compile input", fine print 8 and 9, D16, "VFP
 core" Order, the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
 C++ sources: it is the independent compiler that checks the golden compile cases
-(conformance.md "Writers, evaluators and meshers"). `voxrig_reader.py compile IN OUT` runs it.
+(docs/spec/protocols.md). `voxrig_reader.py compile IN OUT` runs it.
 
 Check order (the first failure wins): the text (voxrig_json.py); then each object: its unknown
 keys in JSON order, its missing required keys in schema order, then its fields in schema order
@@ -26,7 +26,7 @@ import struct
 
 from voxrig_json import JsonError, path_text
 from voxrig_mutants import mutant
-from voxrig_reader import Limits  # formats.md "Limits": one home for the reader and the compiler
+from voxrig_reader import Limits  # docs/spec/limits.md: one home for the reader and the compiler
 
 CACHE_TAGS = ("MSH0", "PMSH", "RND0", "PRVW", "ANM0")
 RESERVED_TAGS = ("VOX0", "SKEL", "VSKN", "ANIM")
@@ -363,7 +363,7 @@ def _rig(m, node, p, limits):
 
 
 # ---------------------------------------------------------------------------------------------
-# Writing (formats.md "VFP core" and "Voxel Rig v1"; every hash bound, D2)
+# Writing (docs/spec/vfp.md and "Voxel Rig v1"; every hash bound, D2)
 
 
 def _f32s(bits):

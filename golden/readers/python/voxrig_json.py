@@ -1,6 +1,6 @@
 """voxrig_json.py — the strict JSON text parser behind voxrig_compile.py (Python 3, stdlib only).
 
-Written from RFC 8259 and formats.md fine print 8 / D16, not from the C++ sources. Python's json
+Written from RFC 8259 and docs/spec/compile.md#top-level / D16, not from the C++ sources. Python's json
 module is not used: it accepts NaN/Infinity, keeps the last of two duplicate keys, turns lone
 surrogate escapes into unpaired code points, forgets whether `1` was written `1.0`, and says
 nothing about where in the document it stopped. This parser gives the compiler what the spec

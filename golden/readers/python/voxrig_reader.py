@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """voxrig_reader.py — an independent reader of VFP 1.3 + Voxel Rig v1 (Python 3, stdlib only).
 
-Written from shared/design/formats.md, docs/spec/dump.md and reference/include/voxrig/errors.def
+Written from docs/spec/, docs/spec/dump.md and reference/include/voxrig/errors.def
 only (never from the C++ sources), so that where it disagrees with the reference one of the two is
-wrong and the spec decides. It speaks the conformance reader protocol (conformance.md):
+wrong and the spec decides. It speaks the conformance reader protocol (docs/spec/protocols.md):
 
     voxrig_reader.py dump         --profile P FILE      accept: exit 0, JSON dump on stdout
                                                          reject: exit 1, {"error": code, ...}
@@ -11,14 +11,14 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
     voxrig_reader.py canonicalize --profile P IN OUT    parse, serialize in canonical order (D1)
     voxrig_reader.py pose --profile P --clip C --t T [--policy step|linear|slerp]
                      [--mode clamp|loop] FILE            {"model": [[16 numbers], ...]}
-                                                         (voxrig_pose.py, conformance.md)
+                                                         (voxrig_pose.py, docs/spec/protocols.md)
     voxrig_reader.py compile IN.json OUT.vfp             JSON compile input -> VFP bytes
-                                                         (voxrig_compile.py, conformance.md)
+                                                         (voxrig_compile.py, docs/spec/protocols.md)
 
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
 
-Check order (formats.md fine print 7, D11, D13, refined by docs/spec/vfp.md):
+Check order (docs/spec/vfp.md#FP-7, D11, D13, refined by docs/spec/vfp.md):
   1 file header, field by field       5 unknown REQUIRED sections, unsupported codecs
   2 each section header in file order 6 the VOX0 payload
   3 trailing bytes                    7 sourceHash
@@ -38,7 +38,7 @@ import sys
 from voxrig_mutants import check_active, mutant
 
 # ---------------------------------------------------------------------------------------------
-# Constants from formats.md
+# Constants from docs/spec/
 
 MAGIC = b"VFP\x00"
 SECTION_HEADER_SIZE = 16
@@ -49,7 +49,7 @@ RIG_TAGS = ("SKEL", "VSKN", "ANIM")
 PROFILES = ("vfp-static", "vfp-rig")
 OTHER_PROFILES = ("rkc-strict", "rkc-compat")  # valid names, but not this reader's family
 
-# Byte layouts (formats.md), little-endian, packed:
+# Byte layouts (docs/spec/), little-endian, packed:
 #   file header 44 B   magic[4] versionMajor:u8 versionMinor:u8 headerFlags:u16
 #                      sectionCount:u32 sourceHash[32]
 #   section header 16 B tag[4] chunkId:i32 codec:u8 flags:u8 reserved:u16 length:u32
@@ -65,7 +65,7 @@ ANIM_KEY_SIZE = 44
 
 
 class Limits:
-    """formats.md "Limits" defaults (VFP family)."""
+    """docs/spec/limits.md defaults (VFP family)."""
 
     vfp_sections = 4096
     vox0_voxels = 1 << 28
@@ -1173,7 +1173,7 @@ def run_pose(rest):
 
 
 def run_compile(rest):
-    """compile IN.json OUT.vfp (conformance.md): 0 written, 1 rejected with {"error", "offset",
+    """compile IN.json OUT.vfp (docs/spec/protocols.md): 0 written, 1 rejected with {"error", "offset",
     "path"} on stdout (path is a JSON path), 2 usage, 3 I/O."""
     import voxrig_compile
     from voxrig_json import JsonError

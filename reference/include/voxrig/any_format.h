@@ -32,7 +32,7 @@ std::string_view to_string(Format f);
 /// Decodes under `profile` and returns the canonical JSON dump (dump.h), or the error.
 Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile, const Limits& limits);
 
-/// Decodes and re-serializes with the writer (formats.md D1 `roundtrip`).
+/// Decodes and re-serializes with the writer (docs/spec/writers.md#D1 `roundtrip`).
 Result<std::vector<uint8_t>> roundtrip_any(std::span<const uint8_t> bytes, Profile profile,
                                            const Limits& limits);
 

@@ -1,4 +1,4 @@
-// voxrig/kfa.h — the voxlap KFA skeleton + animation (rkc-family.md §5): model, decode, encode,
+// voxrig/kfa.h — the voxlap KFA skeleton + animation (docs/spec/kfa.md): model, decode, encode,
 // dump, and the seed's lossy export of a Character (character_to_kfa).
 #pragma once
 

@@ -1,6 +1,6 @@
-// voxrig/kv6.h — the KV6 voxel sprite (rkc-family.md §3): model, decode, encode, dump.
+// voxrig/kv6.h — the KV6 voxel sprite (docs/spec/kv6.md): model, decode, encode, dump.
 //
-// KV6 is embedded in RKCH's MSHS chunk and also read standalone (formats.md D7: under the rkc-*
+// KV6 is embedded in RKCH's MSHS chunk and also read standalone (docs/spec/vfp.md#D7: under the rkc-*
 // profiles, with the same rules). The decoder follows the seed implementation's parse order
 // (§3.2: TooSmall before the magic, then header, voxels, xlen, ylen, optional SPal palette,
 // everything after it ignored) plus the reference's additions: limits on the declared sizes

@@ -1,5 +1,5 @@
 // voxrig/rkc.h — decode, encode, validate and dump the RKCH v3 rigged-character container
-// (rkc-family.md §2; the differences from the seed implementation are formats.md "RKCH family:
+// (docs/spec/rkch.md; the differences from the seed implementation are docs/spec/ "RKCH family:
 // where the reference differs").
 #pragma once
 

@@ -1,5 +1,5 @@
 // voxrig/rkc_eval.h — RKCH skeletal clip evaluation exactly as the seed implementation
-// (rkc-family.md §6.1-6.4, formats.md D21), as jobs with validate()/run().
+// (docs/spec/rkc-evaluation.md#the-evaluation-state, docs/spec/rkc-evaluation.md#D21), as jobs with validate()/run().
 //
 // Two steps, like the seed's KfaSprite:
 // - RkcClipJob = `animsprite(ti)`: advances the clip clock (seq timeline with jump and stop

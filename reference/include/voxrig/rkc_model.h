@@ -1,7 +1,7 @@
-// voxrig/rkc_model.h — plain, editable model of an RKCH v3 rigged character (rkc-family.md §2)
+// voxrig/rkc_model.h — plain, editable model of an RKCH v3 rigged character (docs/spec/rkch.md)
 // and the records it shares with KFA (Hinge, Seq) plus the seed's BoneXform.
 //
-// A decoded Character holds exactly what the canonical writer needs (formats.md D1): the last
+// A decoded Character holds exactly what the canonical writer needs (docs/spec/writers.md#D1): the last
 // copy of each known chunk, unknown chunks in file order, every float bit pattern, hinge htype
 // and filler, unknown clip kinds verbatim, embedded RVC clips as stored. What the writer drops
 // (earlier duplicates, trailing payload bytes, bytes after a KV6's tables) is not in the model.

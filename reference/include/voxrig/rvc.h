@@ -1,7 +1,7 @@
-// voxrig/rvc.h — the RVC animated voxel clip (`.rvc`, rkc-family.md §4): model, codec, frame
+// voxrig/rvc.h — the RVC animated voxel clip (`.rvc`, docs/spec/rvc.md): model, codec, frame
 // decode, playback and dump.
 //
-// The model is the list of chunks exactly as stored (formats.md D3): tag, flags byte, payload
+// The model is the list of chunks exactly as stored (docs/spec/rvc.md#D3): tag, flags byte, payload
 // bytes as on disk (for a deflated chunk: raw_len u32 + raw DEFLATE stream, junk after the final
 // block included) plus the inflated payload. META / FRMS / TIME are decoded *views* of the last
 // chunk of each tag. encode_rvc writes the chunks as stored, so decode -> encode is byte-identical
@@ -246,7 +246,7 @@ RvcChunk rvc_make_chunk(std::array<char, 4> tag, std::vector<uint8_t> raw);
 
 /// Puts `chunk` in place of the last chunk with its tag and drops the earlier ones with that tag
 /// (D3). When there is none, a META / FRMS / TIME chunk is inserted where the writer's order
-/// (rkc-family.md §4.7: META, FRMS, TIME, then the rest) puts it: after the last chunk of a tag
+/// (docs/spec/rvc.md#writer-and-round-trip: META, FRMS, TIME, then the rest) puts it: after the last chunk of a tag
 /// that comes before it in that order (so TIME goes after FRMS, before unknown chunks); any other
 /// tag is appended. The decoder accepts known chunks at any position. Views are not touched.
 void rvc_put_chunk(RvcClip& clip, RvcChunk chunk);

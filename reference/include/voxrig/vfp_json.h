@@ -1,4 +1,4 @@
-// voxrig/vfp_json.h — the JSON compile input (the seed's `rig` object + formats.md's model fields).
+// voxrig/vfp_json.h — the JSON compile input (the seed's `rig` object + docs/spec/'s model fields).
 #pragma once
 
 #include <string_view>
@@ -9,8 +9,8 @@
 
 namespace voxrig {
 
-/// Compiles the JSON text of formats.md "JSON compile input" (fine print 8, 9 and D16) into a
-/// model that encode_vfp writes as a valid file, in the canonical section order (formats.md "VFP
+/// Compiles the JSON text of docs/spec/compile.md (fine print 8, 9 and D16) into a
+/// model that encode_vfp writes as a valid file, in the canonical section order (docs/spec/ "VFP
 /// core", Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
 /// least one clip; no rig sections without "rig"), then the unknown sections in JSON order, with
 /// every hash bound. Safe on any input text: errors are json.* codes whose `path` is a JSON path

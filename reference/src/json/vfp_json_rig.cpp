@@ -1,4 +1,4 @@
-// The `rig` object of the compile input -> SKEL, VSKN, ANIM (formats.md "JSON compile input",
+// The `rig` object of the compile input -> SKEL, VSKN, ANIM (docs/spec/compile.md,
 // fine print 8-9, D16). The seed's schema:
 //
 //   rig         {joints*, default_joint, bindings, animations}          (* = required)

@@ -1,4 +1,4 @@
-// RKCH v3 container framing (rkc-family.md §2.1-2.2, §2.6): chunk scan, dispatch,
+// RKCH v3 container framing (docs/spec/rkch.md#header, docs/spec/rkch.md#canonical-writer): chunk scan, dispatch,
 // last-known-wins, required-chunk checks, payload decode order, and the canonical writer. The
 // magic, version and known tags are voxrig/wire/rkch.h's.
 //

@@ -1,4 +1,4 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md §4).
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (docs/spec/rvc.md).
 //
 // File (§4.1), little-endian:
 // | off | size | type   | field                                                     |

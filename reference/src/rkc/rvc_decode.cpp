@@ -1,4 +1,4 @@
-// RVC frame validation and decode (rkc-family.md §4.6), from_frames (D24) and playback (§6.5).
+// RVC frame validation and decode (docs/spec/rvc.md#frame-decode), from_frames (D24) and playback (§6.5).
 //
 // Dense-column layout (§4): cols = dims[0]*dims[1], col = x + y*dims[0];
 // owpc = max(1, ceil(dims[2]/32)); voxel (x,y,z) is solid iff bit z&31 of word col*owpc+(z>>5);

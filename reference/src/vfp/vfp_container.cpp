@@ -1,5 +1,5 @@
 // The VFP 1.3 container: file header, section framing, section-level rules, the rig steps, and
-// the writer / canonicalize / rebind (formats.md "VFP core", fine print 7, D1, D2, D11).
+// the writer / canonicalize / rebind (docs/spec/vfp.md#FP-7, D1, D2, D11).
 //
 // File header, 44 B:
 // | off | size | type  | field                                  | check                        |

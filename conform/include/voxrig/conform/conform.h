@@ -1,4 +1,4 @@
-// voxrig/conform/conform.h — the judging half of `voxrig conform` (conformance.md "The reader
+// voxrig/conform/conform.h — the judging half of `voxrig conform` (docs/spec/protocols.md "The reader
 // protocol").
 //
 // Everything here is pure: no file access, no processes, no printing. A run (run.h) reads the
@@ -48,7 +48,7 @@ struct JsonDiff {
   std::string detail;
 };
 
-/// Compares two JSON documents as values (conformance.md, formats.md D17):
+/// Compares two JSON documents as values (docs/spec/protocols.md, docs/spec/dump.md#D17):
 /// - object keys in any order; a duplicate key makes a document invalid;
 /// - arrays element by element (a length difference is reported before element differences);
 /// - the expected document's spelling types each number: an integer literal (no '.', no
@@ -72,7 +72,7 @@ std::optional<std::string> rejection_code(std::string_view text);
 // ---- what a check expects and what the reader did ----------------------------------------------
 
 /// Which operation a result checks: the reader protocol's dump, an optional writer check, or a
-/// capability (conformance.md "Writers, evaluators and meshers": compile, pose, mesh).
+/// capability (docs/spec/protocols.md: compile, pose, mesh).
 enum class Check { Dump, Roundtrip, Canonicalize, Compile, Pose, Mesh };
 /// "dump", "roundtrip", "canonicalize", "compile", "pose", "mesh".
 std::string_view to_string(Check c);
@@ -151,7 +151,7 @@ struct RuleNote {
   std::string id;
   RuleRelation relation = RuleRelation::Obeys;
   std::string summary;  ///< "" when the corpus has no catalogue
-  std::string section;  ///< "formats.md Voxel Rig v1: SKEL" (spec file + section), or ""
+  std::string section;  ///< "docs/spec/rig.md#skel" (spec file + section), or ""
 };
 
 /// One judged (case, profile, check).
@@ -310,7 +310,7 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
 std::string report_html(const RunInfo& info, const std::vector<CaseResult>& results,
                         const Summary& summary);
 
-// ---- capabilities: compile, pose, mesh (conformance.md "Writers, evaluators and meshers") ----
+// ---- capabilities: compile, pose, mesh (docs/spec/protocols.md) ----
 
 /// A column-major 4x4 model matrix (element (r, c) at [c * 4 + r]).
 using Matrix16 = std::array<double, 16>;
