@@ -160,7 +160,7 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   std::map<std::string, std::vector<const CaseResult*>> by_section;
   for (const CaseResult& r : results) {
     if (!r.counted || !is_bad(r.verdict)) continue;
-    // Capability failures are grouped by capability first: "pose, docs/spec/ ...".
+    // Capability failures are grouped by capability first: "pose, docs/spec/evaluation.md#D19".
     const std::string group = is_capability(r.check)
                                   ? std::string(to_string(r.check)) + ", " + section_of(r)
                                   : section_of(r);

@@ -1,5 +1,4 @@
-// Review of the golden corpus's seed dumps: key fields asserted BY HAND (docs/spec/protocols.md "Where
-// expectations come from"). The dumps under golden/dumps are produced by the reference; this
+// Review of the golden corpus's seed dumps: key fields asserted BY HAND (docs/spec/protocols.md#the-corpus). The dumps under golden/dumps are produced by the reference; this
 // test pins what they must say about the seed examples, with every expected value written here
 // from the seeds and docs/spec/, never read back from the code under test.
 #include <gtest/gtest.h>

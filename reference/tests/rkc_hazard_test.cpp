@@ -235,7 +235,7 @@ TEST(RkcOrder, TruncatedFrameTableReportsAbsoluteOffset) {
   EXPECT_EQ(e.offset, test::find_tag(f.bytes(), "CLPS") + 8 + 4 + 3 + 2 + 4 + 8 + 40);
 }
 
-// ---- limits (defaults from docs/spec/, and just under / just over a configured value) ----
+// ---- limits (defaults from docs/spec/limits.md, and just under / just over a configured value) ----
 
 TEST(RkcLimits, CountsOverTheLimitFailBeforeTheBytesCheck) {
   struct Case {

@@ -1,6 +1,6 @@
 /* An example in-process testee (voxrig/testee.h) written in C: a small, independent VFP 1.3
- * reader for the `vfp-static` profile, written from docs/spec/ ("VFP 1.3", fine print steps
- * 1-7) and docs/spec/dump.md. It is not a wrapper around the C++ reference: it shares no code
+ * reader for the `vfp-static` profile, written from docs/spec/vfp.md (the steps of
+ * docs/spec/vfp.md#FP-7) and docs/spec/dump.md. It is not a wrapper around the C++ reference: it shares no code
  * with it, only the two-function ABI.
  *
  * Scope: the VFP container (file header, section headers, trailing bytes), the VOX0 payload,

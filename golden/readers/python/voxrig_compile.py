@@ -1,7 +1,7 @@
 """voxrig_compile.py — JSON compile input -> VFP 1.3 + Voxel Rig v1 bytes (Python 3, stdlib only).
 
-Written from docs/spec/ ("JSON compile input", fine print 8 and 9, D16, "VFP
-core" Order, the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
+Written from docs/spec/compile.md (D16), docs/spec/writers.md (the section order) and
+docs/spec/rig.md (the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
 C++ sources: it is the independent compiler that checks the golden compile cases
 (docs/spec/protocols.md). `voxrig_reader.py compile IN OUT` runs it.
 

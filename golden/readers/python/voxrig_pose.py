@@ -1,6 +1,6 @@
 """voxrig_pose.py — VFP pose evaluation for the example reader (Python 3, stdlib only).
 
-Written from docs/spec/ ("Evaluation", D19, D20) and docs/spec/protocols.md (the pose
+Written from docs/spec/evaluation.md (D19, D20) and docs/spec/protocols.md (the pose
 protocol) alone, never from the C++ sources: it is the second implementation that cross-checks
 the reference's pose expectations.
 

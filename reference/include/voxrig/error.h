@@ -46,7 +46,7 @@ std::string_view to_string(Category category);
 /// Inverse of to_string(ErrorCode); nullopt for an unknown string.
 std::optional<ErrorCode> error_code_from_string(std::string_view text);
 
-/// The spec section errors.def gives for `code` (docs/spec/vfp.md#section-header / Dn, docs/spec/ §n);
+/// The spec section errors.def gives for `code` (docs/spec/<file>.md#<RULE>);
 /// "" if none is recorded. Never fails, allocates nothing.
 std::string_view spec_section_of(ErrorCode code);
 /// The one-line meaning errors.def gives for `code`; "" if none is recorded.

@@ -1,6 +1,6 @@
 // voxrig/rkc.h — decode, encode, validate and dump the RKCH v3 rigged-character container
-// (docs/spec/rkch.md; the differences from the seed implementation are docs/spec/ "RKCH family:
-// where the reference differs").
+// (docs/spec/rkch.md; the differences from the seed implementation are
+// docs/spec/rkch.md#where-the-reference-differs-from-the-seed-implementation).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// voxrig/vfp_json.h — the JSON compile input (the seed's `rig` object + docs/spec/'s model fields).
+// voxrig/vfp_json.h — the JSON compile input (the seed's `rig` object + the model fields of docs/spec/compile.md).
 #pragma once
 
 #include <string_view>
@@ -10,8 +10,7 @@
 namespace voxrig {
 
 /// Compiles the JSON text of docs/spec/compile.md (fine print 8, 9 and D16) into a
-/// model that encode_vfp writes as a valid file, in the canonical section order (docs/spec/ "VFP
-/// core", Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
+/// model that encode_vfp writes as a valid file, in the canonical section order (docs/spec/writers.md): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
 /// least one clip; no rig sections without "rig"), then the unknown sections in JSON order, with
 /// every hash bound. Safe on any input text: errors are json.* codes whose `path` is a JSON path
 /// such as "$.rig.animations[0].tracks[1].keys[2].time_ms" and whose offset is the byte offset in

@@ -1,5 +1,4 @@
-// voxrig/conform/conform.h — the judging half of `voxrig conform` (docs/spec/protocols.md "The reader
-// protocol").
+// voxrig/conform/conform.h — the judging half of `voxrig conform` (docs/spec/protocols.md#the-reader-protocol).
 //
 // Everything here is pure: no file access, no processes, no printing. A run (run.h) reads the
 // golden corpus (corpus.h), sends requests to the reader under test (by default through
