@@ -150,7 +150,7 @@ struct RuleNote {
   std::string id;
   RuleRelation relation = RuleRelation::Obeys;
   std::string summary;  ///< "" when the corpus has no catalogue
-  std::string section;  ///< "docs/spec/rig.md#skel" (spec file + section), or ""
+  std::string section;  ///< "docs/spec/rig.md#SKEL-8" (the rule's anchor), or ""
 };
 
 /// One judged (case, profile, check).
@@ -173,7 +173,7 @@ struct CaseResult {
   std::string capability = "reader";  ///< "reader", "writer"; other capabilities add their own
   std::string path;                   ///< the case file, relative to the golden directory
   std::vector<RuleNote> rules;        ///< resolved rules, breaking ones first
-  std::string section;                ///< the spec section failures are grouped by ("" = no rule)
+  std::string section;                ///< the first rule's anchor; failures group by it ("" = none)
   int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
   std::string hex_context;            ///< a short hex dump around `offset` (failures only)
   std::string output_head;            ///< the start of the reader's stdout (failures only, bounded)

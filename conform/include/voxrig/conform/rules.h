@@ -35,8 +35,9 @@ struct RuleCatalogue {
   std::vector<Rule> rules;
   /// The rule with this id, or nullptr.
   const Rule* find(std::string_view id) const;
-  /// "docs/spec/rig.md#skel": the spec file and section, as reports group failures.
-  static std::string where(const Rule& r) { return r.spec + " " + r.section; }
+  /// "docs/spec/rig.md#SKEL-8": the rule's anchor in its spec file, as every report cites it
+  /// (and groups failures by it).
+  static std::string where(const Rule& r) { return r.spec + "#" + r.id; }
 };
 
 /// Parses golden/rules.json (schema "voxrig-rules/1"). Duplicate or empty ids, missing keys and
