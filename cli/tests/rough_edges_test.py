@@ -173,6 +173,21 @@ def edges(tmp):
     check("validate - reads stdin", rc == 0 and so.startswith("-: ok"), so)
     rc, so, _ = run(["--help"])
     check("--version is in --help", rc == 0 and "--version" in so, so[-300:])
+    # The spec and corpus versions, read here from their homes, in --version and the manifest.
+    with open(os.path.join(SRC, "docs", "spec", "README.md")) as f:
+        spec_version = re.search(r"^\*\*voxrig spec (\d+\.\d+)\*\*", f.read(), re.M).group(1)
+    with open(os.path.join(SRC, "golden", "sources", "corpus-version.txt")) as f:
+        corpus_version = [l for l in f.read().splitlines() if l and not l.startswith("#")][0]
+    rc, so, _ = run(["--version"])
+    check("--version names the spec and corpus versions",
+          rc == 0 and so.startswith("voxrig ") and
+          ("(voxrig spec %s, golden corpus %s)" % (spec_version, corpus_version)) in so, so)
+    with open(os.path.join(SRC, "golden", "manifest.json")) as f:
+        manifest = json.load(f)
+    check("the manifest names the same versions",
+          manifest.get("spec_version") == spec_version and
+          manifest.get("corpus_version") == corpus_version,
+          "%r %r" % (manifest.get("spec_version"), manifest.get("corpus_version")))
     rc, so, _ = run(["limits", "--help"])
     check("limits --help cites docs/spec/limits.md", rc == 0 and 'docs/spec/limits.md' in so
           and "D18" not in so, so)

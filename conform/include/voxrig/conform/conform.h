@@ -264,6 +264,8 @@ Summary summarize(const std::vector<CaseResult>& results, size_t skipped);
 struct RunInfo {
   std::string suite;
   std::string suite_version;
+  std::string spec_version;    ///< the manifest's: the docs/spec version the corpus checks
+  std::string corpus_version;  ///< the manifest's: the golden corpus version ("" if absent)
   std::string manifest_sha256;
   std::string golden_dir;
   std::string reader;
@@ -423,6 +425,8 @@ struct CapabilityCase {
 struct Manifest {
   std::string suite;
   std::string suite_version;
+  std::string spec_version;    ///< "1.0": the docs/spec version; "" in a manifest without one
+  std::string corpus_version;  ///< "1.0": the golden corpus version; "" when absent
   std::vector<ManifestCase> cases;
   std::vector<CapabilityCase> capability_cases;  ///< compile, then pose, then mesh
 };
