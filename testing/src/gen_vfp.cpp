@@ -152,7 +152,7 @@ Skel random_skel(GenRng& rng, GenSize size) {
     j.name = detail::random_name(rng, 0, 10);
     s.joints.push_back(std::move(j));
   }
-  // Fine print 6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
+  // FP-6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
   // the last joint can take one (ids strictly increasing), and only if it is nobody's parent.
   const bool last_is_leaf = std::none_of(
       parent.begin(), parent.end(), [&](int32_t p) { return p == static_cast<int32_t>(n - 1); });
@@ -247,7 +247,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
                       sec_field(ctx, s, "tag+" + std::to_string(i)));
        return true;
      }},
-    {"vfp.section_reserved", "docs/spec/vfp.md#section-header: reserved u16 = 0 (fine print 1)",
+    {"vfp.section_reserved", "docs/spec/vfp.md#section-header: reserved u16 = 0 (FP-1)",
      ErrorCode::VfpSectionReserved, ErrorCode::VfpSectionReserved,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec& s = ctx.sections[rng.below(static_cast<uint32_t>(ctx.sections.size()))];
@@ -301,7 +301,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
        return true;
      }},
     {"skel.parent_missing",
-     "docs/spec/rig.md#skel: parentId is -1 or an existing joint (fine print 5: "
+     "docs/spec/rig.md#skel: parentId is -1 or an existing joint (FP-5: "
      "below -1 is a missing parent); vfp-static ignores rig sections",
      kAccept, ErrorCode::SkelParentMissing,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {

@@ -146,7 +146,7 @@ static const char* decode_vox0(const uint8_t* p, size_t n, Model* m) {
   return NULL;
 }
 
-/* Fine print steps 1-7 under vfp-static: NULL when the file is accepted, else the error code. */
+/* FP-7 steps 1-7 under vfp-static: NULL when the file is accepted, else the error code. */
 static const char* decode(const uint8_t* data, size_t size, Model* m) {
   Cursor c = {data, size, 0};
   if (size < 4 || memcmp(data, "VFP\0", 4) != 0) return "file.unknown_format";

@@ -94,7 +94,7 @@ class Bytes(unittest.TestCase):
         self.assertEqual(compile_text(json.dumps(doc)), want)
 
     def test_float_rounding_goes_through_double(self):
-        # fine print 8: nearest double, then binary32. 1 + 2^-24 + 1e-36 -> double 1 + 2^-24
+        # docs/spec/compile.md: nearest double, then binary32. 1 + 2^-24 + 1e-36 -> double 1 + 2^-24
         # (exactly the binary32 midpoint) -> ties to even -> 1.0; one double ulp above the
         # midpoint rounds up to 1 + 2^-23.
         base = '{"size":[1,1,1],"palette":[[0,0,0,0]],"voxels":[],"rig":{"joints":[{"id":0,' \

@@ -333,7 +333,7 @@ class RigFraming(unittest.TestCase):
         for kw in ({"chunk_id": 0}, {"codec": 1}, {"flags": 1}):
             bad = vfp([v, section(b"SKEL", rig.skel(), **kw), k], sh)
             self.assertEqual(verdict(bad, "vfp-rig"), "rig.section_header", kw)
-        # fine print 3: REQUIRED rig section under vfp-static = unknown required; codec != 0
+        # FP-3: REQUIRED rig section under vfp-static = unknown required; codec != 0
         # and flags 0 = kept
         self.assertEqual(verdict(vfp([v, section(b"SKEL", rig.skel(), flags=1), k], sh),
                                  "vfp-static"), "vfp.section.unknown_required")
@@ -398,7 +398,7 @@ class SkelRules(unittest.TestCase):
         self.check([joint(0, -1, name=b"\xc0\x80")], "skel.bad_utf8")
         self.check([joint(0, -1, name=b"\xed\xa0\x80")], "skel.bad_utf8")
         self.check([joint(0, -1, name=b"ab", name_len=5)], "skel.truncated")
-        # fine print 5/6: scale zero / negative / -0.0 / denormal, empty name, leaf id > 32767
+        # FP-5/FP-6: scale zero / negative / -0.0 / denormal, empty name, leaf id > 32767
         self.check([joint(0, -1, s=(ZERO, f(-3.0), 0x80000000)),
                     joint(40000, 0, s=(1, 1, 1))], "accept")
 
@@ -488,7 +488,7 @@ class AnimRules(unittest.TestCase):
 
     def test_clips_tracks_keys(self):
         k0, k8 = key(0), key(800)
-        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [])]), "accept")   # fine print 6
+        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [])]), "accept")   # FP-6
         self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [track(0, [key(0)])])]), "accept")
         self.check(lambda sh, kh: anim(sh, kh, [clip(1, 0, []), clip(1, 0, [])]),
                    "anim.clip_order")

@@ -8,7 +8,7 @@ needs:
 
 - every value is a Node (kind, value, offset); integers (no fraction, no exponent) stay Python
   ints so `1.0` and `1e0` can be refused where an integer is due; floats are the nearest double
-  of their text (fine print 8: "parsed to the nearest double");
+  of their text (docs/spec/compile.md: "parsed to the nearest double");
 - errors are JsonError(code, offset, path) with the JSON path where parsing stopped:
   json.syntax (not RFC 8259: NaN/Infinity, comments, trailing commas, leading zeros, control
   characters in strings, ill-formed UTF-8, text after the value), json.duplicate_key (at the

@@ -326,7 +326,7 @@ class VfpFile(_record("VfpFile", "version_minor source_hash sections profile")):
 
 
 # ---------------------------------------------------------------------------------------------
-# Decoding (fine print 7 steps)
+# Decoding (FP-7 steps)
 
 
 def is_vfp(data):
@@ -346,7 +346,7 @@ def decode(data, profile, limits=Limits):
     at = r.pos
     if r.u8("header/versionMajor") != 1:
         raise Reject("vfp.header.version_major", at, "header/versionMajor")
-    version_minor = r.u8("header/versionMinor")  # fine print 2: any value
+    version_minor = r.u8("header/versionMinor")  # VFP-HDR-4: any value
     if mutant("VFP-HDR-4.minor_must_be_3") and version_minor != 3:
         raise Reject("vfp.header.version_major", 5, "header/versionMinor")
     at = r.pos
@@ -435,7 +435,7 @@ def decode(data, profile, limits=Limits):
 
     # Step 5: unknown REQUIRED sections and unsupported codecs on REQUIRED sections, in file
     # order. Under vfp-rig the rig sections are left to step 8 (D11); under vfp-static they are
-    # unknown sections like any other (fine print 3).
+    # unknown sections like any other (FP-3).
     for s in sections:
         spath = "%s[%d]" % (s.tag, s.index)
         known = s.tag == "VOX0" or s.tag in CACHE_TAGS or (rig and s.tag in RIG_TAGS)

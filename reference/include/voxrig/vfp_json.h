@@ -9,7 +9,7 @@
 
 namespace voxrig {
 
-/// Compiles the JSON text of docs/spec/compile.md (fine print 8, 9 and D16) into a
+/// Compiles the JSON text of docs/spec/compile.md (D16) into a
 /// model that encode_vfp writes as a valid file, in the canonical section order (docs/spec/writers.md): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
 /// least one clip; no rig sections without "rig"), then the unknown sections in JSON order, with
 /// every hash bound. Safe on any input text: errors are json.* codes whose `path` is a JSON path
