@@ -11,7 +11,7 @@
 namespace voxrig::props {
 namespace {
 
-// ---- the reference (§6.1-6.3), slow and literal ----
+// ---- the reference (docs/spec/rkc-evaluation.md#the-evaluation-state), slow and literal ----
 
 size_t ref_time2seq(const std::vector<Seq>& seq, int32_t t) {
   size_t lower = 0, upper = seq.size() - 1;

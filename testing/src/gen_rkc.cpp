@@ -1,7 +1,7 @@
 // Seeded generators of the RKCH family (RKCH characters, standalone KV6, RVC, KFA) and their
 // negative-mutation tables.
 //
-// Byte offsets the mutations use (docs/spec/rkch.md-§5):
+// Byte offsets the mutations use (docs/spec/rkch.md-docs/spec/kfa.md):
 // | RKCH | 0 "RKCH" | 4 version u16 | 6 chunks: tag[4] len u32 payload                     |
 // | META | name_len u16 | name | root                                                     |
 // | BONS | count u32 | bones: name_len u16, name, attach_count u32, 54-byte attachments   |

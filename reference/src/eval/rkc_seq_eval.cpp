@@ -26,7 +26,7 @@ inline bool is_stop(std::span<const Seq> seq, size_t i) {
   return seq[i].frm < 0 && static_cast<size_t>(~seq[i].frm) == i;
 }
 
-// The upper bracket of lower index z at time t (§6.2 phase 2): the 16.16 ratio and the upper
+// The upper bracket of lower index z at time t (docs/spec/rkc-evaluation.md#playing-animsprite phase 2): the 16.16 ratio and the upper
 // frame (a jump resolves to the frame at its target). No upper bracket (end of seq or a stop
 // marker): ratio 0, frame 0 (unused).
 struct Bracket {

@@ -65,7 +65,7 @@ Result<Character> decode_rkc_impl(std::span<const uint8_t> bytes, const DecodeOp
                                   detail::WarningSink& sink) {
   const Path root;
   ByteReader r(bytes, 0, ErrorCode::RkcTruncated);
-  // §2.2 steps 1-2.
+  // docs/spec/rkch.md#decoding-order steps 1-2.
   VOXRIG_ASSIGN_OR_RETURN(auto magic, r.bytes(4, root));
   if (std::memcmp(magic.data(), kMagic.data(), kMagic.size()) != 0)
     return error_at(ErrorCode::RkcBadMagic, 0, root, "expected \"RKCH\"");

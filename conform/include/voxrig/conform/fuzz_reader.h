@@ -1,4 +1,5 @@
-// voxrig/conform/fuzz_reader.h — the engine of `voxrig fuzz-reader` (docs/spec/protocols.md): differential fuzzing of a third-party reader against the reference.
+// voxrig/conform/fuzz_reader.h — the engine of `voxrig fuzz-reader` (docs/spec/protocols.md):
+// differential fuzzing of a third-party reader against the reference.
 //
 // Each execution takes one seed file (golden or generated), applies a chain of 1..max_chain
 // mutations (the caller's named mutators: the structure-aware ones of voxrig::testing and a
