@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the amplification files of issue 16 (docs/robustness.md) into OUTDIR:
+"""Writes the amplification files (docs/robustness.md) into OUTDIR:
 
   rvc_1m.rvc        7.7 KB: one empty key frame + 2^20 - 1 empty delta frames, deflated
   rvc_200001.rvc    1.5 KB: the same with 200,001 frames

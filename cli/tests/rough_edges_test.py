@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""CTest cli_rough_edges (issue 14 item 5): each CLI rough edge found by a new user, as a check
-that fails if the edge comes back. Expectations are written here from the issue and the CLI's
+"""CTest cli_rough_edges: each CLI rough edge found by a new user, as a check
+that fails if the edge comes back. Expectations are written here from the reported edge and the CLI's
 conventions (exit 0 ok, 1 reject, 2 usage, 3 I/O, 4 check failed), never read back from the code
 under test; hashes are recomputed with hashlib, counts are taken from the dump.
 
