@@ -202,7 +202,7 @@ TEST(ConformContext, CapabilityCasesNameTheirRulesGroupedByCapability) {
                       "protocol)\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("-- pose, docs/spec/protocols.md: 1 failed\n"),
+  EXPECT_NE(text.find("-- pose, docs/spec/protocols.md#CONF-7: 1 failed\n"),
             std::string::npos);
   const std::string x = junit_xml(info(), rs);
   EXPECT_NE(x.find("<testsuite name=\"pose vfp-rig\""), std::string::npos) << x;
