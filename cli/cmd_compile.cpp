@@ -1,4 +1,4 @@
-// voxrig compile: the JSON compile input (formats.md) to a VFP 1.3 file.
+// voxrig compile: the JSON compile input (docs/spec/compile.md) to a VFP 1.3 file.
 #include <iostream>
 #include <string>
 
@@ -11,9 +11,9 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig compile IN.json OUT.vfp     (the compile protocol, conformance.md)\n"
+    "usage: voxrig compile IN.json OUT.vfp     (the compile protocol, docs/spec/protocols.md)\n"
     "       voxrig compile IN.json -o OUT.vfp\n"
-    "Compiles the JSON compile input (formats.md) into a VFP 1.3 file; with a \"rig\" object\n"
+    "Compiles the JSON compile input (docs/spec/compile.md) into a VFP 1.3 file; with a \"rig\" object\n"
     "the SKEL/VSKN/ANIM sections are written and bound by SHA-256.\n"
     "Exit: 0 written, 1 the JSON was rejected ({\"error\", \"offset\", \"path\"} on stdout,\n"
     "the path is a JSON path), 2 usage, 3 I/O.\n";

@@ -1,5 +1,5 @@
 // voxrig conform: runs a reader (the built-in reference by default) over the golden corpus
-// (conformance.md "The reader protocol"). The run is the library's run_conformance()
+// (docs/spec/protocols.md#the-reader-protocol). The run is the library's run_conformance()
 // (voxrig/conform/run.h); this file parses the options, prints the progress and the summary,
 // writes the reports and maps the result to an exit code.
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// voxrig dump: the reader protocol of the conformance suite (conformance.md).
+// voxrig dump: the reader protocol of the conformance suite (docs/spec/protocols.md).
 #include <iostream>
 
 #include "cli_common.h"

@@ -14,7 +14,7 @@ constexpr std::string_view kUsage =
     "usage: voxrig export-gltf FILE -o OUT [--format glb|gltf] [--step]\n"
     "Writes a .vfp as glTF 2.0: one node per joint carrying its bone-aware mesh, the\n"
     "joint hierarchy, and every clip as an animation (translation/rotation/scale channels,\n"
-    "LINEAR samplers, or STEP with --step). Axes per formats.md D23 (z up -> glTF y up).\n"
+    "LINEAR samplers, or STEP with --step). Axes per docs/spec/evaluation.md#D23 (z up -> glTF y up).\n"
     "  --format F   glb (binary) or gltf (JSON, the buffer as a data URI); default: OUT's\n"
     "               extension (.gltf -> gltf, anything else -> glb)\n"
     "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";

@@ -1,5 +1,5 @@
 // voxrig fuzz-reader: differential fuzzing of a third-party reader against the reference
-// (conformance.md "Beyond a fixed corpus"). The run is the library's run_fuzz_reader()
+// (docs/spec/protocols.md). The run is the library's run_fuzz_reader()
 // (voxrig/conform/fuzz_reader.h) with voxrig::testing's mutators and generated seed files; this
 // file parses the options, stops the run on SIGINT / SIGTERM, prints progress and the summary and
 // writes the results.

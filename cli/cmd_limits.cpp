@@ -1,4 +1,4 @@
-// voxrig limits: the default decoding limits (formats.md "Limits") as JSON.
+// voxrig limits: the default decoding limits (docs/spec/limits.md) as JSON.
 #include <iostream>
 
 #include "cli_common.h"
@@ -9,7 +9,7 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig limits\nPrints the default decoding limits as JSON (formats.md \"Limits\",\n"
+    "usage: voxrig limits\nPrints the default decoding limits as JSON (docs/spec/limits.md,\n"
     "the table under \"Decisions that make two implementations agree\").\n";
 
 int run(const Args&) {

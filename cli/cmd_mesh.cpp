@@ -1,4 +1,4 @@
-// voxrig mesh: the mesh protocol (conformance.md "Writers, evaluators and meshers": quads as
+// voxrig mesh: the mesh protocol (docs/spec/protocols.md: quads as
 // JSON) and a model's mesh as OBJ or glTF (bone-aware for rigs; a KV6's stored faces).
 #include <iostream>
 #include <string>
@@ -23,7 +23,7 @@ constexpr std::string_view kUsage =
     "                   [--mesher bone-aware|greedy|naive] FILE\n"
     "Meshes a .vfp (its VOX0 grid at bind pose; bone-aware when the profile reads its rig), a\n"
     "KV6 (its stored visible faces merged by col, D22) or the KV6 meshes of an RKCH character.\n"
-    "  --format json   the mesh protocol (conformance.md): {\"quads\": [{\"normal\": \"+x\",\n"
+    "  --format json   the mesh protocol (docs/spec/protocols.md): {\"quads\": [{\"normal\": \"+x\",\n"
     "                  \"voxels\": [x0, y0, z0, x1, y1, z1], \"joint\": J, \"color\": C}, ...]}\n"
     "                  (RKCH characters: J is the mesh index)\n"
     "  --format obj    Wavefront OBJ, one group per joint named after the SKEL joint (RKCH:\n"

@@ -1,4 +1,4 @@
-// voxrig pose: the pose protocol (conformance.md "Writers, evaluators and meshers": one model
+// voxrig pose: the pose protocol (docs/spec/protocols.md: one model
 // matrix per joint or bone as JSON) and, with an OBJ output, the posed bone-aware mesh.
 #include <charconv>
 #include <cmath>
@@ -25,10 +25,10 @@ constexpr std::string_view kUsage =
     "usage: voxrig pose [--profile P] --clip C --t MS [--policy step|linear|slerp]\n"
     "                   [--mode clamp|loop] [--format json|obj] [-o OUT] FILE\n"
     "Samples clip C of FILE at time MS (milliseconds, a decimal number; fractional, negative and\n"
-    "past-the-end times are valid) and prints the pose protocol's JSON (conformance.md):\n"
+    "past-the-end times are valid) and prints the pose protocol's JSON (docs/spec/protocols.md):\n"
     "{\"model\": [[16 numbers], ...]}, one column-major 4x4 model matrix per joint in SKEL order\n"
-    "(VFP: formats.md \"Evaluation\", D19-D20, computed in double) or per bone (RKCH: the solved\n"
-    "bone transform, rkc-family.md 6 and D21; policy and mode do not apply).\n"
+    "(VFP: docs/spec/evaluation.md#pose-at-time-t, D19-D20, computed in double) or per bone (RKCH: the solved\n"
+    "bone transform, docs/spec/rkc-evaluation.md and D21; policy and mode do not apply).\n"
     "  --profile P   vfp-rig (default for VFP), vfp-static, rkc-strict (default for RKCH), "
     "rkc-compat\n"
     "  --clip C      VFP: the clip id (or its name); RKCH: the clip index\n"

@@ -1,4 +1,4 @@
-// voxrig roundtrip: decode and re-write a file with the writer (formats.md D1).
+// voxrig roundtrip: decode and re-write a file with the writer (docs/spec/writers.md#D1).
 #include "cli_common.h"
 #include "commands.h"
 #include "decode_input.h"
@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: voxrig roundtrip [--profile P] IN OUT\n"
-    "Decodes IN and writes it back with the writer (formats.md D1): byte-identical for every\n"
+    "Decodes IN and writes it back with the writer (docs/spec/writers.md#D1): byte-identical for every\n"
     "valid VFP and RVC file; the canonical writer for RKCH, KV6 and KFA.\n"  //
     VOXRIG_CLI_PROFILE_HELP                                                  //
     "Exit: 0 written, 1 rejected (error JSON on stdout), 2 usage, 3 I/O.\n";

@@ -17,8 +17,8 @@ using namespace voxrig::conform;
 constexpr std::string_view kUsage =
     "usage: voxrig rules [--golden DIR] [--coverage [--json] [--all]] [--check] [--markdown]\n"
     "                    [ID ...]\n"
-    "The rule catalogue: every normative statement of formats.md, rkc-family.md and\n"
-    "conformance.md's protocol, with a stable ID, its section, a summary and the error codes\n"
+    "The rule catalogue: every normative statement of docs/spec/ (the protocols\n"
+    "included), with a stable ID, its section, a summary and the error codes\n"
     "that enforce it (golden/rules.json; docs/rules.md is generated from it).\n"
     "  (no option)   one line per rule: ID, section, summary (ID ...: only those rules)\n"
     "  --coverage    per rule, the golden cases that obey and break it, then the totals and\n"

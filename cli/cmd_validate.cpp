@@ -19,10 +19,9 @@ constexpr std::string_view kUsage =
     "plus one line per warning (duplicates, non-canonical order, trailing payload bytes...).\n"  //
     VOXRIG_CLI_PROFILE_HELP                                                                      //
     "  --json        one JSON object per file instead of text\n"
-    "A --profile of the other family (rkc-strict on a .vfp, vfp-rig on a .rkc) is a usage\n"
-    "error for that file. Every FILE is checked even when an earlier one fails.\n"
-    "Exit: 0 every file valid; else 3 if a file could not be read, 2 if a --profile did not\n"
-    "apply, 1 if a file was rejected.\n";
+    "A --profile of the other family (rkc-strict on a .vfp, vfp-rig on a .rkc) rejects that\n"
+    "file with file.unknown_format. Every FILE is checked even when an earlier one fails.\n"
+    "Exit: 0 every file valid; else 3 if a file could not be read, 1 if a file was rejected.\n";
 
 constexpr OptionSpec kOptions[] = {{"--profile", true, kProfileChoices}, {"--json", false}};
 
@@ -64,15 +63,11 @@ int run(const Args& args) {
     std::cerr << "voxrig: validate needs at least one FILE (see --help)\n";
     return kExitUsage;
   }
-  bool io = false, usage = false, rejected = false;
+  bool io = false, rejected = false;
   for (const auto& path : args.positional) {
     auto in = read_file(path);
     if (!in) {
       io = true;  // read_file printed the line; the other files are still checked
-      continue;
-    }
-    if (check_profile_applies(path, given, *in) != kExitOk) {
-      usage = true;
       continue;
     }
     const Profile profile = effective_profile(given, *in);
@@ -83,7 +78,7 @@ int run(const Args& args) {
     else
       print_text(path, profile, r);
   }
-  return io ? kExitIo : usage ? kExitUsage : rejected ? kExitReject : kExitOk;
+  return io ? kExitIo : rejected ? kExitReject : kExitOk;
 }
 
 }  // namespace

@@ -14,19 +14,6 @@ Profile effective_profile(std::optional<Profile> given, std::span<const uint8_t>
   return f == Format::Vfp || f == Format::Unknown ? Profile::VfpRig : Profile::RkcStrict;
 }
 
-int check_profile_applies(const std::string& path, std::optional<Profile> given,
-                          std::span<const uint8_t> bytes) {
-  const Format f = detect_format(bytes);
-  if (!given || f == Format::Unknown) return kExitOk;
-  const bool vfp_file = f == Format::Vfp;
-  const bool vfp_profile = *given == Profile::VfpStatic || *given == Profile::VfpRig;
-  if (vfp_file == vfp_profile) return kExitOk;
-  std::cerr << "voxrig: --profile " << to_string(*given) << " does not apply to " << path << " ("
-            << to_string(f) << "); profiles for " << to_string(f)
-            << " files: " << (vfp_file ? "vfp-static, vfp-rig" : "rkc-strict, rkc-compat") << "\n";
-  return kExitUsage;
-}
-
 int file_arguments(const Args& args, size_t files, std::optional<Profile>& profile) {
   bool bad = false;
   profile = profile_option(args, bad);

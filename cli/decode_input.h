@@ -17,20 +17,12 @@
 #define VOXRIG_CLI_PROFILE_HELP                                                         \
   "  --profile P   vfp-static | vfp-rig | rkc-strict | rkc-compat\n"                    \
   "                (default: vfp-rig for VFP files, rkc-strict for RKCH/KV6/RVC/KFA;\n" \
-  "                a profile of the other family is a usage error, exit 2)\n"
+  "                a file of the other family is rejected: file.unknown_format, exit 1)\n"
 
 namespace voxrig::cli {
 
 /// The options of dump / roundtrip / canonicalize (-o is accepted and unused, as it always was).
 inline constexpr OptionSpec kFileOptions[] = {{"--profile", true, kProfileChoices}, {"-o", true}};
-
-/// A --profile of the other family is a usage error: vfp-static/vfp-rig apply to VFP files,
-/// rkc-strict/rkc-compat to the RKCH family (RKCH, KV6, RVC, KFA); a file of unknown format
-/// takes any profile (it is rejected as file.unknown_format under each). Returns kExitOk, or
-/// kExitUsage after printing "voxrig: --profile rkc-strict does not apply to FILE (vfp);
-/// profiles for vfp files: vfp-static, vfp-rig". Allocates only for the message.
-int check_profile_applies(const std::string& path, std::optional<Profile> given,
-                          std::span<const uint8_t> bytes);
 
 /// The profile to use for `bytes`: `given` (--profile), else the format's strict default
 /// (vfp-rig for VFP and unknown files, rkc-strict for the RKCH family). Allocates nothing.
@@ -58,8 +50,6 @@ std::optional<T> run_on_file(const Args& args, size_t files, FileOp<T> op, int& 
     exit = kExitIo;
     return std::nullopt;
   }
-  if ((exit = check_profile_applies(args.positional[0], given, *in)) != kExitOk)
-    return std::nullopt;
   auto out = op(*in, effective_profile(given, *in), Limits{});
   if (!out.ok()) {
     print_error_json(out.error());

@@ -18,7 +18,7 @@ void usage(std::ostream& out) {
     for (size_t i = c->name.size(); i < 14; ++i) out << ' ';
     out << c->summary << "\n";
   }
-  out << "\noptions:\n  --help        this list\n  --version     print the version\n"
+  out << "\noptions:\n  --help        this list\n  --version     print the suite, spec and golden corpus versions\n"
          "\nexit codes: 0 ok/accepted, 1 input rejected, 2 usage, 3 I/O, 4 a check failed\n"
          "A FILE argument of - reads stdin; -o - writes stdout.\n";
 }
@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
     return voxrig::cli::kExitOk;
   }
   if (cmd == "--version") {
-    std::cout << "voxrig " << VOXRIG_VERSION << "\n";
+    std::cout << "voxrig " << VOXRIG_VERSION << " (voxrig spec " << VOXRIG_SPEC_VERSION
+              << ", golden corpus " << VOXRIG_CORPUS_VERSION << ")\n";
     return voxrig::cli::kExitOk;
   }
   const int rc = voxrig::cli::run_command(argc, argv);  // dispatches through the command table

@@ -1,4 +1,4 @@
-// Fuzz target: KV6 meshing (mesh.h, formats.md D22) on a KV6 file decoded under rkc-compat (run
+// Fuzz target: KV6 meshing (mesh.h, docs/spec/kv6.md#D22) on a KV6 file decoded under rkc-compat (run
 // tables that disagree are kept, as a reader would). Invariants: naive and greedy succeed or fail
 // together; naive gives one quad per set vis bit of every voxel its run table reaches, carrying
 // the voxel's col; greedy covers exactly the naive faces (as a multiset); meshing again with the

@@ -1,4 +1,4 @@
-// Fuzz target: VOX0 meshing (mesh.h; formats.md "Meshing"). The input is read as a grid (one
+// Fuzz target: VOX0 meshing (mesh.h; docs/spec/evaluation.md#meshing). The input is read as a grid (one
 // axis up to 70 so quads meet the 64-voxel tile edges, palette, one byte per voxel giving its
 // palette index and joint) plus a joint map, checked against joint_map() of the equivalent VSKN.
 // Invariants: naive = the brute-force exposed faces (with and without joints); greedy covers

@@ -1,4 +1,4 @@
-// Fuzz target: VFP pose evaluation (pose.h; formats.md "Evaluation", D19, D20). The input is read
+// Fuzz target: VFP pose evaluation (pose.h; docs/spec/evaluation.md#D19, D20). The input is read
 // as a hand-built rig (fuzz_common.h read_rig) plus sample times; every clip is sampled at every
 // time under every policy and time mode, then composed and skinned. Invariants: a well-formed
 // rig builds; jobs fail only on a non-finite time (eval.bad_time); a SamplingCache never changes

@@ -1,4 +1,4 @@
-// Fuzz target: RKCH skeletal clip evaluation (rkc_eval.h; rkc-family.md §6, formats.md D21). The
+// Fuzz target: RKCH skeletal clip evaluation (rkc_eval.h; docs/spec/rkc-evaluation.md, docs/spec/rkc-evaluation.md#D21). The
 // input is read as hinges, a skeletal clip with an arbitrary seq (frames, jumps, stop markers,
 // unsorted or extreme times), a start clock and clock advances (fuzz_common.h read_rkc_rig).
 // Invariants: a well-formed skeleton builds; kfatime2seq stays inside the seq; RkcClipJob::run()

@@ -1,4 +1,4 @@
-// Fuzz target: VFP round trips (formats.md D1). For every profile that accepts the input:
+// Fuzz target: VFP round trips (docs/spec/writers.md#D1). For every profile that accepts the input:
 // parse -> serialize gives the input bytes, parse -> serialize -> parse gives an equal model and
 // an equal dump, and canonicalize is stable (the canonical bytes decode to the canonical model
 // and canonicalize to themselves).

@@ -54,7 +54,7 @@ Bytes raw_deflate(const Bytes& in) {
   return out;
 }
 
-// One RVC v2 chunk, deflated (rkc-family.md 4.1: raw_len u32 then a raw DEFLATE stream).
+// One RVC v2 chunk, deflated (docs/spec/rvc.md#file-framing: raw_len u32 then a raw DEFLATE stream).
 void put_chunk(Bytes& file, const char* tag, const Bytes& raw) {
   const Bytes z = raw_deflate(raw);
   file.insert(file.end(), tag, tag + 4);

@@ -1,4 +1,4 @@
-// Meshing (formats.md "Meshing", D22): naive equals the exposed-face oracle (voxrig::testing);
+// Meshing (docs/spec/kv6.md#D22): naive equals the exposed-face oracle (voxrig::testing);
 // greedy and bone-aware greedy cover exactly the naive faces per (direction, palette, joint) with
 // at most as many quads, no quad spans two joints, one joint makes bone-aware equal greedy, and the
 // mesh of a rig posed at its bind pose equals the unposed mesh.

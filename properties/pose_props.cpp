@@ -1,4 +1,4 @@
-// VFP pose evaluation (formats.md "Evaluation", D19, D20): a key time returns the normalised
+// VFP pose evaluation (docs/spec/evaluation.md#D19, D20): a key time returns the normalised
 // key, rotations stay unit, looping is periodic, a model matrix is the product of the locals
 // along its chain, and skinning at the bind pose is the identity.
 #include "eval_support.h"

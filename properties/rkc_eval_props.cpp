@@ -1,4 +1,4 @@
-// RKCH seq evaluation (rkc-family.md §6.1-6.3, D21): RkcClipJob agrees with a slow reference
+// RKCH seq evaluation (docs/spec/rkc-evaluation.md#the-evaluation-state, D21): RkcClipJob agrees with a slow reference
 // written here from the fact sheet (phase 1 walked step by step, no closed-form loops), over
 // random seq timelines with jumps and stop markers and sequences of clock advances.
 #include <cmath>
@@ -11,7 +11,7 @@
 namespace voxrig::props {
 namespace {
 
-// ---- the reference (§6.1-6.3), slow and literal ----
+// ---- the reference (docs/spec/rkc-evaluation.md#the-evaluation-state), slow and literal ----
 
 size_t ref_time2seq(const std::vector<Seq>& seq, int32_t t) {
   size_t lower = 0, upper = seq.size() - 1;

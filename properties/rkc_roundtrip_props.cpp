@@ -1,4 +1,4 @@
-// RKCH round trips (formats.md D1): canonical outputs are byte-exact fixed points under both
+// RKCH round trips (docs/spec/writers.md#D1): canonical outputs are byte-exact fixed points under both
 // profiles, parse after serialize gives the model back, and every non-canonical spelling of a
 // character (chunk order, earlier duplicates, trailing payload bytes, missing empty CLPS/VCLP)
 // decodes to the same model and re-serializes to the canonical bytes.
@@ -67,7 +67,7 @@ bool is_known(const std::string& tag) {
   return tag == "META" || tag == "MSHS" || tag == "BONS" || tag == "CLPS" || tag == "VCLP";
 }
 
-// A non-canonical spelling of `canonical` with the same content (rkc-family.md §2.7 cases 1-4).
+// A non-canonical spelling of `canonical` with the same content (docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical cases 1-4).
 Bytes scramble(const Bytes& canonical) {
   std::vector<Chunk> known, unknown;
   for (Chunk& c : chunks_of(canonical)) (is_known(c.tag) ? known : unknown).push_back(std::move(c));

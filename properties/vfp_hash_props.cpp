@@ -1,4 +1,4 @@
-// Hash binding (formats.md "Voxel Rig v1"): the header sourceHash is SHA-256 of the VOX0 payload,
+// Hash binding (docs/spec/rig.md#rig-sections-in-the-container): the header sourceHash is SHA-256 of the VOX0 payload,
 // every baseSourceHash must equal it and every skeletonHash must equal SHA-256 of the SKEL
 // payload. Any change to VOX0 breaks every rig section's binding under vfp-rig; any change to
 // SKEL breaks VSKN's and ANIM's skeletonHash; rebind() repairs both.

@@ -26,7 +26,7 @@ std::string f4(const Quat& q) {
          "]";
 }
 
-// Writes `f` as compile input (formats.md "JSON compile input"), leaving out, at random, every
+// Writes `f` as compile input (docs/spec/compile.md), leaving out, at random, every
 // field whose default gives the same value, and listing joints in a random order.
 std::string to_compile_json(const VfpFile& f) {
   const Vox0& v = *f.vox0();
@@ -130,7 +130,7 @@ std::string to_compile_json(const VfpFile& f) {
 VOXRIG_PROP(VfpJson, CompileOfTheModelsJsonGivesTheSameBytes, 1200, ()) {
   VfpGenOptions o;
   o.compilable = true;
-  // The compiler writes the canonical section order (formats.md "VFP core", Order), whatever
+  // The compiler writes the canonical section order (docs/spec/vfp.md, Order), whatever
   // order the generated file lists its sections in.
   const VfpFile f = canonicalized(*gen_vfp_file(o));
   const auto want = encode_vfp(f);

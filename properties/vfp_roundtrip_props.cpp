@@ -1,4 +1,4 @@
-// VFP round trips (formats.md D1): byte-exact parse -> serialize under both profiles, parse after
+// VFP round trips (docs/spec/writers.md#D1): byte-exact parse -> serialize under both profiles, parse after
 // serialize gives the model back, canonicalize is idempotent and only reorders.
 #include <algorithm>
 #include <cstring>

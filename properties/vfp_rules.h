@@ -1,4 +1,4 @@
-// The validation table's shape: each rule of formats.md / docs/spec/vfp.md has one
+// The validation table's shape: each rule of docs/spec/ / docs/spec/vfp.md has one
 // mutator that breaks exactly that rule in a valid file (through the model, then rebind(), or
 // through the bytes) and the one code the decoder must report.
 #pragma once

@@ -12,7 +12,7 @@ packages=(
   libssl-dev zlib1g-dev
   libbenchmark-dev libbenchmark-tools python3 python3-scipy python3-matplotlib
   valgrind zip
-  chromium python3-yaml
+  chromium python3-yaml python3-markdown
 )
 # Node.js (with npm) runs the Khronos glTF validator; nodesource builds bundle npm, Debian's split it.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

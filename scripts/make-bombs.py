@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the amplification files of issue 16 (docs/robustness.md) into OUTDIR:
+"""Writes the amplification files (docs/robustness.md) into OUTDIR:
 
   rvc_1m.rvc        7.7 KB: one empty key frame + 2^20 - 1 empty delta frames, deflated
   rvc_200001.rvc    1.5 KB: the same with 200,001 frames
@@ -16,7 +16,7 @@ import zlib
 
 
 def deflate(raw):
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw DEFLATE, rkc-family.md 4.1
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw DEFLATE, docs/spec/rvc.md#file-framing
     return c.compress(raw) + c.flush()
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full out-of-memory sweep (issue 16 item 3; docs/robustness.md "Out-of-memory testing"):
+# The full out-of-memory sweep (docs/robustness.md "Out-of-memory testing"):
 # builds voxrig_oom_sweep under the asan preset (ASan + UBSan + LeakSanitizer, build/asan) and
 # fails the N-th allocation of every entry point (decode, encode, dump, validate, mesh, pose,
 # compile) over every golden case, for N = 1, 2, ... until the operation completes without

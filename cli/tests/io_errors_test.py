@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CTest cli_io_errors (issue 16 item 2): every path argument of every voxrig command, over the
+"""CTest cli_io_errors: every path argument of every voxrig command, over the
 hostile cases, must end with exit 3 and ONE stderr line that names the file and the reason,
 within a few seconds (a FIFO must never hang the command).
 

@@ -176,7 +176,7 @@ class Runner {
 };
 
 // The check before timing: accepted, and the same dump as the reference, compared as JSON values
-// (conformance.md: key order and whitespace are free, numbers typed by the reference's spelling).
+// (docs/spec/protocols.md: key order and whitespace are free, numbers typed by the reference's spelling).
 // "" or the problem.
 std::string check(const Runner& runner, size_t i, const std::string& want) {
   std::string got, refused;

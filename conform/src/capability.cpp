@@ -1,4 +1,4 @@
-// The capability judges (conformance.md "Writers, evaluators and meshers"): pose matrices with
+// The capability judges (docs/spec/protocols.md): pose matrices with
 // D19's tolerance, meshes by properties, compile with its JSON path. Untrusted output is parsed
 // with nlohmann::json under the same bounds as dumps (kMaxJsonDepth); a quad box is checked
 // against the grid before any voxel of it is visited, so a hostile box costs nothing.

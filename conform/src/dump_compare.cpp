@@ -1,4 +1,4 @@
-// JSON dumps compared as values (conformance.md "Comparison", formats.md D17).
+// JSON dumps compared as values (docs/spec/protocols.md#comparison, docs/spec/dump.md#D17).
 //
 // nlohmann's DOM loses two things the comparison needs: the text of each number (a binary32
 // field must be rounded from its decimal text, not from a double) and duplicate keys (the DOM

@@ -256,6 +256,10 @@ std::optional<Manifest> parse_manifest(std::string_view text, std::string* probl
     Manifest m;
     m.suite = string_field(doc, "suite", "manifest");
     m.suite_version = string_field(doc, "suite_version", "manifest");
+    // Optional: a generated corpus or an older manifest names no spec or corpus version.
+    for (auto [key, field] : {std::pair{"spec_version", &m.spec_version},
+                              std::pair{"corpus_version", &m.corpus_version}})
+      if (doc.contains(key)) *field = string_field(doc, key, "manifest");
     auto cases = doc.find("cases");
     if (cases == doc.end() || !cases->is_array())
       throw Problem{"manifest: \"cases\" must be an array"};

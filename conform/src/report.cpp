@@ -13,7 +13,7 @@ namespace voxrig::conform {
 namespace {
 
 constexpr size_t kMaxListedLines = 100;
-constexpr size_t kMaxLineChars = 200;  // no summary line longer (issue 41)
+constexpr size_t kMaxLineChars = 200;  // a summary line stays readable in a CI log
 
 std::string utf8(std::string_view s) {
   return repair_utf8({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
@@ -177,8 +177,10 @@ std::string result_line(const CaseResult& r, const std::string& golden_dir,
 }  // namespace
 
 std::string header_text(const RunInfo& info) {
-  std::string out = "voxrig conform: suite " + info.suite + " " + info.suite_version +
-                    ", manifest sha256 " + info.manifest_sha256 + "\n";
+  std::string out = "voxrig conform: suite " + info.suite + " " + info.suite_version;
+  if (!info.spec_version.empty()) out += ", voxrig spec " + info.spec_version;
+  if (!info.corpus_version.empty()) out += ", golden corpus " + info.corpus_version;
+  out += ", manifest sha256 " + info.manifest_sha256 + "\n";
   out += "  golden:   " + info.golden_dir + "\n";
   out += "  reader:   " + info.reader + "\n";
   out += "  profiles:";
@@ -209,7 +211,7 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   std::map<std::string, std::vector<const CaseResult*>> by_section;
   for (const CaseResult& r : results) {
     if (!r.counted || !is_bad(r.verdict)) continue;
-    // Capability failures are grouped by capability first: "pose, formats.md ...".
+    // Capability failures are grouped by capability first: "pose, docs/spec/evaluation.md#D19".
     const std::string group = is_capability(r.check)
                                   ? std::string(to_string(r.check)) + ", " + section_of(r)
                                   : section_of(r);
@@ -363,6 +365,8 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
            std::to_string(g.errors) + "\" skipped=\"" + std::to_string(g.skipped) + "\" time=\"" +
            fixed(g.seconds, 3) + "\">\n    <properties>\n";
     out += property("suite_version", info.suite_version);
+    out += property("spec_version", info.spec_version);
+    out += property("corpus_version", info.corpus_version);
     out += property("manifest_sha256", info.manifest_sha256);
     out += property("reader", info.reader);
     out += property("codes", to_string(info.codes));
@@ -387,6 +391,8 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   std::string out = "{\n  \"schema\": \"voxrig-conform-report/1\",\n";
   out += "  \"suite\": " + quote(info.suite) + ",\n";
   out += "  \"suite_version\": " + quote(info.suite_version) + ",\n";
+  out += "  \"spec_version\": " + quote(info.spec_version) + ",\n";
+  out += "  \"corpus_version\": " + quote(info.corpus_version) + ",\n";
   out += "  \"manifest_sha256\": " + quote(info.manifest_sha256) + ",\n";
   out += "  \"golden\": " + quote(info.golden_dir) + ",\n";
   out += "  \"reader\": " + quote(info.reader) + ",\n";

@@ -1,5 +1,5 @@
 // What a failure report says beyond the verdict: the case's rules, spec section and file, and a
-// short hex context around the offset that matters (formats.md D12: offsets are context, never
+// short hex context around the offset that matters (docs/spec/conventions.md#D12: offsets are context, never
 // compared).
 #include <algorithm>
 #include <nlohmann/json.hpp>

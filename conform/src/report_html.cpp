@@ -107,7 +107,9 @@ constexpr std::string_view kTail = R"HTML(</script>
     return e;
   };
   const c = data.summary.counted;
-  $("meta").textContent = data.suite + " " + data.suite_version + " | manifest sha256 " +
+  $("meta").textContent = data.suite + " " + data.suite_version +
+      (data.spec_version ? " | voxrig spec " + data.spec_version : "") +
+      (data.corpus_version ? " | golden corpus " + data.corpus_version : "") + " | manifest sha256 " +
       data.manifest_sha256 + " | reader: " + data.reader + " | profiles: " +
       data.profiles.join(", ") + " | codes " + data.codes + " | level " + data.level +
       " | " + data.time_s + " s";

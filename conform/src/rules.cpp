@@ -183,8 +183,8 @@ std::string rules_markdown(const RuleCatalogue& catalogue) {
       "# Rule catalogue\n\n"
       "Generated from `golden/rules.json` by `voxrig rules --markdown` (CTest `rules_doc_in_sync`);"
       " do not edit by hand.\n\n"
-      "Every normative statement of `formats.md` and `rkc-family.md`, and the protocol rules of "
-      "`conformance.md`, has a stable ID. A golden case obeys or breaks rules: it breaks every "
+      "Every normative statement of `docs/spec/` (the protocols included) has a stable ID (the "
+      "anchor of the statement in its file). A golden case obeys or breaks rules: it breaks every "
       "rule that lists one of its expected error codes, plus those its source names in "
       "`\"rules\"`; `voxrig rules --coverage` lists the cases of each rule. A rule without a "
       "breaking case says why none can exist.\n";

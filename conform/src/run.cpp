@@ -61,6 +61,8 @@ RunInfo run_info(const Corpus& corpus, const RunOptions& o,
   RunInfo info;
   info.suite = corpus.manifest.suite;
   info.suite_version = corpus.manifest.suite_version;
+  info.spec_version = corpus.manifest.spec_version;
+  info.corpus_version = corpus.manifest.corpus_version;
   info.manifest_sha256 = corpus.manifest_sha256;
   info.golden_dir = corpus.dir;
   info.reader = o.reader_name;

@@ -1,4 +1,4 @@
-// Verdicts of the reader protocol (conformance.md): what a reader run means, expected-failure
+// Verdicts of the reader protocol (docs/spec/protocols.md): what a reader run means, expected-failure
 // lists and tallies. Nothing here runs a process; the CLI hands in what it observed.
 #include <algorithm>
 #include <csignal>

@@ -1,4 +1,4 @@
-// voxrig conform: JSON dump comparison (conformance.md "Comparison", formats.md D5/D17).
+// voxrig conform: JSON dump comparison (docs/spec/protocols.md#comparison, docs/spec/conventions.md#D5/D17).
 // Every expectation below is written by hand: bit patterns from IEEE-754 by hand, paths as the
 // runner documents them.
 #include <gtest/gtest.h>

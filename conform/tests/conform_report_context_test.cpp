@@ -14,11 +14,11 @@ namespace {
 RuleCatalogue catalogue() {
   std::string problem;
   auto c = parse_rules(R"({"schema": "voxrig-rules/1", "rules": [
-    {"id": "VFP-HDR-7", "spec": "formats.md", "section": "VFP core: File header",
+    {"id": "VFP-HDR-7", "spec": "docs/spec/vfp.md", "section": "File header",
      "summary": "sourceHash = SHA-256 of VOX0", "codes": ["vfp.source_hash"]},
-    {"id": "VFP-SEC-7", "spec": "formats.md", "section": "VFP core: Section",
+    {"id": "VFP-SEC-7", "spec": "docs/spec/vfp.md", "section": "Section kinds",
      "summary": "unknown REQUIRED is rejected", "codes": ["vfp.section.unknown_required"]},
-    {"id": "FP-7", "spec": "formats.md", "section": "Fine print", "summary": "check order",
+    {"id": "FP-7", "spec": "docs/spec/vfp.md", "section": "The steps of a file", "summary": "check order",
      "codes": [], "unbreakable": "order"}]})",
                        &problem);
   EXPECT_TRUE(c) << problem;
@@ -50,10 +50,10 @@ TEST(ConformContext, TheProfilesCodeNamesTheSection) {
   EXPECT_EQ(r.rules[1].id, "VFP-HDR-7");
   EXPECT_EQ(r.rules[2].id, "FP-7");
   EXPECT_EQ(r.rules[2].relation, RuleRelation::Obeys);
-  EXPECT_EQ(r.section, "formats.md VFP core: Section");
+  EXPECT_EQ(r.section, "docs/spec/vfp.md#VFP-SEC-7");
   describe_case(r, c, c.find("vfp-rig"), &cat);
   EXPECT_EQ(r.rules[0].id, "VFP-HDR-7");
-  EXPECT_EQ(r.section, "formats.md VFP core: File header");
+  EXPECT_EQ(r.section, "docs/spec/vfp.md#VFP-HDR-7");
   describe_case(r, c, c.find("vfp-rig"), nullptr);  // no catalogue: ids, no section
   EXPECT_EQ(r.rules.size(), 3u);
   EXPECT_EQ(r.section, "");
@@ -113,12 +113,12 @@ RunInfo info() {
   return i;
 }
 
-// Issue 41: an accepted case the reader rejected names the rules of the reader's code, and no
+// An accepted case the reader rejected names the rules of the reader's code, and no
 // summary line is longer than 200 characters.
 TEST(ConformContext, RulesLineNamesTheReadersCodeAndLinesStayShort) {
   auto rs = failed_run();
-  rs[0].rules = {{"FP-7", RuleRelation::Obeys, "check order", "formats.md"}};
-  rs[0].reader_code_rules = {{"SKEL-8", RuleRelation::Breaks, "no parent cycle", "formats.md"}};
+  rs[0].rules = {{"FP-7", RuleRelation::Obeys, "check order", "docs/spec/vfp.md#FP-7"}};
+  rs[0].reader_code_rules = {{"SKEL-8", RuleRelation::Breaks, "no parent cycle", "docs/spec/rig.md#SKEL-8"}};
   rs[0].reason = "rejected with skel.parent_cycle, expected accept " + std::string(300, 'x');
   const std::string text = summary_text(info(), rs, summarize(rs, 0));
   EXPECT_NE(text.find("        rules: the reader's error code is that of SKEL-8 (no parent "
@@ -136,12 +136,12 @@ TEST(ConformContext, SummaryGroupsBySectionWithRuleFileAndHex) {
   const auto rs = failed_run();
   EXPECT_EQ(rs[0].offset, 5);
   const std::string text = summary_text(info(), rs, summarize(rs, 0));
-  EXPECT_NE(text.find("-- formats.md VFP core: Section: 1 failed\n"
+  EXPECT_NE(text.find("-- docs/spec/vfp.md#VFP-SEC-7: 1 failed\n"
                       "FAIL    vfp/rig/required_and_hash  vfp-static  dump: accepted, expected "
                       "reject with vfp.section.unknown_required\n"
                       "        rules: breaks VFP-SEC-7 (unknown REQUIRED is rejected); "
                       "VFP-HDR-7 (sourceHash = SHA-256 of VOX0)\n"
-                      "        spec:  formats.md VFP core: Section\n"
+                      "        spec:  docs/spec/vfp.md#VFP-SEC-7\n"
                       "        file:  /g/files/vfp/rig/required_and_hash.vfp\n"
                       "        at:    0x00000000  ab ab ab ab ab [ab] ab"),
             std::string::npos)
@@ -154,23 +154,23 @@ TEST(ConformContext, JUnitAndJsonCarryTheContext) {
   EXPECT_NE(x.find("<property name=\"rules\" value=\"VFP-SEC-7 VFP-HDR-7 FP-7\"/>"),
             std::string::npos)
       << x;
-  EXPECT_NE(x.find("<property name=\"spec_section\" value=\"formats.md VFP core: Section\"/>"),
+  EXPECT_NE(x.find("<property name=\"spec_section\" value=\"docs/spec/vfp.md#VFP-SEC-7\"/>"),
             std::string::npos);
   EXPECT_NE(x.find("<property name=\"offset\" value=\"5\"/>"), std::string::npos);
   EXPECT_NE(x.find("message=\"accepted, expected reject with vfp.section.unknown_required "
-                   "[rules: VFP-SEC-7 VFP-HDR-7 FP-7; spec: formats.md VFP core: Section; "
+                   "[rules: VFP-SEC-7 VFP-HDR-7 FP-7; spec: docs/spec/vfp.md#VFP-SEC-7; "
                    "file: files/vfp/rig/required_and_hash.vfp]\""),
             std::string::npos);
   const auto j = nlohmann::json::parse(report_json(info(), rs, summarize(rs, 0)));
   const auto& r0 = j["results"][0];
-  EXPECT_EQ(r0["section"], "formats.md VFP core: Section");
+  EXPECT_EQ(r0["section"], "docs/spec/vfp.md#VFP-SEC-7");
   EXPECT_EQ(r0["path"], "files/vfp/rig/required_and_hash.vfp");
   EXPECT_EQ(r0["capability"], "reader");
   EXPECT_EQ(r0["offset"], 5);
   EXPECT_EQ(r0["rules"][0]["id"], "VFP-SEC-7");
   EXPECT_EQ(r0["rules"][0]["relation"], "breaks");
   EXPECT_TRUE(r0.contains("hex_context"));
-  EXPECT_EQ(j["summary"]["failed_by_section"]["formats.md VFP core: Section"], 1);
+  EXPECT_EQ(j["summary"]["failed_by_section"]["docs/spec/vfp.md#VFP-SEC-7"], 1);
   EXPECT_FALSE(j["results"][1].contains("hex_context"));  // passes carry no context
 }
 
@@ -179,9 +179,9 @@ TEST(ConformContext, JUnitAndJsonCarryTheContext) {
 TEST(ConformContext, CapabilityCasesNameTheirRulesGroupedByCapability) {
   std::string problem;
   const auto cat = parse_rules(R"({"schema": "voxrig-rules/1", "rules": [
-    {"id": "EVAL-1", "spec": "formats.md", "section": "Voxel Rig v1: Evaluation",
+    {"id": "EVAL-1", "spec": "docs/spec/evaluation.md", "section": "Pose at time t",
      "summary": "sample each track", "codes": [], "unbreakable": "evaluation"},
-    {"id": "CONF-7", "spec": "conformance.md", "section": "Writers, evaluators and meshers",
+    {"id": "CONF-7", "spec": "docs/spec/protocols.md", "section": "The player protocol",
      "summary": "pose protocol", "codes": ["eval.bad_clip"], "unbreakable": "protocol"}]})",
                                &problem);
   ASSERT_TRUE(cat) << problem;
@@ -209,18 +209,18 @@ TEST(ConformContext, CapabilityCasesNameTheirRulesGroupedByCapability) {
   EXPECT_EQ(rs[0].capability, "pose");
   EXPECT_EQ(rs[0].path, "files/pose/x.vfp");
   ASSERT_EQ(rs[0].rules.size(), 2u);
-  EXPECT_EQ(rs[0].section, "formats.md Voxel Rig v1: Evaluation");  // catalogue order
+  EXPECT_EQ(rs[0].section, "docs/spec/evaluation.md#EVAL-1");  // catalogue order
   ASSERT_EQ(rs[1].rules.size(), 2u);
   EXPECT_EQ(rs[1].rules[0].id, "CONF-7");  // enforces the expected reject code: first
-  EXPECT_EQ(rs[1].section, "conformance.md Writers, evaluators and meshers");
+  EXPECT_EQ(rs[1].section, "docs/spec/protocols.md#CONF-7");
   const std::string text = summary_text(info(), rs, summarize(rs, 0));
-  EXPECT_NE(text.find("-- pose, formats.md Voxel Rig v1: Evaluation: 1 failed\n"
+  EXPECT_NE(text.find("-- pose, docs/spec/evaluation.md#EVAL-1: 1 failed\n"
                       "FAIL    pose/x/0/slerp/loop/t5  vfp-rig  pose: joint 1 element (0,0) "
                       "differs\n"
                       "        rules: obeys EVAL-1; CONF-7\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("-- pose, conformance.md Writers, evaluators and meshers: 1 failed\n"),
+  EXPECT_NE(text.find("-- pose, docs/spec/protocols.md#CONF-7: 1 failed\n"),
             std::string::npos);
   const std::string x = junit_xml(info(), rs);
   EXPECT_NE(x.find("<testsuite name=\"pose vfp-rig\""), std::string::npos) << x;

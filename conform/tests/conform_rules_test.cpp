@@ -10,13 +10,13 @@ namespace voxrig::conform {
 namespace {
 
 constexpr std::string_view kCatalogue = R"({"schema": "voxrig-rules/1", "rules": [
-  {"id": "SKEL-3", "spec": "formats.md", "section": "SKEL", "summary": "reserved = 0",
+  {"id": "SKEL-3", "spec": "docs/spec/rig.md", "section": "SKEL rules", "summary": "reserved = 0",
    "codes": ["skel.reserved"]},
-  {"id": "FP-1", "spec": "formats.md", "section": "Fine print", "summary": "= 0 fields are 0",
+  {"id": "FP-1", "spec": "docs/spec/vfp.md", "section": "Reserved fields", "summary": "= 0 fields are 0",
    "codes": ["skel.reserved", "vox0.reserved"]},
-  {"id": "FP-6", "spec": "formats.md", "section": "Fine print", "summary": "edge cases",
+  {"id": "FP-6", "spec": "docs/spec/rig.md", "section": "Valid edge cases", "summary": "edge cases",
    "codes": [], "unbreakable": "permissive"},
-  {"id": "D11", "spec": "formats.md", "section": "Decisions", "summary": "rig step 5",
+  {"id": "D11", "spec": "docs/spec/vfp.md", "section": "The steps of a file", "summary": "rig step 5",
    "codes": []}
 ]})";
 
@@ -33,7 +33,7 @@ TEST(ConformRules, ParsesTheCatalogue) {
   ASSERT_NE(c.find("FP-1"), nullptr);
   EXPECT_EQ(c.find("FP-1")->codes.size(), 2u);
   EXPECT_EQ(c.find("FP-6")->unbreakable, "permissive");
-  EXPECT_EQ(RuleCatalogue::where(*c.find("SKEL-3")), "formats.md SKEL");
+  EXPECT_EQ(RuleCatalogue::where(*c.find("SKEL-3")), "docs/spec/rig.md#SKEL-3");
   EXPECT_EQ(c.find("NOPE"), nullptr);
 }
 
@@ -96,7 +96,7 @@ TEST(ConformRules, CoverageNamesEveryProblem) {
   EXPECT_TRUE(has("error code vskn.reserved is enforced by no rule"));
   EXPECT_EQ(rep.problems.size(), 4u);
   const std::string text = coverage_text(rep, 8);
-  EXPECT_NE(text.find("SKEL-3  [formats.md SKEL]  reserved = 0\n    obeys (1): vfp/rig/base\n"
+  EXPECT_NE(text.find("SKEL-3  [docs/spec/rig.md#SKEL-3]  reserved = 0\n    obeys (1): vfp/rig/base\n"
                       "    breaks (1): vfp/skel/reserved\n"),
             std::string::npos)
       << text;
@@ -104,14 +104,14 @@ TEST(ConformRules, CoverageNamesEveryProblem) {
                       "unbreakable: 1\n"),
             std::string::npos);
   const std::string js = coverage_json(rep);
-  EXPECT_NE(js.find(R"("id": "FP-1", "spec": "formats.md", "section": "Fine print")"),
+  EXPECT_NE(js.find(R"("id": "FP-1", "spec": "docs/spec/vfp.md", "section": "Reserved fields")"),
             std::string::npos)
       << js;
 }
 
 TEST(ConformRules, MarkdownHasOneTablePerSection) {
   const std::string md = rules_markdown(catalogue());
-  EXPECT_NE(md.find("## formats.md\n\n### SKEL\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("## docs/spec/rig.md\n\n### SKEL rules\n"), std::string::npos) << md;
   EXPECT_NE(md.find("| FP-6 | edge cases | - | permissive |\n"), std::string::npos) << md;
   EXPECT_NE(md.find("| FP-1 | = 0 fields are 0 | `skel.reserved`, `vox0.reserved` |  |\n"),
             std::string::npos);

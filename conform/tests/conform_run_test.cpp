@@ -92,7 +92,8 @@ class ConformRun : public ::testing::Test {
          R"({"vfp-rig": {"verdict": "accept", "dump": "dumps/ok.json"}})"},
     };
     std::string manifest =
-        R"({"schema": "voxrig-manifest/1", "suite": "voxrig", "suite_version": "9.8.7", "cases": [)";
+        R"({"schema": "voxrig-manifest/1", "suite": "voxrig", "suite_version": "9.8.7", )"
+        R"("spec_version": "4.5", "corpus_version": "6.7", "cases": [)";
     for (size_t i = 0; i < cases_.size(); ++i) {
       const FakeCase& c = cases_[i];
       const std::string rel = "files/" + c.id + ".bin";
@@ -150,7 +151,7 @@ TEST_F(ConformRun, VerdictsAndSummary) {
   EXPECT_EQ(r.summary.counted.timeout, 1u);
   EXPECT_EQ(r.summary.skipped, 7u);  // 7 cases lack vfp-static
   EXPECT_EQ(last_progress_, "9/9");
-  EXPECT_TRUE(has(header_text(r.info), "suite voxrig 9.8.7, manifest sha256 ")) << text_;
+  EXPECT_TRUE(has(header_text(r.info), "suite voxrig 9.8.7, voxrig spec 4.5, golden corpus 6.7, manifest sha256 ")) << text_;
   EXPECT_TRUE(has(text_, "FAIL    t/accept_wrong  vfp-rig  dump: dump differs at $.x")) << text_;
   EXPECT_TRUE(has(
       text_, "FAIL    t/reject_code  vfp-rig  dump: rejected with skel.other, expected skel.cycle"))
@@ -239,6 +240,9 @@ TEST_F(ConformRun, JUnitAndJsonReport) {
   EXPECT_TRUE(has(x, "about to crash"));  // stderr tail in the error body
   const nlohmann::json j = nlohmann::json::parse(report_json(r.info, r.results, r.summary));
   EXPECT_EQ(j["suite_version"], "9.8.7");
+  EXPECT_EQ(j["spec_version"], "4.5");  // the manifest's versions, not the judge's
+  EXPECT_EQ(j["corpus_version"], "6.7");
+  EXPECT_TRUE(has(x, "<property name=\"spec_version\" value=\"4.5\"/>")) << x;
   EXPECT_EQ(j["manifest_sha256"].get<std::string>().size(), 64u);
   EXPECT_EQ(j["reader"], reader_);
   EXPECT_EQ(j["results"].size(), 8u);
@@ -349,16 +353,16 @@ TEST(ConformRunGolden, TheReferencePassesAndPlantedBugsAreCounted) {
   RunResult r = golden_slice(reader, CodeMode::Strict);
   ASSERT_EQ(r.status, RunStatus::Completed) << (r.problems.empty() ? "" : r.problems[0]);
   EXPECT_TRUE(r.passed());
-  EXPECT_EQ(r.results.size(), 90u);
-  EXPECT_EQ(r.summary.counted.pass, 90u);
+  EXPECT_EQ(r.results.size(), 92u);
+  EXPECT_EQ(r.summary.counted.pass, 92u);
 
   reader->every_reject_as = "vfp.section.bad_tag";
   r = golden_slice(reader, CodeMode::Strict);
   EXPECT_EQ(r.summary.counted.pass, 66u);
-  EXPECT_EQ(r.summary.counted.fail, 24u);
+  EXPECT_EQ(r.summary.counted.fail, 26u);
   r = golden_slice(reader, CodeMode::Loose);
   EXPECT_TRUE(r.passed());
-  EXPECT_EQ(r.summary.counted.loose, 24u);
+  EXPECT_EQ(r.summary.counted.loose, 26u);
 
   reader->every_reject_as.clear();
   reader->short_canonicalize = true;

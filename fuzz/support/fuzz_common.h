@@ -6,7 +6,7 @@
 // Targets call the public library only, as a user would (architecture.md). A target aborts when
 //  - any error has category `internal` (a bug in the reference by definition),
 //  - an error offset lies outside the bytes the decoder was given,
-//  - a round trip or a cross-profile verdict breaks a rule of formats.md (D1, D3, D8, D9).
+//  - a round trip or a cross-profile verdict breaks a rule of docs/spec/ (D1, D3, D8, D9).
 #pragma once
 
 #include <algorithm>
@@ -55,7 +55,7 @@ using View = std::span<const uint8_t>;
 
 namespace voxrig::fuzz {
 
-/// The defaults of formats.md, scaled down where one small input could legitimately make the
+/// The defaults of docs/spec/limits.md, scaled down where one small input could legitimately make the
 /// reference allocate or work a lot (the JSON compiler sizes the grid from "size"; RVC inflates
 /// ~1000:1 and rebuilds every frame; a zero-width frame table counts one cell per row). The limit
 /// checks are the same code at any value, so the fuzzer still reaches them, while one input stays
@@ -73,7 +73,7 @@ inline Limits fuzz_limits() {
 
 inline DecodeOptions options(Profile p) { return DecodeOptions{p, fuzz_limits()}; }
 
-/// The per-exec output bound (docs/spec/dump.md "Bounded"): a dump of an input of
+/// The per-exec output bound (docs/spec/dump.md#guarantees, Bounded): a dump of an input of
 /// `input_size` bytes is at most dump_bound(input_size) = 1 MiB + 64 x input_size bytes. A dump
 /// over it is a finding, even for a valid file: it is work the input's size does not justify.
 inline void check_dump_bound(std::string_view dump, size_t input_size) {

@@ -1,5 +1,5 @@
 // RKCH-family case builders: declarative JSON descriptions -> reference models -> reference
-// encoders (RKCH, KV6, KFA); RVC files are assembled from stored chunk bytes (formats.md D4: a
+// encoders (RKCH, KV6, KFA); RVC files are assembled from stored chunk bytes (docs/spec/rvc.md#D4: a
 // golden RVC blob is never deflated at regeneration, so the zlib build cannot change it).
 //
 // Floats are JSON numbers (converted double -> binary32, round to nearest) or "0xHHHHHHHH" bit

@@ -1,4 +1,4 @@
-// The capability cases of the golden corpus (conformance.md "Writers, evaluators and meshers"):
+// The capability cases of the golden corpus (docs/spec/protocols.md):
 // pose and mesh plans from golden/sources (format "pose" / "mesh") expanded into manifest
 // entries, with the reference's expectations (pose: evaluate_models_f64 / the RKCH solve; mesh:
 // the reference quad count, after checking the reference's own mesh with the judge).

@@ -94,7 +94,9 @@ ordered_json run_case(CaseDef& d, Sources& s, Build& g) {
   const std::string path = "files/" + d.id + "." + extension_of(d.format);
   g.out.files[path] = d.bytes;
   const std::string detected(to_string(detect_format(d.bytes)));
-  if (detected != d.format)
+  // An "unknown" case runs under all four profiles, so it may also hold a file of one family to
+  // be judged under the other family's profiles (D7: file.unknown_format there too).
+  if (detected != d.format && d.format != "unknown")
     g.out.mismatches.push_back(d.id + ": declared format " + d.format + ", the magic says " +
                                detected);
   ordered_json expect = ordered_json::object();

@@ -28,7 +28,7 @@ nlohmann::ordered_json run_case(CaseDef& d, Sources& s, Build& g);
 /// the reference compiler, and its output bytes for accepts.
 nlohmann::ordered_json run_compile_case(const CompileCase& c, Sources& s, Build& g);
 
-/// A negative case is its valid base with one rule broken (conformance.md "Golden corpus"), so
+/// A negative case is its valid base with one rule broken (docs/spec/protocols.md#the-corpus), so
 /// the base obeys every rule its derived cases break (unless it breaks that rule itself).
 /// Rewrites each case's "obeys" in catalogue order.
 void add_base_obeys(const Build& g, nlohmann::ordered_json& cases);

@@ -118,6 +118,8 @@ BuiltCorpus build_corpus(const std::string& golden_dir) {
   m["schema"] = "voxrig-manifest/1";
   m["suite"] = "voxrig";
   m["suite_version"] = VOXRIG_VERSION;
+  m["spec_version"] = VOXRIG_SPEC_VERSION;
+  m["corpus_version"] = VOXRIG_CORPUS_VERSION;
   m["cases"] = cases;
   m["compile_cases"] = compile;
   m["pose_cases"] = cap.pose;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CLI rough edges of issue 14 in the capability commands: output type follows --format, else
+# The CLI rough edges in the capability commands: output type follows --format, else
 # the extension of -o; OBJ groups use joint names; a bad --clip lists the clips; enum options name
 # the option and the allowed values; mesh works on an RKCH character (its KV6 meshes).
 # usage: golden/tests/cli_capability_edges.sh VOXRIG_EXE

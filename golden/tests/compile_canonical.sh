@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The JSON compiler writes the canonical section order (formats.md "VFP core", Order): every model
+# The JSON compiler writes the canonical section order (docs/spec/vfp.md, Order): every model
 # under golden/sources/vfp/models compiles, and `voxrig canonicalize` of the compiled file gives
 # back exactly the same bytes. (rig_caches.json, with caches, a rig and unknown sections, is the
 # model that caught the compiler writing unknown sections right after VOX0.)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential run of the two JSON compilers: the reference (`voxrig compile`) and the independent
-Python compiler (golden/readers/python/voxrig_compile.py, written from formats.md).
+Python compiler (golden/readers/python/voxrig_compile.py, written from docs/spec/).
 
 usage: compile_differential.py VOXRIG GOLDEN_DIR [--runs N] [--seed S] [--keep DIR]
 

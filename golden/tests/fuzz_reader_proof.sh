@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fuzz-reader proofs (issue 13; golden/README.md "Fuzz your reader"):
+# The fuzz-reader proofs (golden/README.md "Fuzz your reader"):
 #   broken   every planted bug under golden/readers/broken/ is found within a fixed budget
 #            (seed + runs: reproducible), the class is the expected one, and the written corpus
 #            makes `voxrig conform` fail with that broken reader while the correct Python reader

@@ -10,15 +10,7 @@ set -euo pipefail
 voxrig=${1:?usage: html_report.sh VOXRIG_EXE OUT_DIR}
 out=${2:?usage: html_report.sh VOXRIG_EXE OUT_DIR}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$chromium" ]; then
-  echo "SKIP: Chromium is not installed (Debian package chromium; scripts/install-deps.sh installs it)"
-  exit 77
-fi
-if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP: node is not installed (scripts/install-deps.sh installs it)"
-  exit 77
-fi
+. "$root/golden/tests/headless_env.sh"
 mkdir -p "$out"
 set +e
 "$voxrig" conform --golden "$root/golden" --jobs 2 --profile vfp-static --profile vfp-rig \

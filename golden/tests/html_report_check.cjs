@@ -7,17 +7,10 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const {createRequire} = require("module");
+const {puppeteerOrSkip, openLocalPage} = require("./headless_page.cjs");
 
 const [page_path, report_path, shot_path, chromium, tools] = process.argv.slice(2);
-let puppeteer;
-try {
-  puppeteer = createRequire(path.join(path.resolve(tools), "package.json"))("puppeteer-core");
-} catch (e) {
-  console.log("SKIP: puppeteer-core is not installed in " + tools +
-              " (scripts/install-deps.sh installs it: cd tools && npm install)");
-  process.exit(77);
-}
+const puppeteer = puppeteerOrSkip(tools);
 
 const report = JSON.parse(fs.readFileSync(report_path, "utf8"));
 const bad = v => ["fail", "crash", "timeout", "xpass"].includes(v);
@@ -28,24 +21,9 @@ const check = (ok, what) => {
 };
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const {browser, page, foreign, errors} =
+      await openLocalPage(puppeteer, chromium, page_path, {width: 1400, height: 1000});
   try {
-    const page = await browser.newPage();
-    await page.setViewport({width: 1400, height: 1000});
-    const url = "file://" + path.resolve(page_path);
-    const foreign = [];
-    await page.setRequestInterception(true);
-    page.on("request", req => {
-      if (req.url() !== url) foreign.push(req.url());
-      req.url() === url ? req.continue() : req.abort();
-    });
-    const errors = [];
-    page.on("pageerror", e => errors.push(String(e)));
-    await page.goto(url, {waitUntil: "load"});
     await page.waitForSelector("body[data-ready='1']", {timeout: 20000});
     check(errors.length === 0, "no script errors" + (errors.length ? ": " + errors[0] : ""));
     check(foreign.length === 0, "no request besides the page itself" +

@@ -194,7 +194,7 @@ TEST(Utf8, LossyRepairReplacesMaximalSubparts) {
             "A");
   EXPECT_EQ(repair({0xFF, 0xFF, 0xFF}), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(repair({0xC0, 0x80}), "\xEF\xBF\xBD\xEF\xBF\xBD");
-  EXPECT_EQ(repair({0xED, 0xA0, 0x80}).size(), 9u);  // rkc-family.md §2.7 case 5
+  EXPECT_EQ(repair({0xED, 0xA0, 0x80}).size(), 9u);  // docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 5
   EXPECT_EQ(repair({0x80}).size(), 3u);
   EXPECT_EQ(repair({'o', 'k'}), "ok");
 }

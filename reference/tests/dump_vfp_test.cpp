@@ -1,6 +1,6 @@
 // The canonical VFP dump (docs/spec/dump.md, "VFP"): exact text of a hand-built file, float
 // spelling, determinism and completeness. Hashes below were computed outside the code under test
-// (Python hashlib over bytes packed with struct from the layouts in formats.md).
+// (Python hashlib over bytes packed with struct from the layouts in docs/spec/).
 #include <gtest/gtest.h>
 
 #include <algorithm>

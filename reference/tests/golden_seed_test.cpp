@@ -1,7 +1,6 @@
-// Review of the golden corpus's seed dumps: key fields asserted BY HAND (conformance.md "Where
-// expectations come from"). The dumps under golden/dumps are produced by the reference; this
+// Review of the golden corpus's seed dumps: key fields asserted BY HAND (docs/spec/protocols.md#the-corpus). The dumps under golden/dumps are produced by the reference; this
 // test pins what they must say about the seed examples, with every expected value written here
-// from the seeds and formats.md, never read back from the code under test.
+// from the seeds and docs/spec/, never read back from the code under test.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -213,7 +212,7 @@ TEST(GoldenSeed, RkcMinimalFiles) {
   EXPECT_EQ(f76.size(), 76u);
   ASSERT_EQ(f52.size(), 52u);
   EXPECT_TRUE(std::equal(f52.begin(), f52.end(), f76.begin()));  // the first 52 bytes agree
-  // §2.7 case 3: the 52-byte file re-serializes to the 76-byte file.
+  // docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 3: the 52-byte file re-serializes to the 76-byte file.
   const json m = read_json("manifest.json");
   for (const auto& c : m["cases"])
     if (c["id"] == "rkc/seed/minimal_52") {

@@ -1,4 +1,4 @@
-// KFA (rkc-family.md §5): the seed kfa.rs synthetic file by hand, parse order, trailing bytes,
+// KFA (docs/spec/kfa.md): the seed kfa.rs synthetic file by hand, parse order, trailing bytes,
 // QE.6b parent range / cycles (D9), limits incl. hazard H3, writer errors.
 #include "rkc_test_util.h"
 

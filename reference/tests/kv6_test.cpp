@@ -1,4 +1,4 @@
-// KV6 (rkc-family.md §3): the §3.5 minimal example, parse order (too_small before magic),
+// KV6 (docs/spec/kv6.md): the docs/spec/kv6.md#writer minimal example, parse order (too_small before magic),
 // truncation, the palette rule, limits, D9 run tables (strict error / compat warning), writer.
 #include "rkc_test_util.h"
 
@@ -7,7 +7,7 @@ namespace {
 
 using test::Bytes;
 
-// §3.5: 1x1x1, one voxel, pivot 0.5 (46 bytes), spelled exactly as the fact sheet.
+// docs/spec/kv6.md#writer: 1x1x1, one voxel, pivot 0.5 (46 bytes), spelled exactly as the fact sheet.
 const std::vector<uint8_t> kMinimal46 = {
     0x4B, 0x76, 0x78, 0x6C, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0x3F, 0x01, 0x00, 0x00, 0x00,

@@ -1,4 +1,4 @@
-// RKCH clip evaluation (rkc-family.md §6, D21): kfatime2seq, animsprite phases, blend markers,
+// RKCH clip evaluation (docs/spec/rkc-evaluation.md, D21): kfatime2seq, animsprite phases, blend markers,
 // the closed-form loop, i32 wrap-around without UB, validation, genperp and hinge composition.
 // Expected values are derived by hand in the comments.
 #include <gtest/gtest.h>

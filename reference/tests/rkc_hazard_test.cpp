@@ -1,5 +1,5 @@
 // RKCH verdicts on hostile and malformed input: QE.6b cross references, the seed's check order,
-// limits (just under / just over), the rkc-family.md §7 hazards that belong to RKCH/KV6/KFA
+// limits (just under / just over), the docs/spec/rkch.md#hazards hazards that belong to RKCH/KV6/KFA
 // (H1-H5, H10, H13; each a clean, fast error within limits), and every strict prefix.
 #include "rkc_test_util.h"
 
@@ -235,7 +235,7 @@ TEST(RkcOrder, TruncatedFrameTableReportsAbsoluteOffset) {
   EXPECT_EQ(e.offset, test::find_tag(f.bytes(), "CLPS") + 8 + 4 + 3 + 2 + 4 + 8 + 40);
 }
 
-// ---- limits (defaults from formats.md, and just under / just over a configured value) ----
+// ---- limits (defaults from docs/spec/limits.md, and just under / just over a configured value) ----
 
 TEST(RkcLimits, CountsOverTheLimitFailBeforeTheBytesCheck) {
   struct Case {

@@ -1,5 +1,5 @@
-// RKCH round trips (formats.md D1): every case of rkc-family.md §2.7 with its canonical
-// re-encoding written by hand, the §2.8 minimal files, and the validator warnings (D14) each
+// RKCH round trips (docs/spec/writers.md#D1): every case of docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical with its canonical
+// re-encoding written by hand, the docs/spec/rkch.md#minimal-canonical-file minimal files, and the validator warnings (D14) each
 // case raises.
 #include "rkc_test_util.h"
 
@@ -56,7 +56,7 @@ std::vector<Warning> warnings_of(const std::vector<uint8_t>& input, const Decode
   return w.ok() ? w.value() : std::vector<Warning>{};
 }
 
-/// The 76-byte minimal canonical file of §2.8, byte by byte.
+/// The 76-byte minimal canonical file of docs/spec/rkch.md#minimal-canonical-file, byte by byte.
 const std::vector<uint8_t> kMinimal76 = {
     0x52, 0x4B, 0x43, 0x48, 0x03, 0x00,                                      // RKCH v3
     0x4D, 0x45, 0x54, 0x41, 0x0E, 0x00, 0x00, 0x00, 0x00, 0x00,              // META len 14
@@ -87,7 +87,7 @@ TEST(RkcMinimal, The52ByteFileReserialisesTo76) {
   EXPECT_TRUE(a.value() == b.value());
 }
 
-// §2.7 case 1: the last copy of a known chunk wins; earlier copies are never decoded (even a
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 1: the last copy of a known chunk wins; earlier copies are never decoded (even a
 // broken one); duplicate unknown chunks are all kept.
 TEST(RkcRoundtrip, DuplicateKnownChunkLastWins) {
   Bytes in = header();
@@ -110,7 +110,7 @@ TEST(RkcRoundtrip, DuplicateKnownChunkLastWins) {
   EXPECT_EQ(w[1].path, "chunk[2]");
 }
 
-// §2.7 case 2: reordered to META, MSHS, BONS, CLPS, VCLP, then unknown chunks in file order.
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 2: reordered to META, MSHS, BONS, CLPS, VCLP, then unknown chunks in file order.
 TEST(RkcRoundtrip, NonCanonicalOrderIsReordered) {
   Bytes in = header();
   in.chunk("VCLP", count0()).chunk("AAAA", Bytes().raw({7, 7}));
@@ -128,7 +128,7 @@ TEST(RkcRoundtrip, NonCanonicalOrderIsReordered) {
   EXPECT_EQ(w[0].offset, 6u + 12 + 10);
 }
 
-// §2.7 case 3: CLPS and/or VCLP absent -> empty ones are added.
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 3: CLPS and/or VCLP absent -> empty ones are added.
 TEST(RkcRoundtrip, AbsentClpsOrVclpAreAdded) {
   Bytes base = header();
   base.chunk("META", meta("")).chunk("MSHS", count0()).chunk("BONS", count0());
@@ -142,7 +142,7 @@ TEST(RkcRoundtrip, AbsentClpsOrVclpAreAdded) {
   }
 }
 
-// §2.7 case 4: trailing bytes inside META, MSHS, BONS, CLPS, VCLP and a skeletal body are
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 4: trailing bytes inside META, MSHS, BONS, CLPS, VCLP and a skeletal body are
 // dropped and the lengths shrink.
 TEST(RkcRoundtrip, TrailingPayloadBytesAreDropped) {
   Bytes body = skeletal_body(1, 1, {{0, 0}});
@@ -179,7 +179,7 @@ TEST(RkcRoundtrip, TrailingPayloadBytesAreDropped) {
   EXPECT_EQ(w[0].offset, 6u + 8 + 2 + 1 + 12);
 }
 
-// §2.7 case 5: invalid UTF-8 names. rkc-compat repairs each maximal subpart to U+FFFD
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 5: invalid UTF-8 names. rkc-compat repairs each maximal subpart to U+FFFD
 // (C0 80 -> 6 bytes; ED A0 80 -> 9; lone 80 -> 3); rkc-strict rejects them.
 TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
   const std::vector<uint8_t> fffd = {0xEF, 0xBF, 0xBD};
@@ -244,7 +244,7 @@ TEST(RkcRoundtrip, InvalidUtf8NamesRepairedInCompatRejectedInStrict) {
   expect_roundtrip(valid.bytes(), valid.bytes(), test::strict());
 }
 
-// §2.7 case 6 / hazard H1: 21846 x FF repairs to 65538 bytes. Parse succeeds in compat; the
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 6 / hazard H1: 21846 x FF repairs to 65538 bytes. Parse succeeds in compat; the
 // writer returns rkc.write.name_too_long instead of panicking, for every kind of name.
 TEST(RkcRoundtrip, NameThatGrowsPastU16IsAWriterErrorNotAPanic) {
   const std::vector<uint8_t> ff(21846, 0xFF);
@@ -292,7 +292,7 @@ TEST(RkcRoundtrip, NameThatGrowsPastU16IsAWriterErrorNotAPanic) {
   EXPECT_EQ(encode_rkc(edge).error().code, ErrorCode::RkcWriteNameTooLong);
 }
 
-// §2.7 case 7 / hazard H13: a zero-frame skeletal clip with bones is written with
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 7 / hazard H13: a zero-frame skeletal clip with bones is written with
 // numhin = bone count (the seed writes 0 and cannot read its own output).
 TEST(RkcRoundtrip, ZeroFrameClipKeepsNumhinAndReparses) {
   Bytes body = skeletal_body(0, 1, {{0, 0}});
@@ -315,7 +315,7 @@ TEST(RkcRoundtrip, ZeroFrameClipKeepsNumhinAndReparses) {
   EXPECT_EQ(w.error().path, "CLPS/clip[0]");
 }
 
-// §2.7 case 8: an embedded KV6 with trailing bytes is re-serialised shorter (blob_len shrinks);
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 8: an embedded KV6 with trailing bytes is re-serialised shorter (blob_len shrinks);
 // a complete SPal trailer survives, bytes after it do not.
 TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   Bytes kv6 = test::unit_kv6_bytes(0x80FF8040);
@@ -353,7 +353,7 @@ TEST(RkcRoundtrip, EmbeddedKv6TrailingBytesDropped) {
   EXPECT_EQ((*c->meshes[1].palette)[767], uint8_t(767 % 64));
 }
 
-// §2.7 case 9 differs by design (formats.md item 4): an embedded RVC blob that is not what the
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 9 differs by design (docs/spec/rkch.md#DIFF-4): an embedded RVC blob that is not what the
 // writer would make (here a v1 file) is kept byte-for-byte.
 TEST(RkcRoundtrip, EmbeddedRvcKeptByteForByte) {
   Bytes rvc;
@@ -376,7 +376,7 @@ TEST(RkcRoundtrip, EmbeddedRvcKeptByteForByte) {
   EXPECT_EQ(r.error().path.rfind("VCLP/clip[0]", 0), 0u) << r.error().path;
 }
 
-// §2.7 case 10: preserved exactly — hinge filler/htype, every float bit pattern (NaN payload,
+// docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical case 10: preserved exactly — hinge filler/htype, every float bit pattern (NaN payload,
 // -0.0, denormal), unknown clip kinds, unsorted seq, out-of-range speed.
 TEST(RkcRoundtrip, OddButValidContentIsPreservedExactly) {
   Bytes bone;
@@ -418,7 +418,7 @@ TEST(RkcRoundtrip, OddButValidContentIsPreservedExactly) {
   EXPECT_FALSE(other == c.value());
 }
 
-// Writer-only pitfalls of §2.7 (hand-built models): an extra chunk with a known tag is written
+// Writer-only pitfalls of docs/spec/rkch.md#where-parse-then-serialize-is-not-byte-identical (hand-built models): an extra chunk with a known tag is written
 // as a duplicate and the last copy wins on re-parse; Unknown{kind 0} re-parses as skeletal.
 TEST(RkcRoundtrip, WriterOnlyPitfallsBehaveAsTheSeed) {
   Character c;

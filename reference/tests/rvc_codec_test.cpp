@@ -1,5 +1,5 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md
-// §4.1-4.5, formats.md "differs" item 4, D1/D3/D12). Every input is built by hand with
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (docs/spec/
+// docs/spec/rvc.md#file-framing, docs/spec/rkch.md#DIFF-4, D1/D3/D12). Every input is built by hand with
 // rvc_test_util.h.
 #include <gtest/gtest.h>
 
@@ -365,7 +365,7 @@ TEST(RvcParse, LastKnownChunkWins) {
   EXPECT_EQ(parse(f), "ok");
 }
 
-// ---- round trips: the seed's §4.7 non-byte-exact cases are byte-exact here -------------------
+// ---- round trips: the seed's docs/spec/rvc.md#writer-and-round-trip non-byte-exact cases are byte-exact here -------------------
 
 TEST(RvcRoundTrip, SeedNonExactCasesAreExact) {
   const Bytes k = frms1();

@@ -1,5 +1,5 @@
-// RVC frame validation/decode (rkc-family.md §4.6, D8), hazards H6-H9 as clean limit errors,
-// from_frames (D24), the update API (D3/D4) and frame_at (§6.5).
+// RVC frame validation/decode (docs/spec/rvc.md#frame-decode, D8), hazards H6-H9 as clean limit errors,
+// from_frames (D24), the update API (D3/D4) and frame_at (docs/spec/rkc-evaluation.md#rvc-playback).
 #include <gtest/gtest.h>
 
 #include <ctime>
@@ -318,7 +318,7 @@ TEST(RvcUpdate, EditingReencodesAndDropsEarlierDuplicates) {
   for (const auto& ch : c.chunks) EXPECT_NE(std::string(ch.tag.data(), 4), "TIME");
 }
 
-// ---- §6.5 frame_at ----------------------------------------------------------------------------
+// ---- docs/spec/rkc-evaluation.md#rvc-playback frame_at ----------------------------------------------------------------------------
 
 TEST(RvcFrameAt, SeedTable) {
   const std::vector<uint32_t> d{10, 10, 10};

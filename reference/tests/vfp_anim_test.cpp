@@ -1,4 +1,4 @@
-// ANIM v1: every rule of formats.md "ANIM", fine print 6 edge cases, limits and D13 key order.
+// ANIM v1: every rule of docs/spec/rig.md#FP-6 edge cases, limits and D13 key order.
 #include <gtest/gtest.h>
 
 #include "vfp_test_builder.h"

@@ -245,7 +245,7 @@ TEST(VfpRequired, CacheCodecRejectedOnlyWhenRequired) {
   auto r = decode(f.bytes());
   ASSERT_TRUE(fails_with(r, ErrorCode::VfpUnsupportedCodec));
   EXPECT_EQ(r.error().offset, 96u);
-  // Fine print 4: caches may carry any chunkId >= -1 and REQUIRED with codec 0.
+  // FP-4: caches may carry any chunkId >= -1 and REQUIRED with codec 0.
   f.sections[1].codec = 0;
   f.sections[1].chunk_id = 7;
   EXPECT_TRUE(round_trips(f.bytes()));

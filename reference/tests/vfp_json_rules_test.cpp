@@ -1,4 +1,4 @@
-// JSON compile input: one failing case per rule of formats.md fine print 8-9 and D16, with the
+// JSON compile input: one failing case per rule of docs/spec/compile.md#top-level and D16, with the
 // exact error code and JSON path written by hand, next to the passing edge of the rule.
 #include <gtest/gtest.h>
 

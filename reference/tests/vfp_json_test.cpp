@@ -1,4 +1,4 @@
-// JSON compile input (formats.md "JSON compile input", fine print 8-9, D16, D24): the seed's
+// JSON compile input (docs/spec/compile.md#top-level, D16, D24): the seed's
 // example, defaults and ordering, numbers, offsets, garbage. Every expectation (codes, JSON
 // paths, offsets, hashes, bit patterns) is written by hand.
 #include <gtest/gtest.h>
@@ -218,7 +218,7 @@ TEST(VfpJsonCompile, ClipsAndTracksSortedKeysKeptAndDefaultedFromTheTracksJoint)
   EXPECT_TRUE(*back == f);
 }
 
-// formats.md "VFP core", Order: the compiler writes the canonical order: VOX0, the caches in JSON
+// docs/spec/vfp.md, Order: the compiler writes the canonical order: VOX0, the caches in JSON
 // order, SKEL VSKN ANIM, then the unknown sections in JSON order.
 TEST(VfpJsonCompile, ExtraSectionsInCanonicalOrderAroundTheRig) {
   VfpFile f = compile_ok(doc(R"(,"sections":[{"tag":"PRVW","payload_hex":"aBcD"},)"

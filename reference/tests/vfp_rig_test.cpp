@@ -1,4 +1,4 @@
-// Rig presence, profiles (fine print 3, D10, D11), the rig steps of fine print 7, rebind, and the
+// Rig presence, profiles (FP-3, D10, D11), the rig steps of FP-7, rebind, and the
 // seed's chapter 6B example built by hand on the 8x8x8 model of examples/seed_rig.json.
 #include <gtest/gtest.h>
 
@@ -54,7 +54,7 @@ TEST(RigProfiles, BrokenRigIsAcceptedByStaticAndRejectedByRig) {
 }
 
 TEST(RigProfiles, RequiredRigSection) {
-  // Fine print 3 / D11: static = unknown required section, rig = bad rig section header.
+  // FP-3 / D11: static = unknown required section, rig = bad rig section header.
   for (size_t i : {1u, 2u, 3u}) {
     FileSpec f = RigFixture{}.file_spec();
     f.sections[i].flags = kSectionRequired;
@@ -129,7 +129,7 @@ TEST(RigPresence, SectionsMayComeInAnyOrder) {
   EXPECT_TRUE(round_trips(f.bytes(), kRig));
 }
 
-// ---- the order of the rig steps (fine print 7, D11) ---------------------------------------------
+// ---- the order of the rig steps (FP-7, D11) ---------------------------------------------
 
 TEST(RigCheckOrder, StepsRunInTheDocumentedOrder) {
   // Duplicates before rig section headers.

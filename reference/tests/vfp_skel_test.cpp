@@ -1,4 +1,4 @@
-// SKEL v1: every rule of formats.md "SKEL" and fine print 5-6, in the documented check order.
+// SKEL v1: every rule of docs/spec/rig.md#skel and FP-5, FP-6, in the documented check order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -127,7 +127,7 @@ TEST(Skel, RotationMustBeUnit) {
   EXPECT_EQ(r.error().offset, kJoint0 + 16);
   fx.skel.joints[0].r = {0, 0, 0, 0};
   EXPECT_TRUE(fails_with(rig(fx), ErrorCode::SkelNonUnitRotation));
-  // Tolerance 1e-3 on the norm (fine print 5), sitting well inside / outside the edge.
+  // Tolerance 1e-3 on the norm (FP-5), sitting well inside / outside the edge.
   fx.skel.joints[0].r = {0, 0, 0, 1.0009f};
   EXPECT_TRUE(succeeds(rig(fx)));
   fx.skel.joints[0].r = {0, 0, 0, -0.9991f};

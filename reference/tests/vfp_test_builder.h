@@ -1,5 +1,5 @@
 // Hand-written VFP byte builder for the VFP tests. It assembles payloads field by field from the
-// layouts in formats.md, independently of the codec under test, so every expectation in the tests
+// layouts in docs/spec/, independently of the codec under test, so every expectation in the tests
 // is declared by hand. Count/length fields default to the content but can be overridden to build
 // broken files. Only SHA-256 (the core's OpenSSL wrapper) is shared with the library.
 #pragma once

@@ -1,4 +1,4 @@
-// VSKN v1: every rule of formats.md "VSKN", fine print 6, and the D13 record order.
+// VSKN v1: every rule of docs/spec/rig.md#FP-6, and the D13 record order.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Seeded generators of the RKCH family (RKCH characters, standalone KV6, RVC, KFA) and their
 // negative-mutation tables.
 //
-// Byte offsets the mutations use (rkc-family.md §2-§5):
+// Byte offsets the mutations use (docs/spec/rkch.md-docs/spec/kfa.md):
 // | RKCH | 0 "RKCH" | 4 version u16 | 6 chunks: tag[4] len u32 payload                     |
 // | META | name_len u16 | name | root                                                     |
 // | BONS | count u32 | bones: name_len u16, name, attach_count u32, 54-byte attachments   |
@@ -233,20 +233,20 @@ std::string bone_path(const RkcCtx& ctx, const RkcBone& b) {
 }
 
 const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
-    {"rkc.header_truncated", "rkc-family.md §2.2: a file shorter than magic + version",
+    {"rkc.header_truncated", "docs/spec/rkch.md#decoding-order: a file shorter than magic + version",
      ErrorCode::RkcTruncated, ErrorCode::RkcTruncated,
      [](GenCase& c, GenRng& rng, const RkcCtx&) {
        detail::truncate_to(c, 4 + rng.below(2), "header/version");
        return true;
      }},
-    {"rkc.unsupported_version", "rkc-family.md §2.2: version must be 3",
+    {"rkc.unsupported_version", "docs/spec/rkch.md#decoding-order: version must be 3",
      ErrorCode::RkcUnsupportedVersion, ErrorCode::RkcUnsupportedVersion,
      [](GenCase& c, GenRng& rng, const RkcCtx&) {
        const int32_t v = rng.range(0, 65534);
        detail::set_le(c, 4, 2, v >= 3 ? v + 1 : v, "header/version");
        return true;
      }},
-    {"rkc.chunk_truncated", "rkc-family.md §2.2: a partial chunk tag, length or payload at EOF",
+    {"rkc.chunk_truncated", "docs/spec/rkch.md#decoding-order: a partial chunk tag, length or payload at EOF",
      ErrorCode::RkcTruncated, ErrorCode::RkcTruncated,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        const auto& ch = ctx.chunks[rng.below(static_cast<uint32_t>(ctx.chunks.size()))];
@@ -254,7 +254,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
        detail::truncate_to(c, cut, "chunk[" + std::to_string(&ch - ctx.chunks.data()) + "]");
        return true;
      }},
-    {"rkc.missing_bons", "rkc-family.md §2.2: BONS is required (a renamed one is an unknown chunk)",
+    {"rkc.missing_bons", "docs/spec/rkch.md#decoding-order: BONS is required (a renamed one is an unknown chunk)",
      ErrorCode::RkcMissingBons, ErrorCode::RkcMissingBons,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        for (const auto& ch : ctx.chunks)
@@ -264,7 +264,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
          }
        return false;
      }},
-    {"rkc.attachment_index", "formats.md RKCH differences 1: an attachment index past its table",
+    {"rkc.attachment_index", "docs/spec/rkch.md#DIFF-1: an attachment index past its table",
      ErrorCode::RkcAttachmentIndex, ErrorCode::RkcAttachmentIndex,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        std::vector<std::pair<size_t, size_t>> all;  // (bone, attachment)
@@ -279,7 +279,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
            bone_path(ctx, ctx.bones[b]) + "/attachment[" + std::to_string(a) + "]/index");
        return true;
      }},
-    {"rkc.unsupported_mesh_kind", "rkc-family.md §2.3: mesh_kind 0 or 1, checked right after index",
+    {"rkc.unsupported_mesh_kind", "docs/spec/rkch.md#chunk-payloads: mesh_kind 0 or 1, checked right after index",
      ErrorCode::RkcUnsupportedMeshKind, ErrorCode::RkcUnsupportedMeshKind,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        for (const auto& b : ctx.bones)
@@ -290,7 +290,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
          }
        return false;
      }},
-    {"rkc.parent_range", "formats.md RKCH differences 1: a parent neither -1 nor a bone index",
+    {"rkc.parent_range", "docs/spec/rkch.md#DIFF-1: a parent neither -1 nor a bone index",
      ErrorCode::RkcParentRange, ErrorCode::RkcParentRange,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        const RkcBone& b = ctx.bones[rng.below(static_cast<uint32_t>(ctx.bones.size()))];
@@ -299,7 +299,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
        detail::set_signed(c, b.hinge_at, 4, v, bone_path(ctx, b) + "/hinge/parent");
        return true;
      }},
-    {"rkc.parent_cycle", "formats.md RKCH differences 1: a parent cycle (here a self-parent)",
+    {"rkc.parent_cycle", "docs/spec/rkch.md#DIFF-1: a parent cycle (here a self-parent)",
      ErrorCode::RkcParentCycle, ErrorCode::RkcParentCycle,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        const uint32_t i = rng.below(static_cast<uint32_t>(ctx.bones.size()));
@@ -308,7 +308,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
        return true;
      }},
     {"rkc.bad_utf8_name",
-     "formats.md RKCH differences 2: rkc-strict rejects an ill-formed name, "
+     "docs/spec/rkch.md#DIFF-2: rkc-strict rejects an ill-formed name, "
      "rkc-compat repairs it (D6)",
      ErrorCode::RkcBadUtf8, kAccept,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
@@ -320,7 +320,7 @@ const std::array<Kind<RkcCtx>, 10> kRkcKinds = {{
        return true;
      }},
     {"rkc.clip_bone_count",
-     "rkc-family.md §2.3: a skeletal clip's numhin must equal the bone count",
+     "docs/spec/rkch.md#chunk-payloads: a skeletal clip's numhin must equal the bone count",
      ErrorCode::RkcClipBoneCount, ErrorCode::RkcClipBoneCount,
      [](GenCase& c, GenRng& rng, const RkcCtx& ctx) {
        if (ctx.skeletal_bodies.empty()) return false;
@@ -339,20 +339,20 @@ struct Kv6Ctx {
   uint32_t xsiz;
 };
 const std::array<Kind<Kv6Ctx>, 3> kKv6Kinds = {{
-    {"kv6.too_small", "rkc-family.md §3.2: fewer than 32 bytes (checked before the magic)",
+    {"kv6.too_small", "docs/spec/kv6.md#parse-rules: fewer than 32 bytes (checked before the magic)",
      ErrorCode::Kv6TooSmall, ErrorCode::Kv6TooSmall,
      [](GenCase& c, GenRng& rng, const Kv6Ctx&) {
        detail::truncate_to(c, 4 + rng.below(28), "header");
        return true;
      }},
-    {"kv6.truncated", "rkc-family.md §3.2: the voxel, xlen or ylen table cut short",
+    {"kv6.truncated", "docs/spec/kv6.md#parse-rules: the voxel, xlen or ylen table cut short",
      ErrorCode::Kv6Truncated, ErrorCode::Kv6Truncated,
      [](GenCase& c, GenRng& rng, const Kv6Ctx& k) {
        detail::truncate_to(c, 32 + rng.below(static_cast<uint32_t>(k.tables_end - 32)), "tables");
        return true;
      }},
     {"kv6.run_tables",
-     "formats.md D9: xlen must sum to numvoxs: an error in rkc-strict, a "
+     "docs/spec/kv6.md#D9: xlen must sum to numvoxs: an error in rkc-strict, a "
      "warning in rkc-compat",
      ErrorCode::Kv6RunTables, kAccept,
      [](GenCase& c, GenRng& rng, const Kv6Ctx& k) {
@@ -376,19 +376,19 @@ bool rename_rvc_chunk(GenCase& c, GenRng& rng, const RvcCtx& ctx, const char* ta
   return false;
 }
 const std::array<Kind<RvcCtx>, 5> kRvcKinds = {{
-    {"rvc.header_truncated", "rkc-family.md §4.1: magic then a u16 version",
+    {"rvc.header_truncated", "docs/spec/rvc.md#file-framing: magic then a u16 version",
      ErrorCode::RvcTruncated, ErrorCode::RvcTruncated,
      [](GenCase& c, GenRng& rng, const RvcCtx&) {
        detail::truncate_to(c, 4 + rng.below(2), "header/version");
        return true;
      }},
-    {"rvc.unsupported_version", "rkc-family.md §4.1: version 1 or 2",
+    {"rvc.unsupported_version", "docs/spec/rvc.md#file-framing: version 1 or 2",
      ErrorCode::RvcUnsupportedVersion, ErrorCode::RvcUnsupportedVersion,
      [](GenCase& c, GenRng& rng, const RvcCtx&) {
        detail::set_unsupported(c, rng, 4, 2, 3, 65535, "header/version");
        return true;
      }},
-    {"rvc.chunk_truncated", "rkc-family.md §4.1: a partial chunk header or payload at EOF",
+    {"rvc.chunk_truncated", "docs/spec/rvc.md#file-framing: a partial chunk header or payload at EOF",
      ErrorCode::RvcTruncated, ErrorCode::RvcTruncated,
      [](GenCase& c, GenRng& rng, const RvcCtx& ctx) {
        const auto& ch = ctx.chunks[rng.below(static_cast<uint32_t>(ctx.chunks.size()))];
@@ -396,12 +396,12 @@ const std::array<Kind<RvcCtx>, 5> kRvcKinds = {{
                            "chunk[" + std::to_string(&ch - ctx.chunks.data()) + "]");
        return true;
      }},
-    {"rvc.missing_meta", "rkc-family.md §4.5: META is required (a renamed one is unknown)",
+    {"rvc.missing_meta", "docs/spec/rvc.md#decoding-order: META is required (a renamed one is unknown)",
      ErrorCode::RvcMissingMeta, ErrorCode::RvcMissingMeta,
      [](GenCase& c, GenRng& rng, const RvcCtx& ctx) {
        return rename_rvc_chunk(c, rng, ctx, "META");
      }},
-    {"rvc.missing_frms", "rkc-family.md §4.5: FRMS is required (a renamed one is unknown)",
+    {"rvc.missing_frms", "docs/spec/rvc.md#decoding-order: FRMS is required (a renamed one is unknown)",
      ErrorCode::RvcMissingFrms, ErrorCode::RvcMissingFrms,
      [](GenCase& c, GenRng& rng, const RvcCtx& ctx) {
        return rename_rvc_chunk(c, rng, ctx, "FRMS");
@@ -413,13 +413,13 @@ struct KfaCtx {
   uint32_t numhin;
 };
 const std::array<Kind<KfaCtx>, 3> kKfaKinds = {{
-    {"kfa.truncated", "rkc-family.md §5: any field cut short (nothing follows seq)",
+    {"kfa.truncated", "docs/spec/kfa.md: any field cut short (nothing follows seq)",
      ErrorCode::KfaTruncated, ErrorCode::KfaTruncated,
      [](GenCase& c, GenRng& rng, const KfaCtx&) {
        detail::truncate_to(c, 4 + rng.below(static_cast<uint32_t>(c.bytes.size() - 4)), "body");
        return true;
      }},
-    {"kfa.parent_range", "formats.md D9 / QE.6b: a hinge parent neither -1 nor a hinge index",
+    {"kfa.parent_range", "docs/spec/kv6.md#D9 / QE.6b: a hinge parent neither -1 nor a hinge index",
      ErrorCode::KfaParentRange, ErrorCode::KfaParentRange,
      [](GenCase& c, GenRng& rng, const KfaCtx& k) {
        if (k.numhin == 0) return false;
@@ -430,7 +430,7 @@ const std::array<Kind<KfaCtx>, 3> kKfaKinds = {{
                           "hinge[" + std::to_string(i) + "]/parent");
        return true;
      }},
-    {"kfa.parent_cycle", "formats.md D9 / QE.6b: a hinge parent cycle (here a self-parent)",
+    {"kfa.parent_cycle", "docs/spec/kv6.md#D9 / QE.6b: a hinge parent cycle (here a self-parent)",
      ErrorCode::KfaParentCycle, ErrorCode::KfaParentCycle,
      [](GenCase& c, GenRng& rng, const KfaCtx& k) {
        if (k.numhin == 0) return false;
@@ -512,7 +512,7 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
     ch.extra_chunks.push_back(std::move(e));
   }
   GenCase c = rkc_family_case(
-      GenFormat::Rkc, "rkc-family.md §2 / formats.md D1: a valid character in canonical form",
+      GenFormat::Rkc, "docs/spec/rkch.md / docs/spec/writers.md#D1: a valid character in canonical form",
       std::to_string(ch.meshes.size()) + " meshes, " + std::to_string(nb) + " bones, " +
           std::to_string(ch.clips.size()) + " clips, " + std::to_string(ch.voxel_clips.size()) +
           " voxel clips, " + std::to_string(ch.extra_chunks.size()) + " unknown chunks");
@@ -524,7 +524,7 @@ GenCase generate_rkc(GenRng& rng, GenSize size, bool negative) {
 GenCase generate_kv6(GenRng& rng, GenSize size, bool negative) {
   const Kv6 k = random_kv6(rng, size);
   GenCase c = rkc_family_case(
-      GenFormat::Kv6, "rkc-family.md §3: a valid KV6 sprite (D7: standalone)",
+      GenFormat::Kv6, "docs/spec/kv6.md: a valid KV6 sprite (D7: standalone)",
       std::to_string(k.xsiz) + "x" + std::to_string(k.ysiz) + "x" + std::to_string(k.zsiz) + ", " +
           std::to_string(k.voxels.size()) + " voxels" + (k.palette ? ", palette" : ""));
   if (auto bytes = encode_kv6(k); bytes.ok()) c.bytes = std::move(*bytes);
@@ -536,7 +536,7 @@ GenCase generate_kv6(GenRng& rng, GenSize size, bool negative) {
 GenCase generate_rvc(GenRng& rng, GenSize size, bool negative) {
   const RvcClip clip = random_rvc(rng, size);
   GenCase c =
-      rkc_family_case(GenFormat::Rvc, "rkc-family.md §4: a valid voxel clip (rvc_from_frames)",
+      rkc_family_case(GenFormat::Rvc, "docs/spec/rvc.md: a valid voxel clip (rvc_from_frames)",
                       std::to_string(clip.meta.dims[0]) + "x" + std::to_string(clip.meta.dims[1]) +
                           "x" + std::to_string(clip.meta.dims[2]) + ", " +
                           std::to_string(clip.meta.frame_count) + " frames");
@@ -558,7 +558,7 @@ GenCase generate_kfa(GenRng& rng, GenSize size, bool negative) {
     k.frames.push_back(static_cast<int16_t>(rng.range(-32768, 32767)));
   k.seq = random_seq(rng, k.frame_count);
   GenCase c =
-      rkc_family_case(GenFormat::Kfa, "rkc-family.md §5: a valid KFA (hinge forest)",
+      rkc_family_case(GenFormat::Kfa, "docs/spec/kfa.md: a valid KFA (hinge forest)",
                       std::to_string(n) + " hinges, " + std::to_string(k.frame_count) + " frames");
   if (auto bytes = encode_kfa(k); bytes.ok()) c.bytes = std::move(*bytes);
   if (negative) detail::apply_one(c, rng, KfaCtx{12 + k.kv6_name.size(), n}, kKfaKinds);

@@ -1,7 +1,7 @@
 // Seeded VFP generator (static and rigged models) and the VFP negative-mutation table, plus the
 // PRNG and the per-format dispatch of voxrig/testing/gen.h.
 //
-// Byte offsets the mutations use (formats.md "VFP core" / "Voxel Rig v1"):
+// Byte offsets the mutations use (docs/spec/vfp.md / "Voxel Rig v1"):
 // | file header | 0 magic | 4 versionMajor u8 | 5 versionMinor | 6 headerFlags u16 |
 // |             | 8 sectionCount u32 | 12 sourceHash[32] | 44 first section            |
 // | section     | +0 tag[4] | +4 chunkId i32 | +8 codec | +9 flags | +10 reserved u16 |
@@ -152,7 +152,7 @@ Skel random_skel(GenRng& rng, GenSize size) {
     j.name = detail::random_name(rng, 0, 10);
     s.joints.push_back(std::move(j));
   }
-  // Fine print 6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
+  // FP-6: a leaf joint may have an id above 32767 (no i16 parentId can name it). Only
   // the last joint can take one (ids strictly increasing), and only if it is nobody's parent.
   const bool last_is_leaf = std::none_of(
       parent.begin(), parent.end(), [&](int32_t p) { return p == static_cast<int32_t>(n - 1); });
@@ -216,25 +216,25 @@ using VfpKind = Kind<VfpCtx>;
 constexpr std::optional<ErrorCode> kAccept = std::nullopt;
 
 const std::array<VfpKind, 12> kVfpKinds = {{
-    {"vfp.header_truncated", "formats.md VFP core: the 44-byte file header must be complete",
+    {"vfp.header_truncated", "docs/spec/vfp.md: the 44-byte file header must be complete",
      ErrorCode::VfpHeaderTruncated, ErrorCode::VfpHeaderTruncated,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
        detail::truncate_to(c, 4 + rng.below(40), "header");
        return true;
      }},
-    {"vfp.version_major", "formats.md VFP core: versionMajor = 1 (any other value: reject)",
+    {"vfp.version_major", "docs/spec/vfp.md: versionMajor = 1 (any other value: reject)",
      ErrorCode::VfpVersionMajor, ErrorCode::VfpVersionMajor,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
        detail::set_unsupported(c, rng, 4, 1, 2, 255, "header/versionMajor");
        return true;
      }},
-    {"vfp.header_flags", "formats.md VFP core: headerFlags = 0 (non-zero: reject)",
+    {"vfp.header_flags", "docs/spec/vfp.md: headerFlags = 0 (non-zero: reject)",
      ErrorCode::VfpHeaderFlags, ErrorCode::VfpHeaderFlags,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
        detail::set_le(c, 6, 2, rng.range(1, 65535), "header/headerFlags");
        return true;
      }},
-    {"vfp.section_tag_lower", "formats.md Section: tag characters from A-Z0-9 (lower case: reject)",
+    {"vfp.section_tag_lower", "docs/spec/vfp.md#section-header: tag characters from A-Z0-9 (lower case: reject)",
      ErrorCode::VfpSectionBadTag, ErrorCode::VfpSectionBadTag,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec& s = ctx.sections[rng.below(static_cast<uint32_t>(ctx.sections.size()))];
@@ -247,14 +247,14 @@ const std::array<VfpKind, 12> kVfpKinds = {{
                       sec_field(ctx, s, "tag+" + std::to_string(i)));
        return true;
      }},
-    {"vfp.section_reserved", "formats.md Section: reserved u16 = 0 (fine print 1)",
+    {"vfp.section_reserved", "docs/spec/vfp.md#section-header: reserved u16 = 0 (FP-1)",
      ErrorCode::VfpSectionReserved, ErrorCode::VfpSectionReserved,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec& s = ctx.sections[rng.below(static_cast<uint32_t>(ctx.sections.size()))];
        detail::set_le(c, s.at + 10, 2, rng.range(1, 65535), sec_field(ctx, s, "reserved"));
        return true;
      }},
-    {"vfp.trailing_bytes", "formats.md VFP core: any byte after the last section: reject",
+    {"vfp.trailing_bytes", "docs/spec/vfp.md: any byte after the last section: reject",
      ErrorCode::VfpTrailingBytes, ErrorCode::VfpTrailingBytes,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
        auto b = detail::random_bytes(rng, 15);
@@ -262,7 +262,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
        detail::append(c, std::move(b));
        return true;
      }},
-    {"vfp.source_hash", "formats.md VFP core: sourceHash must equal SHA-256(VOX0 payload)",
+    {"vfp.source_hash", "docs/spec/vfp.md: sourceHash must equal SHA-256(VOX0 payload)",
      ErrorCode::VfpSourceHash, ErrorCode::VfpSourceHash,
      [](GenCase& c, GenRng& rng, const VfpCtx&) {
        const uint32_t i = rng.below(32);
@@ -270,14 +270,14 @@ const std::array<VfpKind, 12> kVfpKinds = {{
                       "header/sourceHash+" + std::to_string(i));
        return true;
      }},
-    {"vox0.reserved", "formats.md VOX0: reserved byte 1 = 0 (checked before the sourceHash)",
+    {"vox0.reserved", "docs/spec/vfp.md#vox0-payload: reserved byte 1 = 0 (checked before the sourceHash)",
      ErrorCode::Vox0Reserved, ErrorCode::Vox0Reserved,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("VOX0");
        detail::set_le(c, s->payload() + 1, 1, rng.range(1, 255), sec_field(ctx, *s, "payload+1"));
        return true;
      }},
-    {"vox0.palette_index", "formats.md VOX0: a non-zero voxel value must be < paletteCount",
+    {"vox0.palette_index", "docs/spec/vfp.md#vox0-payload: a non-zero voxel value must be < paletteCount",
      ErrorCode::Vox0PaletteIndex, ErrorCode::Vox0PaletteIndex,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
        const VfpSec* s = ctx.find("VOX0");
@@ -291,7 +291,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
        return true;
      }},
     {"skel.bad_version",
-     "formats.md SKEL version = 1; D10: vfp-rig rejects (unsupported), "
+     "docs/spec/rig.md#skel version = 1; D10: vfp-rig rejects (unsupported), "
      "vfp-static ignores rig sections",
      kAccept, ErrorCode::SkelBadVersion,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
@@ -301,7 +301,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
        return true;
      }},
     {"skel.parent_missing",
-     "formats.md SKEL: parentId is -1 or an existing joint (fine print 5: "
+     "docs/spec/rig.md#skel: parentId is -1 or an existing joint (FP-5: "
      "below -1 is a missing parent); vfp-static ignores rig sections",
      kAccept, ErrorCode::SkelParentMissing,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
@@ -316,7 +316,7 @@ const std::array<VfpKind, 12> kVfpKinds = {{
        return true;
      }},
     {"vskn.bad_encoding",
-     "formats.md VSKN encoding = 1; D10: vfp-rig rejects (unsupported), "
+     "docs/spec/rig.md#vskn encoding = 1; D10: vfp-rig rejects (unsupported), "
      "vfp-static ignores rig sections",
      kAccept, ErrorCode::VsknBadEncoding,
      [](GenCase& c, GenRng& rng, const VfpCtx& ctx) {
@@ -394,7 +394,7 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
     sections.push_back({h, RawPayload{detail::random_bytes(rng, small ? 12 : 64)}});
   }
   if (extras) desc += ", " + std::to_string(extras) + " optional sections";
-  // Any section order is valid (formats.md "Order"): shuffle everything, VOX0 included.
+  // Any section order is valid (docs/spec/vfp.md#order-of-checks): shuffle everything, VOX0 included.
   for (size_t i = sections.size(); i > 1; --i)
     std::swap(sections[i - 1], sections[rng.below(static_cast<uint32_t>(i))]);
   f.sections = std::move(sections);
@@ -404,7 +404,7 @@ GenCase generate_vfp(GenRng& rng, GenSize size, bool negative) {
   c.format = GenFormat::Vfp;
   c.kind = "valid";
   c.rule =
-      "formats.md VFP core + Voxel Rig v1: a valid file (D1: parse -> serialize is byte-exact)";
+      "docs/spec/vfp.md + Voxel Rig v1: a valid file (D1: parse -> serialize is byte-exact)";
   c.description = desc;
   c.expect = {{Profile::VfpStatic, true, ErrorCode::InternalBug},
               {Profile::VfpRig, true, ErrorCode::InternalBug}};

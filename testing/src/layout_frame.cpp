@@ -22,7 +22,7 @@ namespace detail {
 std::optional<Framing> framing_as(std::span<const uint8_t> bytes, Container c) {
   Framing f;
   f.container = c;
-  // Header and frame-header sizes (formats.md "VFP core"; rkc-family.md §2.2, §4.1); the bytes
+  // Header and frame-header sizes (docs/spec/vfp.md; docs/spec/rkch.md#decoding-order, docs/spec/rvc.md#file-framing); the bytes
   // between tag and length are the frame's `head`.
   ErrorCode truncated = ErrorCode::VfpSectionTruncated;
   uint64_t head = 8;
@@ -106,7 +106,7 @@ Bytes join(const Split& s, std::optional<uint32_t> section_count) {
 
 namespace {
 
-// Where the rig sections keep their hashes (formats.md "Voxel Rig v1"; the same offsets the
+// Where the rig sections keep their hashes (docs/spec/rig.md#rig-sections-in-the-container; the same offsets the
 // SKEL / VSKN / ANIM walks of layout_vfp.cpp reach field by field). 0 = no such field.
 struct HashSlots {
   const char* tag;

@@ -1,5 +1,5 @@
 // Named fields of the lenient walk, RKCH family: RKCH chunks and payloads (META, MSHS, BONS, CLPS,
-// VCLP with embedded KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow rkc-family.md
+// VCLP with embedded KV6 and RVC blobs), standalone KV6, RVC and KFA. Names follow docs/spec/
 // (name_len, attach_count, hinge/p0.x, numfrm, seq[k]/tim, ...); record sizes are the codec's
 // (voxrig/wire/rkch.h, kv6.h). Lenient: never validates.
 #include <algorithm>

@@ -2,7 +2,7 @@
 // dispatch by magic to the RKCH family (layout_rkc.cpp), and find_field. Never validates; stops a
 // table at the first element that does not fit.
 //
-// VFP payload field names (formats.md):
+// VFP payload field names (docs/spec/):
 //   VOX0  version reserved paletteCount sizeX sizeY sizeZ reserved2 palette[i] voxels
 //         (computed: voxel[i], voxel[x,y,z])
 //   SKEL  version reserved jointCount baseSourceHash joint[i]{jointId parentId translation(.x.y.z)

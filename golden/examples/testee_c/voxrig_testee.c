@@ -1,6 +1,6 @@
 /* An example in-process testee (voxrig/testee.h) written in C: a small, independent VFP 1.3
- * reader for the `vfp-static` profile, written from docs/formats.md ("VFP 1.3", fine print steps
- * 1-7) and docs/spec/dump.md. It is not a wrapper around the C++ reference: it shares no code
+ * reader for the `vfp-static` profile, written from docs/spec/vfp.md (the steps of
+ * docs/spec/vfp.md#FP-7) and docs/spec/dump.md. It is not a wrapper around the C++ reference: it shares no code
  * with it, only the two-function ABI.
  *
  * Scope: the VFP container (file header, section headers, trailing bytes), the VOX0 payload,
@@ -23,7 +23,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 enum { kHeaderSize = 44, kSectionHeaderSize = 16, kRequired = 0x01 };
-static const unsigned kMaxSections = 4096;               /* formats.md limits: vfp_sections */
+static const unsigned kMaxSections = 4096;               /* docs/spec/limits.md: vfp_sections */
 static const unsigned long long kMaxVoxels = 1ull << 28; /* vox0_voxels */
 static const char* const kCacheTags[] = {"MSH0", "PMSH", "RND0", "PRVW", "ANM0"};
 
@@ -114,7 +114,7 @@ static int is_cache_tag(const char* tag) {
   return 0;
 }
 
-/* The VOX0 payload (formats.md VOX0): NULL when valid, else the error code. */
+/* The VOX0 payload (docs/spec/vfp.md#vox0-payload): NULL when valid, else the error code. */
 static const char* decode_vox0(const uint8_t* p, size_t n, Model* m) {
   Cursor c = {p, n, 0};
   if (!has(&c, 1)) return "vox0.truncated";
@@ -146,7 +146,7 @@ static const char* decode_vox0(const uint8_t* p, size_t n, Model* m) {
   return NULL;
 }
 
-/* Fine print steps 1-7 under vfp-static: NULL when the file is accepted, else the error code. */
+/* FP-7 steps 1-7 under vfp-static: NULL when the file is accepted, else the error code. */
 static const char* decode(const uint8_t* data, size_t size, Model* m) {
   Cursor c = {data, size, 0};
   if (size < 4 || memcmp(data, "VFP\0", 4) != 0) return "file.unknown_format";

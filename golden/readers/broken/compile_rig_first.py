@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A deliberately broken compiler: the reference's `voxrig compile`, with the sections then written
-in another order: VOX0, SKEL, VSKN, ANIM, then every other section in input order (formats.md
+in another order: VOX0, SKEL, VSKN, ANIM, then every other section in input order (docs/spec/
 wants the caches before the rig and the unknown sections after it).
 usage: compile_rig_first.py VOXRIG_EXE compile IN.json OUT.vfp
 golden/tests/broken_testees_caught.sh checks that `voxrig conform --compile` catches it on exactly

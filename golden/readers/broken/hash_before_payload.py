@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A deliberately broken reader: the Python example reader, but it checks the header's sourceHash
-before it decodes the VOX0 payload (fine print steps 6 and 7 swapped), so a file whose VOX0
+before it decodes the VOX0 payload (FP-7 steps 6 and 7 swapped), so a file whose VOX0
 payload is broken *and* whose hash no longer matches is rejected with vfp.source_hash instead of
 the payload's own code. The fuzz-reader proof (golden/tests/fuzz_reader_proof.sh) must find it."""
 import hashlib

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Unit tests of voxrig_compile.py / voxrig_json.py: expected bytes are built with the layout
-builders of test_reader.py (formats.md byte by byte) and every code and path is written by hand.
+builders of test_reader.py (docs/spec/ byte by byte) and every code and path is written by hand.
 
 Run: python3 -m unittest -v golden/readers/python/test_compile.py   (well under a second)
 """
@@ -79,7 +79,7 @@ class Bytes(unittest.TestCase):
         self.assertEqual(compile_text(json.dumps(doc)), static_file())
 
     def test_canonical_section_order(self):
-        # formats.md "VFP core", Order: VOX0, caches in input order, SKEL VSKN ANIM, the rest
+        # docs/spec/vfp.md, Order: VOX0, caches in input order, SKEL VSKN ANIM, the rest
         doc = json.loads(json.dumps(RIG_JSON))
         doc["sections"] = [{"tag": "EXT1", "payload_hex": "01"},
                            {"tag": "PRVW", "chunk_id": 3, "flags": 1, "payload_hex": "aB"},
@@ -94,7 +94,7 @@ class Bytes(unittest.TestCase):
         self.assertEqual(compile_text(json.dumps(doc)), want)
 
     def test_float_rounding_goes_through_double(self):
-        # fine print 8: nearest double, then binary32. 1 + 2^-24 + 1e-36 -> double 1 + 2^-24
+        # docs/spec/compile.md: nearest double, then binary32. 1 + 2^-24 + 1e-36 -> double 1 + 2^-24
         # (exactly the binary32 midpoint) -> ties to even -> 1.0; one double ulp above the
         # midpoint rounds up to 1 + 2^-23.
         base = '{"size":[1,1,1],"palette":[[0,0,0,0]],"voxels":[],"rig":{"joints":[{"id":0,' \

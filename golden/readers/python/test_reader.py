@@ -3,7 +3,7 @@
 
 Run: python3 -m unittest -v golden/readers/python/test_reader.py   (well under a second)
 
-The builders below write bytes straight from the layouts in formats.md; nothing here asks the
+The builders below write bytes straight from the layouts in docs/spec/; nothing here asks the
 reader what to expect.
 """
 
@@ -38,7 +38,7 @@ def sha(b):
     return hashlib.sha256(b).digest()
 
 
-# ---- builders (formats.md layouts) ----------------------------------------------------------
+# ---- builders (docs/spec/ layouts) ----------------------------------------------------------
 
 def vox0(size=(2, 2, 2), palette=((0, 0, 0, 0), (255, 0, 0, 255)), voxels=None, version=1,
          reserved=0, reserved2=0, palette_count=None):
@@ -333,7 +333,7 @@ class RigFraming(unittest.TestCase):
         for kw in ({"chunk_id": 0}, {"codec": 1}, {"flags": 1}):
             bad = vfp([v, section(b"SKEL", rig.skel(), **kw), k], sh)
             self.assertEqual(verdict(bad, "vfp-rig"), "rig.section_header", kw)
-        # fine print 3: REQUIRED rig section under vfp-static = unknown required; codec != 0
+        # FP-3: REQUIRED rig section under vfp-static = unknown required; codec != 0
         # and flags 0 = kept
         self.assertEqual(verdict(vfp([v, section(b"SKEL", rig.skel(), flags=1), k], sh),
                                  "vfp-static"), "vfp.section.unknown_required")
@@ -398,7 +398,7 @@ class SkelRules(unittest.TestCase):
         self.check([joint(0, -1, name=b"\xc0\x80")], "skel.bad_utf8")
         self.check([joint(0, -1, name=b"\xed\xa0\x80")], "skel.bad_utf8")
         self.check([joint(0, -1, name=b"ab", name_len=5)], "skel.truncated")
-        # fine print 5/6: scale zero / negative / -0.0 / denormal, empty name, leaf id > 32767
+        # FP-5/FP-6: scale zero / negative / -0.0 / denormal, empty name, leaf id > 32767
         self.check([joint(0, -1, s=(ZERO, f(-3.0), 0x80000000)),
                     joint(40000, 0, s=(1, 1, 1))], "accept")
 
@@ -488,7 +488,7 @@ class AnimRules(unittest.TestCase):
 
     def test_clips_tracks_keys(self):
         k0, k8 = key(0), key(800)
-        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [])]), "accept")   # fine print 6
+        self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [])]), "accept")   # FP-6
         self.check(lambda sh, kh: anim(sh, kh, [clip(0, 0, [track(0, [key(0)])])]), "accept")
         self.check(lambda sh, kh: anim(sh, kh, [clip(1, 0, []), clip(1, 0, [])]),
                    "anim.clip_order")
@@ -540,7 +540,7 @@ def seed_rig_file():
     8x8x8 grid, a 3x6x3 block of colour 1 at x 3..5, y 0..5, z 2..4, colour 2 at [4,6,3],
     colour 3 at [4,7,3]; joints Root and Arm (translation [1,0,0]); the binding at [4,7,3]
     (offset 4 + 8*(7 + 8*3) = 252) to joint 1; clip "wave" of 800 ms whose keys default to the
-    joint's bind pose (formats.md JSON defaults)."""
+    joint's bind pose (docs/spec/ JSON defaults)."""
     vox = bytearray(512)
     for z in range(2, 5):
         for y in range(0, 6):
@@ -730,6 +730,37 @@ class Hostile(unittest.TestCase):
                 vr.to_json_text(vr.dump_model(model))
                 self.assertEqual(vr.encode(model), data)
         self.assertGreater(len(seen), 15, sorted(seen))
+
+
+class ReadingMutants(unittest.TestCase):
+    """voxrig_mutants.py's table and the guarded branches agree: every row is switched on at one
+    place at least, every switch names a row, and every name starts with a rule ID of
+    golden/rules.json (the CTest golden_reading_mutants runs them against the corpus)."""
+
+    def test_table_and_branches_agree(self):
+        import re
+        import voxrig_mutants as vm
+        here = os.path.dirname(os.path.abspath(__file__))
+        used = set()
+        for name in ("voxrig_reader.py", "voxrig_compile.py", "voxrig_json.py", "voxrig_pose.py"):
+            with open(os.path.join(here, name), encoding="utf-8") as f:
+                used |= set(re.findall(r'mutant\("([^"]+)"\)', f.read()))
+        self.assertEqual(used, set(vm.NAMES))
+        self.assertEqual(len(vm.NAMES), len(vm.MUTANTS), "a name appears twice")
+        with open(os.path.join(here, "..", "..", "rules.json"), encoding="utf-8") as f:
+            rules = {r["id"] for r in json.load(f)["rules"]}
+        for name, capability, profiles, pose_filter, reading in vm.MUTANTS:
+            self.assertIn(name.split(".", 1)[0], rules, name)
+            self.assertIn(capability, ("dump", "writer", "compile", "pose"), name)
+            self.assertEqual(pose_filter is not None, capability == "pose", name)
+            self.assertTrue(reading, name)
+
+    def test_unknown_mutant_is_a_usage_error(self):
+        env = dict(os.environ, VOXRIG_MUTANT="SKEL-8.no_such_reading")
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "voxrig_reader.py"), "dump", "--profile", "vfp-rig",
+            os.devnull], env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
 
 
 if __name__ == "__main__":

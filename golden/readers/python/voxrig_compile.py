@@ -1,9 +1,9 @@
 """voxrig_compile.py — JSON compile input -> VFP 1.3 + Voxel Rig v1 bytes (Python 3, stdlib only).
 
-Written from shared/design/formats.md ("JSON compile input", fine print 8 and 9, D16, "VFP
-core" Order, the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
+Written from docs/spec/compile.md (D16), docs/spec/writers.md (the section order) and
+docs/spec/rig.md (the SKEL/VSKN/ANIM layouts) and the json.* rows of docs/spec/errors.md, never from the
 C++ sources: it is the independent compiler that checks the golden compile cases
-(conformance.md "Writers, evaluators and meshers"). `voxrig_reader.py compile IN OUT` runs it.
+(docs/spec/protocols.md). `voxrig_reader.py compile IN OUT` runs it.
 
 Check order (the first failure wins): the text (voxrig_json.py); then each object: its unknown
 keys in JSON order, its missing required keys in schema order, then its fields in schema order
@@ -25,7 +25,8 @@ import math
 import struct
 
 from voxrig_json import JsonError, path_text
-from voxrig_reader import Limits  # formats.md "Limits": one home for the reader and the compiler
+from voxrig_mutants import mutant
+from voxrig_reader import Limits  # docs/spec/limits.md: one home for the reader and the compiler
 
 CACHE_TAGS = ("MSH0", "PMSH", "RND0", "PRVW", "ANM0")
 RESERVED_TAGS = ("VOX0", "SKEL", "VSKN", "ANIM")
@@ -111,7 +112,7 @@ def _name(node, path):
     if node.kind != "str":
         raise _err("json.type", node, path, "a name is a string")
     b = node.value.encode("utf-8")
-    if len(b) > 255:
+    if len(b) > (256 if mutant("JSON-9.name_256_bytes") else 255):
         raise _err("json.bad_name", node, path, "a name is at most 255 UTF-8 bytes")
     return b
 
@@ -179,7 +180,7 @@ def _voxels(m, node, p):
             xyz.append(c.value)
         idx = _integer(xyzc[3], q + [3], 1, len(m.palette) - 1, "a voxel's palette index")
         off = xyz[0] + sx * (xyz[1] + sy * xyz[2])
-        if grid[off] not in (0, idx):
+        if grid[off] not in (0, idx) and not mutant("JSON-11.last_voxel_wins"):
             raise _err("json.voxel_conflict", e, q, "the voxel is listed with another index")
         grid[off] = idx
     m.voxels = grid
@@ -213,6 +214,14 @@ def _sections(m, node, p):
         m.sections.append((t.value, chunk, flags, bytes.fromhex(h.value)))
 
 
+def _time_of(key_node):
+    """A key's time_ms for the JSON-20 reading mutant that sorts keys (0 when not an integer)."""
+    if key_node.kind != "object":
+        return 0
+    t = {k: v for k, v, _ in key_node.value}.get("time_ms")
+    return t.value if t is not None and t.kind == "int" else 0
+
+
 def _rig(m, node, p, limits):
     o = _Obj(node, p, ("joints", "default_joint", "bindings", "animations"), ("joints",))
     jp = o.at("joints")
@@ -230,9 +239,12 @@ def _rig(m, node, p, limits):
             raise _err("json.duplicate_id", j.get("id"), j.at("id"), "joint id %d twice" % jid)
         parent = -1
         if j.get("parent") is not None:
-            if j.get("parent").kind == "null":
+            if j.get("parent").kind == "null" and mutant("JSON-5.parent_null_is_root"):
+                pass
+            elif j.get("parent").kind == "null":
                 raise _err("json.type", j.get("parent"), j.at("parent"), "parent may not be null")
-            parent = _integer(j.get("parent"), j.at("parent"), 0, 32767, "a parent id")
+            else:
+                parent = _integer(j.get("parent"), j.at("parent"), 0, 32767, "a parent id")
         joints[jid] = {
             "index": i, "parent": parent, "pnode": j.get("parent"), "ppath": j.at("parent"),
             "name": _name(j.get("name"), j.at("name")),
@@ -277,6 +289,8 @@ def _rig(m, node, p, limits):
                 pos.append(c.value)
             jid = _integer(b.get("joint"), b.at("joint"), 0, 65535, "a joint id")
             off = pos[0] + m.size[0] * (pos[1] + m.size[1] * pos[2])
+            if mutant("JSON-17.default_bindings_dropped_first") and jid == default:
+                continue
             if m.voxels[off] == 0:  # the fields first, then non-empty, joint exists (D16)
                 raise _err("json.binding_empty_voxel", b.get("position"), b.at("position"),
                            "the voxel is empty")
@@ -321,6 +335,8 @@ def _rig(m, node, p, limits):
                     raise _err("json.limit", t.get("keys"), t.at("keys"), "too many keys in all")
                 bind = joints[tj]
                 keys, prev = [], None
+                if mutant("JSON-20.keys_sorted"):
+                    knodes = sorted(knodes, key=_time_of)
                 for ki, ke in enumerate(knodes):
                     kq = t.at("keys") + [ki]
                     k = _Obj(ke, kq, ("time_ms", "translation", "rotation", "scale"), ("time_ms",))
@@ -332,6 +348,8 @@ def _rig(m, node, p, limits):
                         raise _err("json.key_time_range", k.get("time_ms"), k.at("time_ms"),
                                    "the key lies past duration_ms")
                     prev = tm
+                    if mutant("JSON-26.key_defaults_identity"):
+                        bind = {"t": IDENT_T, "r": IDENT_R, "s": IDENT_S}
                     keys.append((tm,
                                  _vec(k.get("translation"), k.at("translation"), 3)
                                  if k.get("translation") is not None else bind["t"],
@@ -345,7 +363,7 @@ def _rig(m, node, p, limits):
 
 
 # ---------------------------------------------------------------------------------------------
-# Writing (formats.md "VFP core" and "Voxel Rig v1"; every hash bound, D2)
+# Writing (docs/spec/vfp.md and "Voxel Rig v1"; every hash bound, D2)
 
 
 def _f32s(bits):

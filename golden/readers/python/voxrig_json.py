@@ -1,6 +1,6 @@
 """voxrig_json.py — the strict JSON text parser behind voxrig_compile.py (Python 3, stdlib only).
 
-Written from RFC 8259 and formats.md fine print 8 / D16, not from the C++ sources. Python's json
+Written from RFC 8259 and docs/spec/compile.md#top-level / D16, not from the C++ sources. Python's json
 module is not used: it accepts NaN/Infinity, keeps the last of two duplicate keys, turns lone
 surrogate escapes into unpaired code points, forgets whether `1` was written `1.0`, and says
 nothing about where in the document it stopped. This parser gives the compiler what the spec
@@ -8,7 +8,7 @@ needs:
 
 - every value is a Node (kind, value, offset); integers (no fraction, no exponent) stay Python
   ints so `1.0` and `1e0` can be refused where an integer is due; floats are the nearest double
-  of their text (fine print 8: "parsed to the nearest double");
+  of their text (docs/spec/compile.md: "parsed to the nearest double");
 - errors are JsonError(code, offset, path) with the JSON path where parsing stopped:
   json.syntax (not RFC 8259: NaN/Infinity, comments, trailing commas, leading zeros, control
   characters in strings, ill-formed UTF-8, text after the value), json.duplicate_key (at the
@@ -23,6 +23,8 @@ string is decoded in runs, so the work is linear in the text.
 
 import json
 import re
+
+from voxrig_mutants import mutant
 
 MAX_DEPTH = 64
 _WS = b" \t\n\r"
@@ -233,7 +235,7 @@ class _Parser:
             key_offset = self.i
             key = self.string()
             self.path.append(key)
-            if key in seen:
+            if key in seen and not mutant("JSON-2.duplicate_key_last_wins"):
                 self.fail("json.duplicate_key", "key %r appears twice" % key, key_offset)
             seen.add(key)
             self.ws()

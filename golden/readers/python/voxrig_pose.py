@@ -1,6 +1,6 @@
 """voxrig_pose.py — VFP pose evaluation for the example reader (Python 3, stdlib only).
 
-Written from shared/design/formats.md ("Evaluation", D19, D20) and conformance.md (the pose
+Written from docs/spec/evaluation.md (D19, D20) and docs/spec/protocols.md (the pose
 protocol) alone, never from the C++ sources: it is the second implementation that cross-checks
 the reference's pose expectations.
 
@@ -21,6 +21,8 @@ testees set it to prove that `conform --pose` catches each mistake.
 """
 
 import math
+
+from voxrig_mutants import mutant
 
 BROKEN = {"slerp_is_nlerp": False, "loop_is_clamp": False, "ignore_parents": False}
 
@@ -48,14 +50,14 @@ def _dot(a, b):
 
 
 def _nlerp(a, b, u):
-    if _dot(a, b) < 0:
+    if _dot(a, b) < 0 and not mutant("D19.no_shortest_arc"):
         b = tuple(-c for c in b)
     return _unit(_lerp(a, b, u))
 
 
 def _slerp(a, b, u):
     d = _dot(a, b)
-    if d < 0:
+    if d < 0 and not mutant("D19.no_shortest_arc"):
         b = tuple(-c for c in b)
         d = -d
     if d > 0.9995:
@@ -70,6 +72,8 @@ def _clip_time(t, duration, mode):
     if mode == "loop" and not BROKEN["loop_is_clamp"]:
         if duration == 0:
             return 0.0
+        if mutant("D19.loop_end_is_duration") and t == duration:
+            return float(duration)
         r = math.fmod(t, duration)
         if r < 0:
             r += duration
@@ -135,8 +139,12 @@ def pose(joints, clips, clip_text, t, policy="linear", mode="clamp"):
         raise PoseReject("eval.bad_time", "time is not finite")
     ct = _clip_time(t, clip[1], mode)
     local = {j[0]: (j[2], _unit(j[3]), j[4]) for j in joints}
+    if mutant("EVAL-1.untracked_joint_identity"):
+        local = {j[0]: ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (1.0, 1.0, 1.0)) for j in joints}
     for joint_id, keys in clip[3]:
         ks = [(float(k[0]), k[1], _unit(k[2]), k[3]) for k in keys]
+        if mutant("EVAL-1.before_first_key_bind") and ct < ks[0][0]:
+            continue
         local[joint_id] = _sample(ks, ct, policy)
     parent = {j[0]: j[1] for j in joints}
     model = {}
@@ -153,4 +161,8 @@ def pose(joints, clips, clip_text, t, policy="linear", mode="clamp"):
         model[jid] = m
         return m
 
+    if mutant("EVAL-2.parents_listed_first"):
+        for j in joints:  # one pass in SKEL order: a parent listed later is not posed yet
+            m = _matrix(*local[j[0]])
+            model[j[0]] = _mul(model[j[1]], m) if j[1] in model else m
     return [resolve(j[0]) for j in joints]

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """voxrig_reader.py — an independent reader of VFP 1.3 + Voxel Rig v1 (Python 3, stdlib only).
 
-Written from shared/design/formats.md, docs/spec/dump.md and reference/include/voxrig/errors.def
+Written from docs/spec/, docs/spec/dump.md and reference/include/voxrig/errors.def
 only (never from the C++ sources), so that where it disagrees with the reference one of the two is
-wrong and the spec decides. It speaks the conformance reader protocol (conformance.md):
+wrong and the spec decides. It speaks the conformance reader protocol (docs/spec/protocols.md):
 
     voxrig_reader.py dump         --profile P FILE      accept: exit 0, JSON dump on stdout
                                                          reject: exit 1, {"error": code, ...}
@@ -11,14 +11,14 @@ wrong and the spec decides. It speaks the conformance reader protocol (conforman
     voxrig_reader.py canonicalize --profile P IN OUT    parse, serialize in canonical order (D1)
     voxrig_reader.py pose --profile P --clip C --t T [--policy step|linear|slerp]
                      [--mode clamp|loop] FILE            {"model": [[16 numbers], ...]}
-                                                         (voxrig_pose.py, conformance.md)
+                                                         (voxrig_pose.py, docs/spec/protocols.md)
     voxrig_reader.py compile IN.json OUT.vfp             JSON compile input -> VFP bytes
-                                                         (voxrig_compile.py, conformance.md)
+                                                         (voxrig_compile.py, docs/spec/protocols.md)
 
 Profiles: vfp-static, vfp-rig. A file whose first four bytes are not "VFP\\0" (or that has fewer
 than four bytes) is rejected with file.unknown_format under any profile. Usage errors exit 2.
 
-Check order (formats.md fine print 7, D11, D13, refined by docs/spec/vfp.md):
+Check order (docs/spec/vfp.md#FP-7, D11, D13, refined by docs/spec/vfp.md):
   1 file header, field by field       5 unknown REQUIRED sections, unsupported codecs
   2 each section header in file order 6 the VOX0 payload
   3 trailing bytes                    7 sourceHash
@@ -29,15 +29,16 @@ Floats are kept as their 32-bit patterns (int) from file to dump to writer: noth
 through a conversion that could quiet a NaN or lose -0.0 (D5).
 """
 
-import dataclasses
 import hashlib
 import json
 import math
 import struct
 import sys
 
+from voxrig_mutants import check_active, mutant
+
 # ---------------------------------------------------------------------------------------------
-# Constants from formats.md
+# Constants from docs/spec/
 
 MAGIC = b"VFP\x00"
 SECTION_HEADER_SIZE = 16
@@ -48,7 +49,7 @@ RIG_TAGS = ("SKEL", "VSKN", "ANIM")
 PROFILES = ("vfp-static", "vfp-rig")
 OTHER_PROFILES = ("rkc-strict", "rkc-compat")  # valid names, but not this reader's family
 
-# Byte layouts (formats.md), little-endian, packed:
+# Byte layouts (docs/spec/), little-endian, packed:
 #   file header 44 B   magic[4] versionMajor:u8 versionMinor:u8 headerFlags:u16
 #                      sectionCount:u32 sourceHash[32]
 #   section header 16 B tag[4] chunkId:i32 codec:u8 flags:u8 reserved:u16 length:u32
@@ -64,7 +65,7 @@ ANIM_KEY_SIZE = 44
 
 
 class Limits:
-    """formats.md "Limits" defaults (VFP family)."""
+    """docs/spec/limits.md defaults (VFP family)."""
 
     vfp_sections = 4096
     vox0_voxels = 1 << 28
@@ -249,8 +250,24 @@ def is_unit_quaternion(q):
     """D15: sqrt(((x*x + y*y) + z*z) + w*w) in double, |n - 1| <= 1e-3. Python floats are IEEE
     doubles and CPython never contracts into FMA. Finite components only."""
     x, y, z, w = (f32_value(b) for b in q)
-    n = math.sqrt(((x * x + y * y) + z * z) + w * w)
+    if mutant("D15.squared_norm"):
+        return abs(((x * x + y * y) + z * z) + w * w - 1.0) <= 2e-3
+    if mutant("D15.binary32"):
+        f = f32_round
+        s = f(f(f(f(x * x) + f(y * y)) + f(z * z)) + f(w * w))
+        return abs(f(f(math.sqrt(s)) - 1.0)) <= f(1e-3)
+    if mutant("D15.right_to_left_sum"):
+        n = math.sqrt(x * x + (y * y + (z * z + w * w)))
+    elif mutant("D15.pairwise_sum"):
+        n = math.sqrt((x * x + y * y) + (z * z + w * w))
+    else:
+        n = math.sqrt(((x * x + y * y) + z * z) + w * w)
     return abs(n - 1.0) <= 1e-3
+
+
+def f32_round(x):
+    """x rounded to binary32 (a reading mutant computes the quaternion norm in binary32)."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
 def is_valid_utf8(b):
@@ -268,11 +285,18 @@ def is_valid_utf8(b):
 # Model
 
 
-# Plain records, positional in the order the decoders fill them; compared by identity (eq=False)
-# and slotted (a large rig has many keys).
+# Plain records, positional in the order the decoders fill them, then keyword defaults; compared
+# by identity and slotted (a large rig has many keys). Not dataclasses: importing that module
+# costs more than a whole small dump, and the conformance runner starts this reader per case.
 def _record(name, fields, **defaults):
-    spec = fields.split() + [(k, object, dataclasses.field(default=v)) for k, v in defaults.items()]
-    return dataclasses.make_dataclass(name, spec, slots=True, eq=False)
+    names = tuple(fields.split()) + tuple(defaults)
+
+    def __init__(self, *args):
+        for n, v in zip(names, args):
+            setattr(self, n, v)
+        for n in names[len(args):]:
+            setattr(self, n, defaults[n])
+    return type(name, (), {"__slots__": names, "__init__": __init__})
 
 
 # tag: 4 chars A-Z0-9; payload: a memoryview into the file bytes, as stored (no copy);
@@ -291,12 +315,8 @@ Clip = _record("Clip", "id duration_ms name tracks")
 Anim = _record("Anim", "base_source_hash skeleton_hash clips")
 
 
-@dataclasses.dataclass(slots=True, eq=False)
-class VfpFile:
-    version_minor: int
-    source_hash: bytes
-    sections: list
-    profile: str
+class VfpFile(_record("VfpFile", "version_minor source_hash sections profile")):
+    __slots__ = ()
 
     def first(self, tag):
         for s in self.sections:
@@ -306,7 +326,7 @@ class VfpFile:
 
 
 # ---------------------------------------------------------------------------------------------
-# Decoding (fine print 7 steps)
+# Decoding (FP-7 steps)
 
 
 def is_vfp(data):
@@ -320,19 +340,26 @@ def decode(data, profile, limits=Limits):
     rig = profile == "vfp-rig"
 
     # Step 1: the file header, field by field.
+    if mutant("VFP-HDR-1.whole_header_first") and len(data) < 44:
+        raise Reject("vfp.header.truncated", len(data), "header")
     r = Reader(data, 4, len(data), "vfp.header.truncated")
     at = r.pos
     if r.u8("header/versionMajor") != 1:
         raise Reject("vfp.header.version_major", at, "header/versionMajor")
-    version_minor = r.u8("header/versionMinor")  # fine print 2: any value
+    version_minor = r.u8("header/versionMinor")  # VFP-HDR-4: any value
+    if mutant("VFP-HDR-4.minor_must_be_3") and version_minor != 3:
+        raise Reject("vfp.header.version_major", 5, "header/versionMinor")
     at = r.pos
     if r.u16("header/headerFlags") != 0:
         raise Reject("vfp.header.flags", at, "header/headerFlags")
     at = r.pos
     section_count = r.u32("header/sectionCount")
-    if section_count > limits.vfp_sections:
+    if section_count > limits.vfp_sections or (
+            mutant("LIM-1.limit_exclusive") and section_count == limits.vfp_sections):
         raise Reject("vfp.limit.sections", at, "header/sectionCount")
     source_hash = r.raw(32, "header/sourceHash")
+    if mutant("FP-7.sections_counted_up_front") and section_count * 16 > r.remaining():
+        raise Reject("vfp.section.truncated", r.pos, "section")
 
     # Step 2: each section header in file order (lazily: a short header is found where it sits).
     # Payloads are zero-copy views: a 2^28-voxel VOX0 is held once, as the file.
@@ -342,13 +369,22 @@ def decode(data, profile, limits=Limits):
     for i in range(section_count):
         path = "section[%d]" % i
         h = r.pos
+        if mutant("VFP-SEC-1.tag_before_length") and r.remaining() >= 4 and any(
+                c not in TAG_CHARS for c in data[h:h + 4]):
+            raise Reject("vfp.section.bad_tag", h, path + "/tag")
         if r.remaining() < SECTION_HEADER_SIZE:
             raise Reject("vfp.section.truncated", h, path)
         tag_bytes = r.raw(4, path + "/tag")
-        if any(c not in TAG_CHARS for c in tag_bytes):
+        if mutant("VFP-SEC-2.printable_tag"):
+            if any(not 0x20 <= c <= 0x7E for c in tag_bytes):
+                raise Reject("vfp.section.bad_tag", h, path + "/tag")
+        elif any(c not in TAG_CHARS for c in tag_bytes):
             raise Reject("vfp.section.bad_tag", h, path + "/tag")
         tag = tag_bytes.decode("ascii")
         path = "%s[%d]" % (tag, i)
+        if mutant("FP-7.payload_fit_first") and int.from_bytes(
+                data[h + 12:h + 16], "little") > r.end - (h + 16):
+            raise Reject("vfp.section.payload_truncated", h + 12, path + "/length")
         chunk_id = r.i32(path)
         if chunk_id < -1:
             raise Reject("vfp.section.bad_chunk_id", h + 4, path + "/chunkId")
@@ -364,47 +400,69 @@ def decode(data, profile, limits=Limits):
         p = r.pos
         payload = view[p:p + length]
         r.pos += length
+        if mutant("FP-7.required_at_scan") and flags & REQUIRED and tag != "VOX0" and (
+                tag not in CACHE_TAGS and not (rig and tag in RIG_TAGS)):
+            raise Reject("vfp.section.unknown_required", h, path)
         sections.append(Section(i, tag, chunk_id, codec, flags, h, p, payload))
 
     # Step 3: trailing bytes.
-    if r.remaining():
-        raise Reject("vfp.trailing_bytes", r.pos, "")
+    trailing = r.pos if r.remaining() else None
+    if trailing is not None and not mutant("FP-7.trailing_after_vox0"):
+        raise Reject("vfp.trailing_bytes", trailing, "")
 
     # Step 4: VOX0 present and unique, then its section header.
     vox = [s for s in sections if s.tag == "VOX0"]
     if not vox:
         raise Reject("vfp.vox0.missing", len(data), "")
-    if len(vox) > 1:
+    if len(vox) > 1 and not mutant("VFP-VOX0-2.header_before_duplicate"):
         raise Reject("vfp.vox0.duplicate", vox[1].header_offset, "VOX0[%d]" % vox[1].index)
     v = vox[0]
     vpath = "VOX0[%d]" % v.index
-    if v.chunk_id != -1:
-        raise Reject("vfp.vox0.bad_chunk_id", v.header_offset + 4, vpath + "/chunkId")
-    if v.codec != 0:
-        raise Reject("vfp.vox0.bad_codec", v.header_offset + 8, vpath + "/codec")
-    if not v.flags & REQUIRED:
-        raise Reject("vfp.vox0.not_required", v.header_offset + 9, vpath + "/flags")
+    header_checks = [
+        (v.chunk_id != -1, "vfp.vox0.bad_chunk_id", 4, "/chunkId"),
+        (v.codec != 0, "vfp.vox0.bad_codec", 8, "/codec"),
+        (not v.flags & REQUIRED, "vfp.vox0.not_required", 9, "/flags"),
+    ]
+    if mutant("VFP-VOX0-3.codec_before_chunk_id"):
+        header_checks[0:2] = header_checks[1::-1]
+    if mutant("VFP-VOX0-4.required_before_codec"):
+        header_checks[1:3] = header_checks[2:0:-1]
+    for failed, code, at, field in header_checks:
+        if failed:
+            raise Reject(code, v.header_offset + at, vpath + field)
+    if len(vox) > 1:
+        raise Reject("vfp.vox0.duplicate", vox[1].header_offset, "VOX0[%d]" % vox[1].index)
 
     # Step 5: unknown REQUIRED sections and unsupported codecs on REQUIRED sections, in file
     # order. Under vfp-rig the rig sections are left to step 8 (D11); under vfp-static they are
-    # unknown sections like any other (fine print 3).
+    # unknown sections like any other (FP-3).
     for s in sections:
+        spath = "%s[%d]" % (s.tag, s.index)
+        known = s.tag == "VOX0" or s.tag in CACHE_TAGS or (rig and s.tag in RIG_TAGS)
+        if mutant("VFP-SEC-8.optional_codec_checked") and not known and s.codec != 0 \
+                and not s.flags & REQUIRED:
+            raise Reject("vfp.section.unsupported_codec", s.header_offset + 8, spath + "/codec")
+        if mutant("FP-3.static_checks_rig_codec") and not rig and s.tag in RIG_TAGS \
+                and s.codec != 0 and not s.flags & REQUIRED:
+            raise Reject("rig.section_header", s.header_offset + 8, spath + "/codec")
         if s.tag == "VOX0" or not s.flags & REQUIRED:
             continue
-        if s.tag in RIG_TAGS and rig:
+        if s.tag in RIG_TAGS and (rig or mutant("D11.static_skips_required_rig")):
             continue
-        spath = "%s[%d]" % (s.tag, s.index)
         if s.tag not in CACHE_TAGS:
             raise Reject("vfp.section.unknown_required", s.header_offset, spath)
-        if s.codec != 0:
+        if s.codec != 0 and not mutant("FP-4.required_cache_any_codec"):
             raise Reject("vfp.section.unsupported_codec", s.header_offset + 8, spath + "/codec")
 
-    # Step 6: the VOX0 payload.
-    v.body = decode_vox0(v.payload, v.payload_offset, limits)
-
-    # Step 7: sourceHash.
-    if hashlib.sha256(v.payload).digest() != source_hash:
+    # Steps 6 and 7: the VOX0 payload, then sourceHash.
+    hash_ok = hashlib.sha256(v.payload).digest() == source_hash
+    if not hash_ok and mutant("FP-7.hash_before_vox0_payload"):
         raise Reject("vfp.source_hash", 12, "header/sourceHash")
+    v.body = decode_vox0(v.payload, v.payload_offset, limits)
+    if not hash_ok:
+        raise Reject("vfp.source_hash", 12, "header/sourceHash")
+    if trailing is not None:
+        raise Reject("vfp.trailing_bytes", trailing, "")
 
     model = VfpFile(version_minor, source_hash, sections, profile)
     if rig:
@@ -428,6 +486,8 @@ def decode_vox0(payload, base, limits):
             e.path = "VOX0/" + name
             raise
 
+    if mutant("VOX0-1.whole_header_first") and len(payload) < 12:
+        fail("vox0.truncated", len(payload), "header")
     if rd(r.u8, "version") != 1:
         fail("vox0.bad_version", 0, "version")
     if rd(r.u8, "reserved") != 0:
@@ -438,15 +498,22 @@ def decode_vox0(payload, base, limits):
     size = []
     for k, name in enumerate(("sizeX", "sizeY", "sizeZ")):
         s = rd(r.u16, name)
-        if s == 0:
+        if s == 0 and not mutant("VOX0-5.zero_size_after_all_sizes"):
             fail("vox0.zero_size", 4 + 2 * k, name)
         size.append(s)
+    if 0 in size:
+        fail("vox0.zero_size", 4 + 2 * size.index(0), "size")
+    if mutant("VOX0-3.reserved_u16_in_byte_order") and rd(r.u16, "reserved2") != 0:
+        fail("vox0.reserved", 10, "reserved2")
     count = size[0] * size[1] * size[2]
+    length_ok = len(payload) == 12 + 4 * pc + count
+    if not length_ok and mutant("LIM-2.length_before_limit"):
+        fail("vox0.length", 0, "length")
     if count > limits.vox0_voxels:
         fail("vox0.limit.voxels", 4, "size")
-    if len(payload) != 12 + 4 * pc + count:
+    if not length_ok:
         fail("vox0.length", 0, "length")
-    if rd(r.u16, "reserved2") != 0:
+    if not mutant("VOX0-3.reserved_u16_in_byte_order") and rd(r.u16, "reserved2") != 0:
         fail("vox0.reserved", 10, "reserved2")
     pal = payload[12:12 + 4 * pc]
     palette = [tuple(pal[4 * i:4 * i + 4]) for i in range(pc)]
@@ -454,7 +521,8 @@ def decode_vox0(payload, base, limits):
     if pc < 256:
         # Map every index to 0 (valid) or 1 (>= paletteCount) and find the first bad one, a
         # bounded chunk at a time (C speed, bounded extra memory).
-        table = bytes(0 if i < pc else 1 for i in range(256))
+        last = pc if mutant("VOX0-7.index_up_to_count") else pc - 1
+        table = bytes(0 if i <= last else 1 for i in range(256))
         for start in range(0, len(voxels), _CHUNK):
             bad = bytes(voxels[start:start + _CHUNK]).translate(table).find(b"\x01")
             if bad >= 0:
@@ -476,26 +544,45 @@ def decode_rig(model, vox_section, limits):
     seen = {}
     for s in model.sections:
         if s.tag in RIG_TAGS:
-            if s.tag in seen:
-                raise Reject("rig.duplicate_section", s.header_offset, "%s[%d]" % (s.tag, s.index))
-            seen[s.tag] = s
-    for s in model.sections:
-        if s.tag in RIG_TAGS:
-            spath = "%s[%d]" % (s.tag, s.index)
-            if s.chunk_id != -1:
-                raise Reject("rig.section_header", s.header_offset + 4, spath + "/chunkId")
-            if s.codec != 0:
-                raise Reject("rig.section_header", s.header_offset + 8, spath + "/codec")
-            if s.flags != 0:
-                raise Reject("rig.section_header", s.header_offset + 9, spath + "/flags")
+            seen.setdefault(s.tag, s)
     skel_s, vskn_s, anim_s = seen.get("SKEL"), seen.get("VSKN"), seen.get("ANIM")
-    if (vskn_s or anim_s) and not skel_s:
-        s = vskn_s or anim_s
-        if vskn_s and anim_s and anim_s.index < vskn_s.index:
-            s = anim_s
-        raise Reject("rig.incomplete", s.header_offset, "%s[%d]" % (s.tag, s.index))
-    if skel_s and not vskn_s:
-        raise Reject("rig.incomplete", skel_s.header_offset, "SKEL[%d]" % skel_s.index)
+
+    def duplicates():
+        tags = set()
+        for s in model.sections:
+            if s.tag in RIG_TAGS:
+                if s.tag in tags:
+                    raise Reject("rig.duplicate_section", s.header_offset,
+                                 "%s[%d]" % (s.tag, s.index))
+                tags.add(s.tag)
+
+    def headers():
+        for s in model.sections:
+            if s.tag in RIG_TAGS:
+                spath = "%s[%d]" % (s.tag, s.index)
+                if s.chunk_id != -1:
+                    raise Reject("rig.section_header", s.header_offset + 4, spath + "/chunkId")
+                if s.codec != 0:
+                    raise Reject("rig.section_header", s.header_offset + 8, spath + "/codec")
+                if s.flags != 0:
+                    raise Reject("rig.section_header", s.header_offset + 9, spath + "/flags")
+
+    def completeness():
+        if (vskn_s or anim_s) and not skel_s:
+            s = vskn_s or anim_s
+            if vskn_s and anim_s and anim_s.index < vskn_s.index:
+                s = anim_s
+            raise Reject("rig.incomplete", s.header_offset, "%s[%d]" % (s.tag, s.index))
+        if skel_s and not vskn_s:
+            raise Reject("rig.incomplete", skel_s.header_offset, "SKEL[%d]" % skel_s.index)
+
+    steps = [duplicates, headers, completeness]
+    if mutant("RIG-1.headers_before_duplicates"):
+        steps = [headers, duplicates, completeness]
+    if mutant("RIG-2.completeness_before_headers"):
+        steps = [duplicates, completeness, headers]
+    for step in steps:
+        step()
     if not skel_s:
         return
     skeleton_hash = hashlib.sha256(skel_s.payload).digest()
@@ -552,7 +639,15 @@ def _read_vec(sub, n, path, non_finite):
 def _read_trs(sub, path, non_finite, non_unit):
     t = _read_vec(sub, 3, path + "/translation", non_finite)
     at = sub.at()
-    r = _read_vec(sub, 4, path + "/rotation", non_finite)
+    if mutant("SKEL-10.unit_before_finite") and non_unit == "skel.non_unit_rotation":
+        r = tuple(sub.rd("f32", path + "/rotation") for _ in range(4))
+        if not is_unit_quaternion(r):  # a NaN component makes the norm NaN: not unit
+            sub.fail(non_unit, at, path + "/rotation")
+        for k, b in enumerate(r):
+            if not f32_is_finite(b):
+                sub.fail(non_finite, at + 4 * k, path + "/rotation")
+    else:
+        r = _read_vec(sub, 4, path + "/rotation", non_finite)
     if not is_unit_quaternion(r):
         sub.fail(non_unit, at, path + "/rotation")
     s = _read_vec(sub, 3, path + "/scale", non_finite)
@@ -571,6 +666,8 @@ def decode_skel(payload, base, source_hash, limits):
         sub.fail("skel.no_joints", at, "jointCount")
     if n > limits.skel_joints:
         sub.fail("skel.limit.joints", at, "jointCount")
+    if mutant("SKEL-1.joint_table_up_front") and 48 * n > sub.r.remaining():
+        sub.fail("skel.truncated", at, "jointCount")
     at_hash = sub.at()
     bsh = sub.rd(None, "baseSourceHash", 32)
     if bsh != source_hash:
@@ -582,10 +679,12 @@ def decode_skel(payload, base, source_hash, limits):
         path = "joint[%d]" % i
         jat = sub.at()
         jid = sub.rd("u16", path + "/jointId")
-        if jid <= prev:
+        if jid <= prev and not (mutant("SKEL-6.ids_may_repeat") and jid == prev):
             sub.fail("skel.joint_order", jat, path + "/jointId")
         prev = jid
         parent = sub.rd("i16", path + "/parentId")
+        if mutant("SKEL-7.parent_below_minus1_when_read") and parent < -1:
+            sub.fail("skel.parent_missing", jat + 2, path + "/parentId")
         t, r, s = _read_trs(sub, path, "skel.non_finite", "skel.non_unit_rotation")
         name_len = sub.rd("u8", path + "/nameLen")
         pat = sub.at()
@@ -597,37 +696,49 @@ def decode_skel(payload, base, source_hash, limits):
             sub.fail("skel.bad_utf8", nat, path + "/name")
         joints.append(Joint(jid, parent, t, r, s, name))
         joint_at.append(jat)
-    if sub.r.remaining():
-        sub.fail("skel.trailing_bytes", sub.at(), "")
+    trailing_at = sub.at() if sub.r.remaining() else None
+    if trailing_at is not None and not mutant("SKEL-12.parents_before_trailing"):
+        sub.fail("skel.trailing_bytes", trailing_at, "")
     # Parents after the whole payload, in joint order; then cycles (a self-parent is a cycle).
     by_id = {j.id: j for j in joints}
-    for i, j in enumerate(joints):
-        if j.parent != -1 and j.parent not in by_id:
-            sub.fail("skel.parent_missing", joint_at[i] + 2, "joint[%d]/parentId" % i)
-    state = {}  # id -> 1 on the current walk, 2 reaches a root
-    for i, j in enumerate(joints):
-        walk = []
-        cur = j.id
-        while True:
-            st = state.get(cur)
-            if st == 2:
-                break
-            if st == 1:
-                sub.fail("skel.parent_cycle", joint_at[i] + 2, "joint[%d]/parentId" % i)
-            state[cur] = 1
-            walk.append(cur)
-            p = by_id[cur].parent
-            if p == -1:
-                break
-            cur = p
-        for w in walk:
-            state[w] = 2
+
+    def missing():
+        for i, j in enumerate(joints):
+            if j.parent != -1 and j.parent not in by_id:
+                sub.fail("skel.parent_missing", joint_at[i] + 2, "joint[%d]/parentId" % i)
+
+    def cycles():
+        state = {}  # id -> 1 on the current walk, 2 reaches a root (or a missing parent)
+        for i, j in enumerate(joints):
+            walk = []
+            cur = j.id
+            while True:
+                st = state.get(cur)
+                if st == 2:
+                    break
+                if st == 1:
+                    sub.fail("skel.parent_cycle", joint_at[i] + 2, "joint[%d]/parentId" % i)
+                state[cur] = 1
+                walk.append(cur)
+                p = by_id[cur].parent
+                if p == -1 or p not in by_id:
+                    break
+                cur = p
+            for w in walk:
+                state[w] = 2
+
+    for step in ((cycles, missing) if mutant("SKEL-7.cycles_before_missing") else (missing, cycles)):
+        step()
+    if trailing_at is not None:
+        sub.fail("skel.trailing_bytes", trailing_at, "")
     return Skel(bsh, joints)
 
 
 
 def decode_vskn(payload, base, source_hash, skeleton_hash, ids, vox0):
     sub = _Sub(payload, base, "vskn.truncated", "VSKN")
+    if mutant("VSKN-1.whole_header_first") and len(payload) < VSKN_HEADER_SIZE:
+        sub.fail("vskn.truncated", base + len(payload), "header")
     if sub.rd("u8", "version") != 1:
         sub.fail("vskn.bad_version", base, "version")
     if sub.rd("u8", "encoding") != 1:
@@ -638,12 +749,15 @@ def decode_vskn(payload, base, source_hash, skeleton_hash, ids, vox0):
     if sub.rd("u16", "reserved") != 0:
         sub.fail("vskn.reserved", base + 4, "reserved")
     n = sub.rd("u32", "bindingCount")
-    if len(payload) != VSKN_HEADER_SIZE + VSKN_RECORD_SIZE * n:
+    length_ok = len(payload) == VSKN_HEADER_SIZE + VSKN_RECORD_SIZE * n
+    if not length_ok and not mutant("VSKN-5.length_after_hashes"):
         sub.fail("vskn.length", base + 6, "bindingCount")
     if sub.rd(None, "baseSourceHash", 32) != source_hash:
         sub.fail("vskn.base_source_hash", base + 10, "baseSourceHash")
     if sub.rd(None, "skeletonHash", 32) != skeleton_hash:
         sub.fail("vskn.skeleton_hash", base + 42, "skeletonHash")
+    if not length_ok:
+        sub.fail("vskn.length", base + 6, "bindingCount")
     voxels = vox0.voxels
     total = len(voxels)
     bindings = []
@@ -658,6 +772,8 @@ def decode_vskn(payload, base, source_hash, skeleton_hash, ids, vox0):
         prev = off
         if off >= total:
             sub.fail("vskn.offset_range", rat, path + "/voxelOffset")
+        if joint not in ids and mutant("VSKN-11.joint_before_empty"):
+            sub.fail("vskn.joint_missing", rat + 4, path + "/jointId")
         if voxels[off] == 0:
             sub.fail("vskn.empty_voxel", rat, path + "/voxelOffset")
         if joint not in ids:
@@ -708,6 +824,8 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
             tpath = "%s/track[%d]" % (cpath, ti)
             jat = sub.at()
             joint = sub.rd("u16", tpath + "/jointId")
+            if joint not in ids and mutant("ANIM-8.existence_before_order"):
+                sub.fail("anim.joint_missing", jat, tpath + "/jointId")
             if joint <= prev_joint:
                 sub.fail("anim.track_order", jat, tpath + "/jointId")
             prev_joint = joint
@@ -720,13 +838,18 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
             key_count = sub.rd("u32", tpath + "/keyCount")
             if key_count == 0:
                 sub.fail("anim.no_keys", kat, tpath + "/keyCount")
+            if mutant("LIM-5.bytes_before_limit"):
+                sub.table(key_count, ANIM_KEY_SIZE, tpath + "/keyCount", kat)
             if key_count > limits.anim_keys_per_track:
                 sub.fail("anim.limit.keys_per_track", kat, tpath + "/keyCount")
             total_keys += key_count
             if total_keys > limits.anim_keys_total:
                 sub.fail("anim.limit.keys_total", kat, tpath + "/keyCount")
             # keys are the one variable table with a fixed element size: checked as a whole
-            sub.table(key_count, ANIM_KEY_SIZE, tpath + "/keyCount", kat)
+            if not mutant("ANIM-1.keys_before_table_check"):
+                sub.table(key_count, ANIM_KEY_SIZE, tpath + "/keyCount", kat)
+            if mutant("ANIM-11.ranges_before_orders") or mutant("ANIM-12.orders_before_ranges"):
+                _key_times_first(sub, key_count, duration, tpath)
             keys = []
             prev_time = -1
             for ki in range(key_count):
@@ -736,7 +859,8 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
                 if time_ms <= prev_time:
                     sub.fail("anim.key_time_order", kt, kpath + "/timeMs")
                 prev_time = time_ms
-                if time_ms > duration:
+                if time_ms > duration or (mutant("FP-6.duration_exclusive")
+                                          and time_ms == duration):
                     sub.fail("anim.key_time_range", kt, kpath + "/timeMs")
                 t, r, s = _read_trs(sub, kpath, "anim.non_finite", "anim.non_unit_rotation")
                 keys.append(Key(time_ms, t, r, s))
@@ -745,6 +869,24 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
     if sub.r.remaining():
         sub.fail("anim.trailing_bytes", sub.at(), "")
     return Anim(source_hash, skeleton_hash, clips)
+
+
+def _key_times_first(sub, key_count, duration, tpath):
+    """Two reading mutants: every key time of the track checked for its range (ANIM-11 mutant)
+    or its order (ANIM-12 mutant) before the keys are read one by one."""
+    first = sub.r.pos
+    times = []
+    for ki in range(key_count):
+        at = first + ANIM_KEY_SIZE * ki
+        if at + 4 > sub.r.end:
+            break
+        times.append(int.from_bytes(sub.r.data[at:at + 4], "little"))
+    for ki, t in enumerate(times):
+        kpath = "%s/key[%d]/timeMs" % (tpath, ki)
+        if mutant("ANIM-11.ranges_before_orders") and t > duration:
+            sub.fail("anim.key_time_range", sub.base + first + ANIM_KEY_SIZE * ki, kpath)
+        if mutant("ANIM-12.orders_before_ranges") and ki and t <= times[ki - 1]:
+            sub.fail("anim.key_time_order", sub.base + first + ANIM_KEY_SIZE * ki, kpath)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -822,13 +964,15 @@ def encode(model, sections=None):
 def canonical_order(sections):
     """D1 canonicalize: VOX0; MSH0 PMSH RND0 PRVW ANM0 in input order; every SKEL, every VSKN,
     every ANIM (each in input order); then everything else in input order."""
+    rig_first = mutant("D1.canonical_rig_before_caches")
+
     def cls(s):
         if s.tag == "VOX0":
             return 0
         if s.tag in CACHE_TAGS:
-            return 1
+            return 4 if rig_first else 1
         if s.tag in RIG_TAGS:
-            return 2 + RIG_TAGS.index(s.tag)
+            return 1 + RIG_TAGS.index(s.tag) if rig_first else 2 + RIG_TAGS.index(s.tag)
         return 5
     return sorted(sections, key=lambda s: (cls(s), s.index))
 
@@ -1029,7 +1173,7 @@ def run_pose(rest):
 
 
 def run_compile(rest):
-    """compile IN.json OUT.vfp (conformance.md): 0 written, 1 rejected with {"error", "offset",
+    """compile IN.json OUT.vfp (docs/spec/protocols.md): 0 written, 1 rejected with {"error", "offset",
     "path"} on stdout (path is a JSON path), 2 usage, 3 I/O."""
     import voxrig_compile
     from voxrig_json import JsonError
@@ -1157,6 +1301,7 @@ def serve():
 
 
 def main():
+    check_active()
     if sys.argv[1:] == ["serve"]:
         return serve()
     code, out, err = answer(sys.argv[1:])

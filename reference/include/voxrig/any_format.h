@@ -25,10 +25,14 @@ Format detect_format(std::span<const uint8_t> bytes);
 /// "vfp", "rkc", "kv6", "rvc", "kfa", "unknown".
 std::string_view to_string(Format f);
 
+/// Every operation below first matches the file's family to `profile` (D7): a VFP file under
+/// rkc-strict / rkc-compat, or an RKCH, KV6, RVC or KFA file under vfp-static / vfp-rig, is
+/// rejected with file.unknown_format, exactly like a file whose magic matches no format.
+
 /// Decodes under `profile` and returns the canonical JSON dump (dump.h), or the error.
 Result<std::string> dump_any(std::span<const uint8_t> bytes, Profile profile, const Limits& limits);
 
-/// Decodes and re-serializes with the writer (formats.md D1 `roundtrip`).
+/// Decodes and re-serializes with the writer (docs/spec/writers.md#D1 `roundtrip`).
 Result<std::vector<uint8_t>> roundtrip_any(std::span<const uint8_t> bytes, Profile profile,
                                            const Limits& limits);
 

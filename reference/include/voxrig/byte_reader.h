@@ -89,7 +89,7 @@ class ByteReader {
   }
 
   /// Checks a declared element count before anything is reserved: first against `limit`
-  /// (error `limit_code`; formats.md D13 puts the limit first so small files can exercise it),
+  /// (error `limit_code`; docs/spec/vfp.md#D13 puts the limit first so small files can exercise it),
   /// then count * elem_size (64-bit, overflow-checked) against the bytes that remain
   /// (the truncation code). elem_size 0 skips the bytes check.
   Status checked_count(uint64_t count, uint64_t elem_size, uint64_t limit, ErrorCode limit_code,

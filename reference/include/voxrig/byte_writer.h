@@ -1,6 +1,6 @@
 // voxrig/byte_writer.h — little-endian append-only writer with back-patched lengths.
 //
-// Writers compute every count and length from content (formats.md D2); a length field is
+// Writers compute every count and length from content (docs/spec/writers.md#D2); a length field is
 // reserved with begin_length() and filled by end_length() once the payload is written.
 #pragma once
 

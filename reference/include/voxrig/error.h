@@ -1,7 +1,7 @@
 // voxrig/error.h — the error value every fallible function returns.
 //
 // Codes come from errors.def (the single list). An Error always carries the absolute file offset
-// of the field or read that failed and a path such as "ANIM/clip[2]/track[0]/key[5]" (formats.md
+// of the field or read that failed and a path such as "ANIM/clip[2]/track[0]/key[5]" (docs/spec/
 // D12). Errors are cold: building one may allocate, the success path never does.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace voxrig {
 
-/// What kind of failure a code is (formats.md "Error codes and limits").
+/// What kind of failure a code is (docs/spec/errors.md).
 enum class Category : uint8_t { Bad, Unsupported, Limit, Internal };
 
 /// Every error code; values are pinned in errors.def.
@@ -46,7 +46,7 @@ std::string_view to_string(Category category);
 /// Inverse of to_string(ErrorCode); nullopt for an unknown string.
 std::optional<ErrorCode> error_code_from_string(std::string_view text);
 
-/// The spec section errors.def gives for `code` (formats.md "Section" / Dn, rkc-family.md §n);
+/// The spec section errors.def gives for `code` (docs/spec/<file>.md#<RULE>);
 /// "" if none is recorded. Never fails, allocates nothing.
 std::string_view spec_section_of(ErrorCode code);
 /// The one-line meaning errors.def gives for `code`; "" if none is recorded.
@@ -86,7 +86,7 @@ struct Error {
   std::string detail;
 
   /// Returns a copy whose path is `prefix + "/" + path` (or just prefix when path is empty);
-  /// used by containers to name an embedded blob (formats.md D12: "MSHS/mesh[1]").
+  /// used by containers to name an embedded blob (docs/spec/conventions.md#D12: "MSHS/mesh[1]").
   Error prefixed(std::string_view prefix) const;
   /// Returns a copy whose offset is shifted by `base` (for errors raised inside an embedded
   /// blob decoded from offset 0).
@@ -114,7 +114,7 @@ inline Error model_error(ErrorCode code, std::string path, std::string detail = 
   return error_at(code, 0, std::move(path), std::move(detail));
 }
 
-/// A non-fatal finding of a validator (formats.md D14).
+/// A non-fatal finding of a validator (docs/spec/protocols.md#D14).
 struct Warning {
   WarningCode code;
   uint64_t offset = 0;

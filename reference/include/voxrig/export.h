@@ -11,7 +11,7 @@
 // per SKEL joint with its bind-pose local TRS (rotation normalised), children per the joint
 // hierarchy; each joint's bone-aware quads are a mesh on its node, with vertices in the joint's
 // bind-local frame (inverse bind model * grid position), so animating the node moves them
-// rigidly (exactly model(t) * inverse(model(bind)), formats.md "Rigid skinning"). A joint whose
+// rigidly (exactly model(t) * inverse(model(bind)), docs/spec/evaluation.md#gltf-export). A joint whose
 // bind model is singular (D20) cannot carry a local-frame mesh: its quads go on an extra
 // un-animated root node named "<joint name>.bind" in grid coordinates, so they stay at the bind
 // pose. Every ANIM clip becomes one animation (name = clip name) with translation / rotation /

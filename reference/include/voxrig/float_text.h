@@ -1,4 +1,4 @@
-// voxrig/float_text.h — the dump's float spelling (formats.md D17).
+// voxrig/float_text.h — the dump's float spelling (docs/spec/dump.md#D17).
 #pragma once
 
 #include <array>

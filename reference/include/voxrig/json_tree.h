@@ -3,7 +3,7 @@
 // The one JSON tree of voxrig: the compile input (vfp_json) and the conformance judge
 // (voxrig::conform's dump comparison) both parse with it. nlohmann/json does the lexing (RFC
 // 8259, UTF-8 checked, NaN/Infinity/comments/trailing commas rejected); this layer adds what
-// both need on top (formats.md fine print 8, D16, D17): duplicate keys are an error, integer
+// both need on top (docs/spec/compile.md#top-level, D16, D17): duplicate keys are an error, integer
 // literals stay distinguishable from float literals (so `1.0` and `1e0` can be refused where an
 // integer is due, and a binary32 field can be rounded from its decimal text), every value knows
 // the byte offset of its first character, and nesting (and optionally the value count) is

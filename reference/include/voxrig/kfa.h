@@ -1,4 +1,4 @@
-// voxrig/kfa.h — the voxlap KFA skeleton + animation (rkc-family.md §5): model, decode, encode,
+// voxrig/kfa.h — the voxlap KFA skeleton + animation (docs/spec/kfa.md): model, decode, encode,
 // dump, and the seed's lossy export of a Character (character_to_kfa).
 #pragma once
 
@@ -27,7 +27,7 @@ struct Kfa {
   bool operator==(const Kfa& o) const = default;
 };
 
-/// Decodes a KFA file. Order (§5): fewer than 4 bytes -> kfa.truncated, magic (kfa.bad_magic),
+/// Decodes a KFA file. Order (docs/spec/kfa.md): fewer than 4 bytes -> kfa.truncated, magic (kfa.bad_magic),
 /// name, numhin (kfa.limit.hinges), hinges, numfrm (kfa.limit.frame_cells, counting
 /// numfrm * max(numhin, 1) so a zero-width table cannot loop), frames, seqnum (kfa.limit.seq),
 /// seq; any short read -> kfa.truncated. Then (QE.6b, as RKCH): each hinge's parent in order
@@ -37,7 +37,7 @@ struct Kfa {
 /// checking them against the limits and (clamped) against the bytes present.
 Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& options);
 
-/// Serializes (§5.3): every count from content, fields in order; trailing bytes of a decoded
+/// Serializes (docs/spec/kfa.md#writer-and-round-trip): every count from content, fields in order; trailing bytes of a decoded
 /// file are not in the model and are dropped. Errors: kfa.write.frames_not_rectangular,
 /// kfa.write.too_large (a count or name length above u32). Never panics.
 Result<std::vector<uint8_t>> encode_kfa(const Kfa& kfa);
@@ -50,7 +50,7 @@ Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
 /// family").
 std::string dump_kfa(const Kfa& kfa);
 
-/// The seed's lossy `to_kfa` export (§2.9): hinges = the bones' hinges; when `clip` selects a
+/// The seed's lossy `to_kfa` export (docs/spec/kfa.md#the-lossy-export): hinges = the bones' hinges; when `clip` selects a
 /// skeletal clip, every BoneXform collapses to hinge_angle(xform, bone.hinge.v[0]) and seq is
 /// copied; no clip, an index out of range or an Unknown clip give an empty animation. Meshes,
 /// attachments, other clips and voxel clips are dropped.

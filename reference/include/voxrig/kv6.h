@@ -1,8 +1,8 @@
-// voxrig/kv6.h — the KV6 voxel sprite (rkc-family.md §3): model, decode, encode, dump.
+// voxrig/kv6.h — the KV6 voxel sprite (docs/spec/kv6.md): model, decode, encode, dump.
 //
-// KV6 is embedded in RKCH's MSHS chunk and also read standalone (formats.md D7: under the rkc-*
+// KV6 is embedded in RKCH's MSHS chunk and also read standalone (docs/spec/vfp.md#D7: under the rkc-*
 // profiles, with the same rules). The decoder follows the seed implementation's parse order
-// (§3.2: TooSmall before the magic, then header, voxels, xlen, ylen, optional SPal palette,
+// (docs/spec/kv6.md#parse-rules: TooSmall before the magic, then header, voxels, xlen, ylen, optional SPal palette,
 // everything after it ignored) plus the reference's additions: limits on the declared sizes
 // (checked before anything is reserved) and the run-table rule of D9 (an error under
 // rkc-strict, a warning under rkc-compat).
@@ -67,7 +67,7 @@ struct Kv6 {
 Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
                        const DecodeOptions& options);
 
-/// Serializes a KV6 (§3.4): header with numvoxs = voxels.size(), voxels, xlen, ylen as stored,
+/// Serializes a KV6 (docs/spec/kv6.md#writer): header with numvoxs = voxels.size(), voxels, xlen, ylen as stored,
 /// then "SPal" + 768 bytes when a palette is present. Bytes a decoded file carried after its
 /// tables are not part of the model and are therefore dropped.
 /// Error kv6.write.table_size when xlen.size() != xsiz, ylen.size() != xsiz*ysiz or the voxel

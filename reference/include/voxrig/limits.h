@@ -1,6 +1,6 @@
 // voxrig/limits.h — every resource limit, in one struct, passed explicitly (no global state).
 //
-// Defaults are formats.md's table; every one is configurable and printed by `voxrig limits`.
+// Defaults are docs/spec/limits.md's table; every one is configurable and printed by `voxrig limits`.
 // Decoders check a declared count against these before reserving memory.
 #pragma once
 

@@ -1,5 +1,5 @@
 // voxrig/mesh.h — quads from a VOX0 grid: naive, greedy and bone-aware greedy meshing
-// (formats.md "Meshing").
+// (docs/spec/evaluation.md#meshing).
 //
 // A Quad is a rectangle of unit faces on one grid plane. Coordinates are VOX0 grid units: voxel
 // (x, y, z) occupies [x, x+1] x [y, y+1] x [z, z+1]. For a quad with normal axis `axis`, the
@@ -106,7 +106,7 @@ void set_mesh_kernels(MeshKernels kernels);
 /// The build the greedy meshers use now: "avx2", "sse2" or "portable" (no SSE2).
 const char* mesh_kernels_in_use();
 
-// ---- KV6 (formats.md D22) ----
+// ---- KV6 (docs/spec/kv6.md#D22) ----
 // KV6 keeps surface voxels only, so faces come from the stored `vis` bits (0x01 -x, 0x02 +x,
 // 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z), not from neighbour tests. Coordinates are KV6's own:
 // x, y as stored and z z-down (0 = top), in voxel units from the minimum corner (the pivot is

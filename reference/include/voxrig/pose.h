@@ -7,7 +7,7 @@
 // without exceptions. All joint-indexed buffers use the joint's position in Skel::joints
 // ("joint index"), whatever order the skeleton lists parents and children in.
 //
-// Semantics (formats.md "Evaluation", D19, D20):
+// Semantics (docs/spec/evaluation.md#D19, D20):
 // - A joint with a track is sampled from its keys; a joint without one keeps its bind TRS.
 // - Every stored quaternion (keys and bind) is normalised once at build: "returns the key
 //   exactly" means equal to the normalised key. A quaternion shorter than 1e-12 becomes identity.

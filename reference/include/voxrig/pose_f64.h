@@ -3,7 +3,7 @@
 // The jobs of voxrig/pose.h evaluate in binary32 for speed. Conformance expectations must be
 // closer to the exact value than D19's tolerance (|got - want| <= 1e-6 + 1e-5 |want|), and a
 // binary32 hierarchy composition is not (about 1% of generated rigs exceed it; see
-// docs/evaluation.md "Precision"). This evaluator follows exactly the same rules (formats.md
+// docs/evaluation.md "Precision"). This evaluator follows exactly the same rules (docs/spec/
 // "Evaluation", D19) on the same binary32 inputs but computes every step in double: quaternion
 // normalisation, the interpolation weight, lerp / nlerp / slerp, T*R*S and the parent products.
 // Its results are within ~1e-15 relative per operation of the real-arithmetic value, so the

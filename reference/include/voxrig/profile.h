@@ -1,4 +1,4 @@
-// voxrig/profile.h — reader profiles (formats.md "Reader profiles", D7-D9).
+// voxrig/profile.h — reader profiles (docs/spec/vfp.md#reader-profiles, D7-D9).
 #pragma once
 
 #include <optional>

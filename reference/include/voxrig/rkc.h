@@ -1,6 +1,6 @@
 // voxrig/rkc.h — decode, encode, validate and dump the RKCH v3 rigged-character container
-// (rkc-family.md §2; the differences from the seed implementation are formats.md "RKCH family:
-// where the reference differs").
+// (docs/spec/rkch.md; the differences from the seed implementation are
+// docs/spec/rkch.md#where-the-reference-differs-from-the-seed-implementation).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 namespace voxrig {
 
-/// Decodes a whole .rkc file in the seed's order (§2.2), first failure wins:
+/// Decodes a whole .rkc file in the seed's order (docs/spec/rkch.md#decoding-order), first failure wins:
 ///  1. size < 4 -> rkc.truncated; magic -> rkc.bad_magic;
 ///  2. version short -> rkc.truncated; version != 3 -> rkc.unsupported_version;
 ///  3. chunk scan to EOF: a partial tag / len / payload -> rkc.truncated;
@@ -43,7 +43,7 @@ Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions
 Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
                                             const DecodeOptions& options);
 
-/// The canonical writer (§2.6 with the reference's fixes): "RKCH", version 3, exactly META,
+/// The canonical writer (docs/spec/rkch.md#canonical-writer with the reference's fixes): "RKCH", version 3, exactly META,
 /// MSHS, BONS, CLPS, VCLP (empty CLPS/VCLP included), then extra_chunks verbatim in order; every
 /// count and length from content; skeletal numhin written as recorded; embedded RVC clips via
 /// encode_rvc (byte-for-byte what was parsed). Never panics. Errors:

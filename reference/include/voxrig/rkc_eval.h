@@ -1,5 +1,5 @@
 // voxrig/rkc_eval.h — RKCH skeletal clip evaluation exactly as the seed implementation
-// (rkc-family.md §6.1-6.4, formats.md D21), as jobs with validate()/run().
+// (docs/spec/rkc-evaluation.md#the-evaluation-state, docs/spec/rkc-evaluation.md#D21), as jobs with validate()/run().
 //
 // Two steps, like the seed's KfaSprite:
 // - RkcClipJob = `animsprite(ti)`: advances the clip clock (seq timeline with jump and stop
@@ -33,7 +33,7 @@
 
 namespace voxrig {
 
-/// `kfatime2seq(t)` (§6.1): binary search with lower = 0, upper = len - 1; while
+/// `kfatime2seq(t)` (docs/spec/rkc-evaluation.md#the-evaluation-state): binary search with lower = 0, upper = len - 1; while
 /// upper - lower >= 2: mid = (lower + upper) / 2, t >= seq[mid].tim ? lower = mid : upper = mid.
 /// Returns lower. `seq` must not be empty (returns 0 then).
 size_t kfatime2seq(std::span<const Seq> seq, int32_t t);
@@ -42,7 +42,7 @@ size_t kfatime2seq(std::span<const Seq> seq, int32_t t);
 BoneXform blend_xform(const BoneXform& a, const BoneXform& b, float t);
 
 /// voxlap `genperp(a)`: two vectors perpendicular to `a` (b normalised in the plane of the two
-/// largest components, c = a × b), with the exact tie-breaks of §6.4; zero vector -> zeros.
+/// largest components, c = a × b), with the exact tie-breaks of docs/spec/rkc-evaluation.md#the-bone-hierarchy; zero vector -> zeros.
 void genperp(const std::array<float, 3>& a, std::array<float, 3>& b, std::array<float, 3>& c);
 
 /// Bone hierarchy prepared once: hinges and a parent-first order.
@@ -65,7 +65,7 @@ class RkcRig {
   std::vector<uint32_t> order_;
 };
 
-/// The clip clock of one sprite (§6.1): kfatim = current time (ms), okfatim = previous time,
+/// The clip clock of one sprite (docs/spec/rkc-evaluation.md#the-evaluation-state): kfatim = current time (ms), okfatim = previous time,
 /// set only by the host (used by blend markers).
 struct RkcClock {
   int32_t kfatim = 0;
@@ -91,7 +91,7 @@ struct RkcClipJob {
   Status run() const;
 };
 
-/// The sprite placement handed to the solver: position p and basis s, h, f (§6.4 defaults:
+/// The sprite placement handed to the solver: position p and basis s, h, f (docs/spec/rkc-evaluation.md#the-bone-hierarchy defaults:
 /// p = the character's META root, identity axes).
 struct RkcPlacement {
   std::array<float, 3> p{0, 0, 0};

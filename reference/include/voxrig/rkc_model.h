@@ -1,7 +1,7 @@
-// voxrig/rkc_model.h — plain, editable model of an RKCH v3 rigged character (rkc-family.md §2)
+// voxrig/rkc_model.h — plain, editable model of an RKCH v3 rigged character (docs/spec/rkch.md)
 // and the records it shares with KFA (Hinge, Seq) plus the seed's BoneXform.
 //
-// A decoded Character holds exactly what the canonical writer needs (formats.md D1): the last
+// A decoded Character holds exactly what the canonical writer needs (docs/spec/writers.md#D1): the last
 // copy of each known chunk, unknown chunks in file order, every float bit pattern, hinge htype
 // and filler, unknown clip kinds verbatim, embedded RVC clips as stored. What the writer drops
 // (earlier duplicates, trailing payload bytes, bytes after a KV6's tables) is not in the model.
@@ -134,11 +134,11 @@ struct Character {
 /// q = (ax*k, ay*k, az*k, cos(rad*0.5)). Returns x, y, z, w.
 std::array<float, 4> quat_from_axis_angle(const std::array<float, 3>& axis, float rad);
 
-/// The legacy Q15 hinge pose (§6.3, D18): rad = val * (2π/65536) in binary32, rotation
+/// The legacy Q15 hinge pose (docs/spec/rkc-evaluation.md#interpolation, D18): rad = val * (2π/65536) in binary32, rotation
 /// quat_from_axis_angle(axis, -rad), t = 0, s = 1.
 BoneXform from_hinge_angle(const std::array<float, 3>& axis, int16_t val);
 
-/// Inverse of from_hinge_angle (§6.3, D18): projects the rotation's vector part on the unit axis
+/// Inverse of from_hinge_angle (docs/spec/rkc-evaluation.md#interpolation, D18): projects the rotation's vector part on the unit axis
 /// (s), φ = 2·atan2(s, w), val = -φ·65536/2π, rounded half away from zero, saturated to i32
 /// (NaN -> 0), wrapped to i16. Returns 0 for a near-zero axis (|axis| < 1e-12).
 int16_t hinge_angle(const BoneXform& x, const std::array<float, 3>& axis);

@@ -1,7 +1,7 @@
-// voxrig/rvc.h — the RVC animated voxel clip (`.rvc`, rkc-family.md §4): model, codec, frame
+// voxrig/rvc.h — the RVC animated voxel clip (`.rvc`, docs/spec/rvc.md): model, codec, frame
 // decode, playback and dump.
 //
-// The model is the list of chunks exactly as stored (formats.md D3): tag, flags byte, payload
+// The model is the list of chunks exactly as stored (docs/spec/rvc.md#D3): tag, flags byte, payload
 // bytes as on disk (for a deflated chunk: raw_len u32 + raw DEFLATE stream, junk after the final
 // block included) plus the inflated payload. META / FRMS / TIME are decoded *views* of the last
 // chunk of each tag. encode_rvc writes the chunks as stored, so decode -> encode is byte-identical
@@ -28,7 +28,7 @@
 
 namespace voxrig {
 
-/// META loop_mode byte (§4.2); any other value is rvc.bad_loop_mode.
+/// META loop_mode byte (docs/spec/rvc.md#meta); any other value is rvc.bad_loop_mode.
 enum class RvcLoopMode : uint8_t { Loop = 0, Once = 1, PingPong = 2 };
 
 /// One chunk as stored. For version 1 files `flags` is always 0 (v1 chunks have no flags byte).
@@ -43,7 +43,7 @@ struct RvcChunk {
   bool operator==(const RvcChunk& o) const;
 };
 
-/// The META view (§4.2, 37 bytes; bytes after 37 are kept in the chunk, not here).
+/// The META view (docs/spec/rvc.md#meta, 37 bytes; bytes after 37 are kept in the chunk, not here).
 struct RvcMeta {
   std::array<uint32_t, 3> dims{};  ///< x, y, z; each 1..Limits::rvc_dim after decode_rvc
   std::array<float, 3> pivot{};
@@ -55,7 +55,7 @@ struct RvcMeta {
   bool operator==(const RvcMeta& o) const;
 };
 
-/// A full voxel frame in the dense-column layout (§4), also the payload of a Key frame.
+/// A full voxel frame in the dense-column layout (docs/spec/rvc.md), also the payload of a Key frame.
 /// cols = dims[0]*dims[1]; valid when occupancy.size() == cols*owpc,
 /// color_offsets.size() == cols+1, color_offsets is a prefix sum from 0 to colors.size() and each
 /// column's popcount equals its colour-run length. Nothing here is checked at parse time.
@@ -66,7 +66,7 @@ struct RvcVoxelFrame {
   bool operator==(const RvcVoxelFrame& o) const = default;
 };
 
-/// A Delta frame (§4.3), flattened so its memory is bounded by its stored bytes: listed column i
+/// A Delta frame (docs/spec/rvc.md#frms), flattened so its memory is bounded by its stored bytes: listed column i
 /// is cols[i], its owpc occupancy words are occupancy[i*owpc .. (i+1)*owpc), its colour run is the
 /// next color_counts[i] entries of colors. Columns are kept in stored order (duplicates kept).
 struct RvcDeltaFrame {
@@ -178,7 +178,7 @@ struct RvcClip {
   bool operator==(const RvcClip& o) const;
 };
 
-/// The decoded animation (seed VoxelClip::decode, §4.6): one full frame per stored frame, and
+/// The decoded animation (seed VoxelClip::decode, docs/spec/rvc.md#frame-decode): one full frame per stored frame, and
 /// durations = TIME values or default_frame_ms repeated. Per-voxel dirs are not computed (D8).
 struct RvcDecoded {
   std::array<uint32_t, 3> dims{};
@@ -192,7 +192,7 @@ uint32_t rvc_owpc(uint32_t dim_z);
 
 /// Parses an RVC blob whose first byte is at absolute file offset `base_offset` (0 for a
 /// standalone file; the blob's position when embedded in RKCH VCLP). Follows the seed's parse
-/// (§4.1-4.5, every chunk inflated during the scan, last META/FRMS/TIME wins) plus the QE.6b
+/// (docs/spec/rvc.md#file-framing, every chunk inflated during the scan, last META/FRMS/TIME wins) plus the QE.6b
 /// dims checks and Limits. Under Profile::RkcStrict it also runs validate_rvc_frames (D8) and
 /// returns its error; every other profile gets the seed's parse-only verdict.
 /// Errors: rvc.bad_magic, rvc.unsupported_version, rvc.truncated, rvc.bad_deflate,
@@ -211,7 +211,7 @@ Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
 /// Allocates the output only.
 Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip);
 
-/// The seed's VoxelClip::decode (§4.6): rebuilds every frame, validating in the seed's order
+/// The seed's VoxelClip::decode (docs/spec/rvc.md#frame-decode): rebuilds every frame, validating in the seed's order
 /// (key frames: occupancy_len, offsets_len, offsets_bounds, then per column offsets_monotonic and
 /// occupancy_color_mismatch; deltas: delta_before_key, column_out_of_range; then every rebuilt
 /// frame again). Bounded: the per-frame state (4*cols*owpc + 4*(cols+1) bytes) is checked against
@@ -246,7 +246,7 @@ RvcChunk rvc_make_chunk(std::array<char, 4> tag, std::vector<uint8_t> raw);
 
 /// Puts `chunk` in place of the last chunk with its tag and drops the earlier ones with that tag
 /// (D3). When there is none, a META / FRMS / TIME chunk is inserted where the writer's order
-/// (rkc-family.md §4.7: META, FRMS, TIME, then the rest) puts it: after the last chunk of a tag
+/// (docs/spec/rvc.md#writer-and-round-trip: META, FRMS, TIME, then the rest) puts it: after the last chunk of a tag
 /// that comes before it in that order (so TIME goes after FRMS, before unknown chunks); any other
 /// tag is appended. The decoder accepts known chunks at any position. Views are not touched.
 void rvc_put_chunk(RvcClip& clip, RvcChunk chunk);
@@ -261,10 +261,10 @@ Status rvc_update_meta(RvcClip& clip);
 Status rvc_update_frames(RvcClip& clip);
 Status rvc_update_time(RvcClip& clip);
 
-/// §6.5 playback: which frame shows at elapsed_ms. n <= 1 or total 0 -> 0. Never fails.
+/// docs/spec/rkc-evaluation.md#rvc-playback playback: which frame shows at elapsed_ms. n <= 1 or total 0 -> 0. Never fails.
 uint32_t rvc_frame_at(std::span<const uint32_t> durations, RvcLoopMode mode, uint64_t elapsed_ms);
 
-/// TIME values when present, else default_frame_ms repeated frame_count times (§4.6 step 5).
+/// TIME values when present, else default_frame_ms repeated frame_count times (docs/spec/rvc.md#frame-decode step 5).
 std::vector<uint32_t> rvc_effective_durations(const RvcClip& clip);
 
 /// Writes the clip's canonical dump object (docs/spec/dump.md, "RVC") into `out` as one value

@@ -4,7 +4,7 @@
  * A testee is a shared library that exports exactly these two symbols. voxrig loads it with
  * dlopen() (`fuzz_differential`, `voxrig bench-reader --testee`) and calls it once per input,
  * from one thread at a time. The contract mirrors the reader protocol of
- * docs (conformance.md, "The reader protocol"): `COMMAND dump --profile P FILE`.
+ * docs (docs/spec/protocols.md, "The reader protocol"): `COMMAND dump --profile P FILE`.
  *
  * This header is plain C99 on purpose: no C++ types cross the boundary, so a Rust
  * `#[no_mangle] pub extern "C" fn` or a Go `//export` function can implement it.

@@ -1,4 +1,4 @@
-// voxrig/utf8.h — UTF-8 well-formedness and lossy repair (formats.md D6).
+// voxrig/utf8.h — UTF-8 well-formedness and lossy repair (docs/spec/conventions.md#D6).
 #pragma once
 
 #include <cstdint>

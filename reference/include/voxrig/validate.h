@@ -1,7 +1,7 @@
 // voxrig/validate.h — the joint-hierarchy rules, once, over plain model data.
 //
 // Shape: ozz-animation's RawSkeleton::Validate(). Every format with a hierarchy states the same
-// rules (formats.md D9, rkc-family.md QE.6b): unique joint ids, parents that exist, no cycles.
+// rules (docs/spec/rkch.md#cross-reference-validation): unique joint ids, parents that exist, no cycles.
 // The SKEL and KFA decoders, the RKCH cross-reference check, the JSON compiler, RigRuntime and
 // RkcRig all ask these functions *which* joint breaks *which* rule and turn the answer into their
 // own error (code, offset, path): the rules live here, the error vocabulary at the caller.

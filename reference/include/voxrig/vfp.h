@@ -1,7 +1,7 @@
 // voxrig/vfp.h — decode, encode, canonicalize and rebind VFP 1.3 + Voxel Rig v1.
 //
-// Decoding = framing -> section decode -> validation, in the check order of formats.md fine
-// print 7 / D11 / D13; the first failure wins. Every function here is safe on untrusted input:
+// Decoding = framing -> section decode -> validation, in the check order of
+// docs/spec/vfp.md#order-of-checks (FP-7, D11, D13); the first failure wins. Every function here is safe on untrusted input:
 // declared sizes are checked against the bytes present and against Limits before anything is
 // allocated, and all size arithmetic is 64-bit and overflow-checked.
 #pragma once

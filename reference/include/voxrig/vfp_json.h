@@ -1,4 +1,4 @@
-// voxrig/vfp_json.h — the JSON compile input (the seed's `rig` object + formats.md's model fields).
+// voxrig/vfp_json.h — the JSON compile input (docs/spec/compile.md: the seed's `rig` + the model).
 #pragma once
 
 #include <string_view>
@@ -9,9 +9,9 @@
 
 namespace voxrig {
 
-/// Compiles the JSON text of formats.md "JSON compile input" (fine print 8, 9 and D16) into a
-/// model that encode_vfp writes as a valid file, in the canonical section order (formats.md "VFP
-/// core", Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
+/// Compiles the JSON text of docs/spec/compile.md (D16) into a model that encode_vfp writes as
+/// a valid file, in the canonical section order (docs/spec/writers.md): VOX0, the cache
+/// sections in JSON order, SKEL, VSKN, ANIM (ANIM only with at
 /// least one clip; no rig sections without "rig"), then the unknown sections in JSON order, with
 /// every hash bound. Safe on any input text: errors are json.* codes whose `path` is a JSON path
 /// such as "$.rig.animations[0].tracks[1].keys[2].time_ms" and whose offset is the byte offset in

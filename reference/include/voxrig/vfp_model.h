@@ -1,6 +1,6 @@
 // voxrig/vfp_model.h — plain, editable model of a VFP 1.3 file with the Voxel Rig v1 sections.
 //
-// The model keeps every section in file order, so parse -> serialize is byte-exact (formats.md
+// The model keeps every section in file order, so parse -> serialize is byte-exact (docs/spec/
 // D1). A section is either decoded (VOX0 always; SKEL/VSKN/ANIM under profile vfp-rig) or kept
 // as opaque payload bytes (caches, unknown sections, and rig sections under vfp-static).
 // Equality compares floats by bit pattern (D5): NaN payloads and -0.0 are distinguished.

@@ -24,6 +24,18 @@ Error unknown_format(std::span<const uint8_t> bytes) {
                   bytes.size() < 4 ? "fewer than 4 bytes" : "magic matches no known format");
 }
 
+// D7: a profile reads one family (vfp-* VFP; rkc-* RKCH, KV6, RVC, KFA), so a file of the other
+// family is a format the profile does not know: file.unknown_format, like an unknown magic.
+std::optional<Error> foreign_family(Format f, Profile profile) {
+  const bool vfp_profile = profile == Profile::VfpStatic || profile == Profile::VfpRig;
+  if (f == Format::Unknown || (f == Format::Vfp) == vfp_profile) return std::nullopt;
+  return error_at(ErrorCode::FileUnknownFormat, 0, "",
+                  "the file is " + std::string(to_string(f)) + ", which " +
+                      std::string(to_string(profile)) + " does not read (profiles for " +
+                      std::string(to_string(f)) + ": " +
+                      (f == Format::Vfp ? "vfp-static, vfp-rig" : "rkc-strict, rkc-compat") + ")");
+}
+
 DecodeOptions options_for(Profile profile, const Limits& limits) { return {profile, limits}; }
 
 // Lambdas joined into one overload set, so a visitor can name one case per model type.
@@ -42,6 +54,7 @@ Result<R> visit_decoded(std::span<const uint8_t> bytes, Profile profile, const L
                         Visit&& visit) {
   return guard_out_of_memory([&]() -> Result<R> {
     const DecodeOptions o = options_for(profile, limits);
+    if (auto e = foreign_family(detect_format(bytes), profile)) return std::move(*e);
     switch (detect_format(bytes)) {
       case Format::Vfp: {
         VOXRIG_ASSIGN_OR_RETURN(VfpFile f, decode_vfp(bytes, o));
@@ -144,6 +157,10 @@ ValidationReport validate_unguarded(std::span<const uint8_t> bytes, Profile prof
                                     const Limits& limits) {
   ValidationReport r;
   r.format = detect_format(bytes);
+  if (auto e = foreign_family(r.format, profile)) {
+    r.error = std::move(e);
+    return r;
+  }
   switch (r.format) {
     case Format::Vfp: {
       auto f = decode_vfp(bytes, options_for(profile, limits));

@@ -85,7 +85,7 @@ void field_digest(JsonOut& out, std::string_view key, uint64_t count, const Sha2
   out.end_object();
 }
 
-/// frames[from..] in their FRMS byte form (rkc-family.md 4.3; the bytes a parsed clip stored).
+/// frames[from..] in their FRMS byte form (docs/spec/rvc.md#frms; the bytes a parsed clip stored).
 void digest_frames_rest(JsonOut& out, const RvcClip& clip, size_t from) {
   LeHasher h;
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);

@@ -1,5 +1,5 @@
 // BoneXform / Hinge / Character equality (bit patterns, D5) and the seed's hinge-angle helpers
-// (rkc-family.md §6.3, formats.md D18).
+// (docs/spec/rkc-evaluation.md#interpolation, docs/spec/rkc-evaluation.md#D18).
 //
 // The hinge-angle arithmetic is binary32 throughout, in the seed's operation order, because the
 // synthetic character's golden bytes are these floats: rad = f32(val) * f32(2π/65536), half

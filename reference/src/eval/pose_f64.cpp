@@ -1,4 +1,4 @@
-// evaluate_models_f64: formats.md "Evaluation" / D19 in binary64 (voxrig/pose_f64.h).
+// evaluate_models_f64: docs/spec/evaluation.md#pose-at-time-t / D19 in binary64 (voxrig/pose_f64.h).
 //
 // Deliberately written apart from the binary32 jobs (pose_sampling.cpp, pose_hierarchy.cpp): it
 // is the expectation the conformance corpus records, so it shares no arithmetic with the code it

@@ -1,4 +1,4 @@
-// Matrix helpers, LocalToModelJob and SkinningJob (formats.md "Evaluation", D20).
+// Matrix helpers, LocalToModelJob and SkinningJob (docs/spec/evaluation.md#D20).
 //
 // Matrices are column-major (m[c * 4 + r]). The hierarchy walk follows the runtime's
 // parent-first order, so a skeleton that lists a child before its parent composes correctly.

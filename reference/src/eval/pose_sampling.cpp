@@ -1,4 +1,4 @@
-// SamplingJob: one clip at one time -> local TRS per joint (formats.md "Evaluation", D19).
+// SamplingJob: one clip at one time -> local TRS per joint (docs/spec/evaluation.md#D19).
 //
 // Per track the job finds the bracket k with time[k] <= t < time[k+1]. With a SamplingCache the
 // previous bracket is tried first (before the clip-end tests), then the next one, and only then

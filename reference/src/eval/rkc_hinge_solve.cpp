@@ -1,4 +1,4 @@
-// RKCH hinge composition (rkc-family.md §6.4, roxlap-core `solve_kfa_limbs`).
+// RKCH hinge composition (docs/spec/rkc-evaluation.md#the-bone-hierarchy, roxlap-core `solve_kfa_limbs`).
 //
 // Hinge (64 bytes on disk, BONS and KFA): parent i32, p[0] 3xf32, p[1] 3xf32, v[0] 3xf32,
 // v[1] 3xf32, vmin i16, vmax i16, htype u8, filler 7 bytes.

@@ -1,4 +1,4 @@
-// RKCH skeletal clip evaluation: kfatime2seq and animsprite (rkc-family.md §6.1-6.3, D21).
+// RKCH skeletal clip evaluation: kfatime2seq and animsprite (docs/spec/rkc-evaluation.md#the-evaluation-state, D21).
 //
 // Seq entry (8 bytes on disk, CLPS skeletal body): tim i32 (ms), frm i32 (>= 0: frame index;
 // < 0: jump to seq index ~frm; a jump to its own index is a stop/hold marker).
@@ -26,7 +26,7 @@ inline bool is_stop(std::span<const Seq> seq, size_t i) {
   return seq[i].frm < 0 && static_cast<size_t>(~seq[i].frm) == i;
 }
 
-// The upper bracket of lower index z at time t (§6.2 phase 2): the 16.16 ratio and the upper
+// The upper bracket of lower index z at time t (docs/spec/rkc-evaluation.md#playing-animsprite phase 2): the 16.16 ratio and the upper
 // frame (a jump resolves to the frame at its target). No upper bracket (end of seq or a stop
 // marker): ratio 0, frame 0 (unused).
 struct Bracket {
@@ -176,7 +176,7 @@ Status RkcClipJob::run() const {
   const int32_t z_frm = seq[z].frm;
   // A blend marker (z_frm < 0) is tracked on its own, not as the seed's trat2 >= 0: with
   // unsorted times or okfatim before the first key, trat2 comes out negative, and the seed then
-  // indexes frmval[z_frm] with the negative marker (an index panic, rkc-family.md §6.2). Here a
+  // indexes frmval[z_frm] with the negative marker (an index panic, docs/spec/rkc-evaluation.md#playing-animsprite). Here a
   // negative trat2 means "no blend" (as a negative trat does), and frame z0 is used.
   const bool blend_marker = z_frm < 0;
   int32_t trat2 = 0, z0_frm = 0, zz0_frm = 0;

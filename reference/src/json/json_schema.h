@@ -1,5 +1,5 @@
 // json_schema.h (internal) — typed, range-checked field access over a JsonDoc for the VFP
-// compile input (formats.md fine print 8, D16). Every failure is a json.* Error whose path is
+// compile input (docs/spec/compile.md#top-level, D16). Every failure is a json.* Error whose path is
 // the JSON path of the offending value and whose offset is that value's first byte.
 #pragma once
 

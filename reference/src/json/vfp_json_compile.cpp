@@ -1,4 +1,4 @@
-// JSON compile input -> VfpFile (formats.md "JSON compile input", fine print 8-9, D16).
+// JSON compile input -> VfpFile (docs/spec/compile.md#top-level, D16).
 //
 //   {
 //     "vfp": "1.3",                                  optional; exactly the string "1.3"
@@ -11,7 +11,7 @@
 //
 // Check order: the JSON text (json_dom: syntax, duplicate keys, nesting), then the top object's
 // unknown keys (JSON order) and missing keys, then vfp, size, palette, voxels, sections, rig,
-// each front to back. Output sections in the canonical writer order (formats.md "VFP core",
+// each front to back. Output sections in the canonical writer order (docs/spec/vfp.md,
 // Order): VOX0, the cache sections in JSON order, SKEL, VSKN, ANIM (only with at least one
 // clip), then the unknown sections in JSON order; every hash bound by rebind(). The order comes
 // from canonicalized(), the one home of that rule, so `canonicalize` of the output is a no-op.

@@ -1,5 +1,5 @@
-// The `rig` object of the compile input -> SKEL, VSKN, ANIM (formats.md "JSON compile input",
-// fine print 8-9, D16). The seed's schema:
+// The `rig` object of the compile input -> SKEL, VSKN, ANIM (docs/spec/compile.md,
+// docs/spec/compile.md, D16). The seed's schema:
 //
 //   rig         {joints*, default_joint, bindings, animations}          (* = required)
 //   joint       {id*, parent, name, translation, rotation, scale}

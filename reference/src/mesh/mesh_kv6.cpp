@@ -1,4 +1,4 @@
-// KV6 meshing (formats.md D22): faces from the stored vis bits, merged per plane by col.
+// KV6 meshing (docs/spec/kv6.md#D22): faces from the stored vis bits, merged per plane by col.
 //
 // KV6 voxel record (8 bytes): col u32 (0x80RRGGBB), z u16 (z-down), vis u8 (face bits 0x01 -x,
 // 0x02 +x, 0x04 -y, 0x08 +y, 0x10 -z, 0x20 +z), dir u8. Voxels are x-major, then y, then

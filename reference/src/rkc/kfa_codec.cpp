@@ -1,4 +1,4 @@
-// KFA skeleton + animation codec (rkc-family.md §5) and the seed's lossy Character export.
+// KFA skeleton + animation codec (docs/spec/kfa.md) and the seed's lossy Character export.
 //
 // | Field     | Type                    | Notes                                         |
 // |-----------|-------------------------|-----------------------------------------------|

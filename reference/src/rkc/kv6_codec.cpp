@@ -136,7 +136,7 @@ namespace detail {
 Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
                             const DecodeOptions& options, WarningSink& sink) {
   const Path root;
-  // §3.2 step 1: the size check comes before the magic, so a short file with a wrong magic
+  // docs/spec/kv6.md#parse-rules step 1: the size check comes before the magic, so a short file with a wrong magic
   // reports too_small (as the seed).
   if (bytes.size() < kHeaderSize)
     return error_at(ErrorCode::Kv6TooSmall, base, root,
@@ -187,7 +187,7 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
     sink.add_rendered(WarningCode::Kv6RunTables, bad->offset, bad->path, bad->detail);
   }
 
-  // §3.2 step 4: a palette only when a whole trailer is there and starts with "SPal".
+  // docs/spec/kv6.md#parse-rules step 4: a palette only when a whole trailer is there and starts with "SPal".
   if (r.remaining() >= kPaletteTrailer &&
       std::memcmp(r.data().data() + r.pos(), kPalMagic.data(), kPalMagic.size()) == 0) {
     VOXRIG_TRY(r.skip(kPalMagic.size(), root));
@@ -196,7 +196,7 @@ Result<Kv6> decode_kv6_impl(std::span<const uint8_t> bytes, uint64_t base,
     std::memcpy(palette.data(), pal.data(), wk::kPaletteBytes);
     m.palette = palette;
   }
-  // §3.2 step 5: anything else is ignored; the writer drops it.
+  // docs/spec/kv6.md#parse-rules step 5: anything else is ignored; the writer drops it.
   if (!r.at_end())
     sink.add(WarningCode::Kv6TrailingBytes, r.offset(), root,
              std::to_string(r.remaining()) + " byte(s) after the tables are dropped on write");

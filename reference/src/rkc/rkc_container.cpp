@@ -1,4 +1,4 @@
-// RKCH v3 container framing (rkc-family.md §2.1-2.2, §2.6): chunk scan, dispatch,
+// RKCH v3 container framing (docs/spec/rkch.md#header, docs/spec/rkch.md#canonical-writer): chunk scan, dispatch,
 // last-known-wins, required-chunk checks, payload decode order, and the canonical writer. The
 // magic, version and known tags are voxrig/wire/rkch.h's.
 //
@@ -65,7 +65,7 @@ Result<Character> decode_rkc_impl(std::span<const uint8_t> bytes, const DecodeOp
                                   detail::WarningSink& sink) {
   const Path root;
   ByteReader r(bytes, 0, ErrorCode::RkcTruncated);
-  // §2.2 steps 1-2.
+  // docs/spec/rkch.md#decoding-order steps 1-2.
   VOXRIG_ASSIGN_OR_RETURN(auto magic, r.bytes(4, root));
   if (std::memcmp(magic.data(), kMagic.data(), kMagic.size()) != 0)
     return error_at(ErrorCode::RkcBadMagic, 0, root, "expected \"RKCH\"");

@@ -177,7 +177,7 @@ Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 /// is checked against the bytes left before anything is reserved.
 bool decode_rkc_fast(std::span<const uint8_t> bytes, const DecodeOptions& options, Character& out);
 
-/// QE.6b (§2.5): per bone in order its attachment indices then its parent range; then cycles.
+/// QE.6b (docs/spec/rkch.md#what-is-not-validated): per bone in order its attachment indices then its parent range; then cycles.
 Status check_cross_references(const Character& c, const CrossRefOffsets& refs);
 
 /// Payload writers of the canonical writer (rkc_chunks.cpp).

@@ -1,5 +1,5 @@
-// RKCH cross-reference validation (QE.6b, rkc-family.md §2.4-2.5; formats.md "where the
-// reference differs" item 1); the hierarchy rules themselves are voxrig/validate.h's.
+// RKCH cross-reference validation (QE.6b, docs/spec/rkch.md#cross-reference-validation,
+// docs/spec/rkch.md#DIFF-1); the hierarchy rules themselves are voxrig/validate.h's.
 //
 // Order (the hardened seed's): for each bone in order, every attachment index (a Static index
 // must be < meshes, a Clip index < voxel clips; a Clip attachment in a file without VCLP always

@@ -1,6 +1,6 @@
-// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (rkc-family.md §4).
+// RVC framing, inflation, META / FRMS / TIME parse and the as-stored writer (docs/spec/rvc.md).
 //
-// File (§4.1), little-endian:
+// File (docs/spec/rvc.md#file-framing), little-endian:
 // | off | size | type   | field                                                     |
 // |-----|------|--------|-----------------------------------------------------------|
 // | 0   | 4    | bytes  | magic "RVCL"                                              |
@@ -9,13 +9,13 @@
 // Chunk v2: tag[4], flags u8, len u32, payload[len]. Chunk v1: tag[4], len u32, payload[len].
 // flags bit 0 = deflated: payload = raw_len u32 + raw DEFLATE stream (len counts the 4 bytes).
 //
-// META (§4.2, 37 bytes; more is ignored):
+// META (docs/spec/rvc.md#meta, 37 bytes; more is ignored):
 // | 0 dims 3xu32 | 12 pivot 3xf32 | 24 voxel_world_size f32 | 28 loop_mode u8 |
 // | 29 default_frame_ms u32 | 33 frame_count u32 |
-// FRMS (§4.3): frame_count x { kind u8; Key(0): occupancy, color_offsets, colors, each
+// FRMS (docs/spec/rvc.md#frms): frame_count x { kind u8; Key(0): occupancy, color_offsets, colors, each
 //   u32 count + u32s; Delta(1): changed u32, changed x { col u32, owpc u32 words, count u32,
 //   count u32 colours } }. Bytes after the frames are ignored.
-// TIME (§4.4): frame_count u32 milliseconds; extra bytes ignored.
+// TIME (docs/spec/rvc.md#time): frame_count u32 milliseconds; extra bytes ignored.
 //
 // Order of checks (the seed's): magic, version, chunk scan in file order (each chunk inflated as
 // it is met, under the per-chunk and total caps), then missing META, missing FRMS, then the

@@ -1,6 +1,6 @@
-// RVC frame validation and decode (rkc-family.md §4.6), from_frames (D24) and playback (§6.5).
+// RVC frame validation and decode (docs/spec/rvc.md#frame-decode), from_frames (D24) and playback (docs/spec/rkc-evaluation.md#rvc-playback).
 //
-// Dense-column layout (§4): cols = dims[0]*dims[1], col = x + y*dims[0];
+// Dense-column layout (docs/spec/rvc.md): cols = dims[0]*dims[1], col = x + y*dims[0];
 // owpc = max(1, ceil(dims[2]/32)); voxel (x,y,z) is solid iff bit z&31 of word col*owpc+(z>>5);
 // colors hold 0x80RRGGBB per solid voxel, ascending z per column, columns in order;
 // color_offsets (cols+1) is the prefix sum of the per-column run lengths.
@@ -17,7 +17,7 @@
 // array already proves the size is backed by input bytes) arrives. decode_rvc_frames also counts
 // every materialized frame against the limit (H7: many cheap deltas stop at the limit);
 // validate_rvc_frames keeps one state only, so its cost is linear in the stored bytes.
-// Per-voxel directions (`dirs`, §4.6 step 4) are not computed: no dump uses them (D8), so
+// Per-voxel directions (`dirs`, docs/spec/rvc.md#frame-decode step 4) are not computed: no dump uses them (D8), so
 // neither their cost (H7) nor the stray-bit mismatch (H8) exists here.
 #include <algorithm>
 #include <bit>

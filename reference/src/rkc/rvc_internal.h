@@ -10,7 +10,7 @@
 
 namespace voxrig::detail {
 
-/// Raw DEFLATE per formats.md D4: zlib, windowBits -15, memLevel 8, level 8,
+/// Raw DEFLATE per docs/spec/rvc.md#D4: zlib, windowBits -15, memLevel 8, level 8,
 /// Z_DEFAULT_STRATEGY, one deflate(Z_FINISH) call. False for a payload over u32 (or a zlib
 /// failure other than memory); std::bad_alloc when zlib runs out of memory.
 bool deflate_d4(std::span<const uint8_t> raw, std::vector<uint8_t>& out);

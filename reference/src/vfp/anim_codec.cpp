@@ -1,4 +1,4 @@
-// ANIM v1 payload: skeletal keyframes (seed chapter 6B; layout fixed by formats.md "ANIM").
+// ANIM v1 payload: skeletal keyframes (seed chapter 6B; layout fixed by docs/spec/rig.md#anim).
 //
 // Header <BBH32s32s>, 68 B:
 // | off | size | type  | field                                | check, in this order          |

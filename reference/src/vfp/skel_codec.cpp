@@ -1,4 +1,4 @@
-// SKEL v1 payload: skeleton hierarchy and bind pose (seed chapter 6B; formats.md "SKEL").
+// SKEL v1 payload: skeleton hierarchy and bind pose (seed chapter 6B; docs/spec/rig.md#skel).
 //
 // Header, 36 B:
 // | off | size | type  | field                               | check, in this order          |

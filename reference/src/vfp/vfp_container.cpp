@@ -1,5 +1,5 @@
 // The VFP 1.3 container: file header, section framing, section-level rules, the rig steps, and
-// the writer / canonicalize / rebind (formats.md "VFP core", fine print 7, D1, D2, D11).
+// the writer / canonicalize / rebind (docs/spec/vfp.md#FP-7, D1, D2, D11).
 //
 // File header, 44 B:
 // | off | size | type  | field                                  | check                        |
@@ -18,7 +18,7 @@
 // | +10 | 2    | u16   | reserved = 0                           | vfp.section.reserved         |
 // | +12 | 4    | u32   | length                                 | vfp.section.payload_truncated |
 // A short header read is vfp.header.truncated; fewer than 16 bytes where a section header should
-// start is vfp.section.truncated. Steps after framing (fine print 7, D11) are in decode_vfp.
+// start is vfp.section.truncated. Steps after framing (FP-7, D11) are in decode_vfp.
 #include <algorithm>
 #include <cstring>
 
@@ -83,7 +83,7 @@ Status check_plain_header(const Frame& f, size_t i, const char* label, ErrorCode
   return {};
 }
 
-// Step 1-3 of fine print 7: header, framing of each section, trailing bytes.
+// Step 1-3 of FP-7: header, framing of each section, trailing bytes.
 Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t& version_minor,
                   Sha256& source_hash, std::vector<Frame>& frames) {
   ByteReader r(bytes, 0, ErrorCode::VfpHeaderTruncated);
@@ -102,7 +102,7 @@ Status frame_file(std::span<const uint8_t> bytes, const Limits& limits, uint8_t&
   VOXRIG_ASSIGN_OR_RETURN(const auto hash, r.bytes(32, hp));
   std::memcpy(source_hash.data(), hash.data(), 32);
 
-  // No table-wide bytes check: each section's own header must fail first (fine print 7).
+  // No table-wide bytes check: each section's own header must fail first (FP-7).
   frames.reserve(std::min<uint64_t>(count, r.remaining() / kSectionHeaderBytes));
   for (uint32_t i = 0; i < count; ++i) {
     Frame f;

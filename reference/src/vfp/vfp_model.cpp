@@ -1,4 +1,4 @@
-// VfpFile accessors and the bit-pattern float equality of Vec3 / Quat (formats.md D5).
+// VfpFile accessors and the bit-pattern float equality of Vec3 / Quat (docs/spec/conventions.md#D5).
 //
 // The accessors match tag AND body: a hand-built model could put a body under a foreign tag,
 // and the writer hashes what the file calls VOX0.

@@ -1,4 +1,4 @@
-// VOX0 payload (codec RAW8): the authoritative voxel grid (formats.md "VOX0 payload").
+// VOX0 payload (codec RAW8): the authoritative voxel grid (docs/spec/vfp.md#vox0-payload).
 //
 // | off | size     | type  | field                                 | check, in this order       |
 // |-----|----------|-------|---------------------------------------|----------------------------|

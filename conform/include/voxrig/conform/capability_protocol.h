@@ -1,5 +1,5 @@
 // voxrig/conform/capability_protocol.h — the reference's side of the capability protocols
-// (conformance.md "Writers, evaluators and meshers"): a file decoded for pose or mesh under a
+// (docs/spec/protocols.md): a file decoded for pose or mesh under a
 // profile, the reference's answer to a pose or mesh request, and the protocol JSON of both. The
 // `voxrig pose` and `voxrig mesh` commands print these; the golden builder stores them as the
 // expectations of the pose and mesh cases.

@@ -1,5 +1,4 @@
-// voxrig/conform/conform.h — the judging half of `voxrig conform` (conformance.md "The reader
-// protocol").
+// voxrig/conform/conform.h — the judging half of `voxrig conform` (docs/spec/protocols.md#the-reader-protocol).
 //
 // Everything here is pure: no file access, no processes, no printing. A run (run.h) reads the
 // golden corpus (corpus.h), sends requests to the reader under test (by default through
@@ -48,7 +47,7 @@ struct JsonDiff {
   std::string detail;
 };
 
-/// Compares two JSON documents as values (conformance.md, formats.md D17):
+/// Compares two JSON documents as values (docs/spec/protocols.md, docs/spec/dump.md#D17):
 /// - object keys in any order; a duplicate key makes a document invalid;
 /// - arrays element by element (a length difference is reported before element differences);
 /// - the expected document's spelling types each number: an integer literal (no '.', no
@@ -72,7 +71,7 @@ std::optional<std::string> rejection_code(std::string_view text);
 // ---- what a check expects and what the reader did ----------------------------------------------
 
 /// Which operation a result checks: the reader protocol's dump, an optional writer check, or a
-/// capability (conformance.md "Writers, evaluators and meshers": compile, pose, mesh).
+/// capability (docs/spec/protocols.md: compile, pose, mesh).
 enum class Check { Dump, Roundtrip, Canonicalize, Compile, Pose, Mesh };
 /// "dump", "roundtrip", "canonicalize", "compile", "pose", "mesh".
 std::string_view to_string(Check c);
@@ -155,7 +154,7 @@ struct RuleNote {
   std::string id;
   RuleRelation relation = RuleRelation::Obeys;
   std::string summary;  ///< "" when the corpus has no catalogue
-  std::string section;  ///< "formats.md Voxel Rig v1: SKEL" (spec file + section), or ""
+  std::string section;  ///< "docs/spec/rig.md#SKEL-8" (the rule's anchor), or ""
 };
 
 /// One judged (case, profile, check).
@@ -181,7 +180,7 @@ struct CaseResult {
   /// An accepted case the reader rejected: the rules enforcing the reader's error code (what
   /// the reader thinks the file breaks), as the text summary's rules line names them.
   std::vector<RuleNote> reader_code_rules;
-  std::string section;                ///< the spec section failures are grouped by ("" = no rule)
+  std::string section;                ///< the first rule's anchor; failures group by it ("" = none)
   int64_t offset = -1;                ///< the file offset `hex_context` is centred on, or -1
   std::string hex_context;            ///< a short hex dump around `offset` (failures only)
   std::string output_head;            ///< the start of the reader's stdout (failures only, bounded)
@@ -272,6 +271,8 @@ Summary summarize(const std::vector<CaseResult>& results, size_t skipped);
 struct RunInfo {
   std::string suite;
   std::string suite_version;
+  std::string spec_version;    ///< the manifest's: the docs/spec version the corpus checks
+  std::string corpus_version;  ///< the manifest's: the golden corpus version ("" if absent)
   std::string manifest_sha256;
   std::string golden_dir;
   std::string reader;
@@ -323,7 +324,7 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
 std::string report_html(const RunInfo& info, const std::vector<CaseResult>& results,
                         const Summary& summary);
 
-// ---- capabilities: compile, pose, mesh (conformance.md "Writers, evaluators and meshers") ----
+// ---- capabilities: compile, pose, mesh (docs/spec/protocols.md) ----
 
 /// A column-major 4x4 model matrix (element (r, c) at [c * 4 + r]).
 using Matrix16 = std::array<double, 16>;
@@ -437,6 +438,8 @@ struct CapabilityCase {
 struct Manifest {
   std::string suite;
   std::string suite_version;
+  std::string spec_version;    ///< "1.0": the docs/spec version; "" in a manifest without one
+  std::string corpus_version;  ///< "1.0": the golden corpus version; "" when absent
   std::vector<ManifestCase> cases;
   std::vector<CapabilityCase> capability_cases;  ///< compile, then pose, then mesh
 };

@@ -1,5 +1,5 @@
-// voxrig/conform/fuzz_reader.h — the engine of `voxrig fuzz-reader` (conformance.md "Beyond a fixed
-// corpus"): differential fuzzing of a third-party reader against the reference.
+// voxrig/conform/fuzz_reader.h — the engine of `voxrig fuzz-reader` (docs/spec/protocols.md):
+// differential fuzzing of a third-party reader against the reference.
 //
 // Each execution takes one seed file (golden or generated), applies a chain of 1..max_chain
 // mutations (the caller's named mutators: the structure-aware ones of voxrig::testing and a
@@ -67,11 +67,11 @@ ReferenceAnswer reference_answer(std::span<const uint8_t> bytes, Profile profile
 /// Whether the corpus ever judges a file like `bytes` under `profile`: its magic names a format
 /// of the profile's family (VFP for vfp-*, RKCH / KV6 / RVC / KFA for rkc-*) or no format at
 /// all (file.unknown_format under every profile). What a reader says about an RKCH file under
-/// vfp-rig is unspecified (formats.md D7 passes the family's profile), so such inputs are
+/// vfp-rig is unspecified (docs/spec/vfp.md#D7 passes the family's profile), so such inputs are
 /// skipped, never counted as disagreements.
 bool profile_applies(std::span<const uint8_t> bytes, Profile profile);
 
-/// A disagreement's class (conformance.md): kind, expected, got, first differing dump path.
+/// A disagreement's class (docs/spec/protocols.md): kind, expected, got, first differing dump path.
 /// kind is "verdict" (accept/reject differ), "code" (both reject, codes differ; strict only),
 /// "dump" (both accept, dumps differ), "crash" (signal, bad exit, invalid JSON or protocol
 /// violation, testee failure) or "timeout".

@@ -1,7 +1,7 @@
 // voxrig/conform/rules.h — the rule catalogue (golden/rules.json) and what the golden cases say
 // about it.
 //
-// Every normative statement of formats.md, rkc-family.md and conformance.md's protocol has a
+// Every normative statement of docs/spec/ (the protocols included) has a
 // stable ID (VFP-SKEL-3 style, D8 for the numbered decisions), its spec section, a one-line
 // summary, the error codes that enforce it (errors.def) and, where no file can break it, why.
 // A golden case's rules are resolved once, at `voxrig golden regen`: every rule that lists one
@@ -23,7 +23,7 @@ namespace voxrig::conform {
 /// One catalogue entry.
 struct Rule {
   std::string id;                  ///< stable, e.g. "SKEL-7", "RKC-BONS-2", "D8"
-  std::string spec;                ///< "formats.md", "rkc-family.md" or "conformance.md"
+  std::string spec;                ///< the spec file holding its anchor: "docs/spec/rig.md"
   std::string section;             ///< the spec section, e.g. "Voxel Rig v1: SKEL"
   std::string summary;             ///< one line
   std::vector<std::string> codes;  ///< error codes that enforce it (may be empty)
@@ -35,8 +35,9 @@ struct RuleCatalogue {
   std::vector<Rule> rules;
   /// The rule with this id, or nullptr.
   const Rule* find(std::string_view id) const;
-  /// "formats.md Voxel Rig v1: SKEL": the spec file and section, as reports group failures.
-  static std::string where(const Rule& r) { return r.spec + " " + r.section; }
+  /// "docs/spec/rig.md#SKEL-8": the rule's anchor in its spec file, as every report cites it
+  /// (and groups failures by it).
+  static std::string where(const Rule& r) { return r.spec + "#" + r.id; }
 };
 
 /// Parses golden/rules.json (schema "voxrig-rules/1"). Duplicate or empty ids, missing keys and

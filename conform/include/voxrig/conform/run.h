@@ -12,7 +12,7 @@
 //   EXPECT_TRUE(r.passed()) << summary_text(r.info, r.results, r.summary);
 //
 // How a request reaches the reader is one seam, ReaderTransport: by default one process per
-// request (`READER dump --profile P FILE`, conformance.md "The reader protocol", through the
+// request (`READER dump --profile P FILE`, docs/spec/protocols.md#the-reader-protocol, through the
 // process pool's timeouts and output caps); a harness can pass its own transport (an in-process
 // reader, a long-lived reader process per worker fed over stdin) and nothing else changes.
 // Which checks run is RunChecks; a coarser "level" of conformance is a preset of it.
@@ -67,7 +67,7 @@ enum class ReaderProtocol { Auto, Serve, OneShot };
 /// "auto", "serve", "oneshot".
 std::string_view to_string(ReaderProtocol p);
 
-/// Which checks a run makes (conformance.md "The reader protocol", "Writers, evaluators and
+/// Which checks a run makes (docs/spec/protocols.md#the-reader-protocol, "Writers, evaluators and
 /// meshers").
 struct RunChecks {
   bool dump = true;      ///< reader cases: verdict, error code, dump

@@ -1,5 +1,5 @@
 // voxrig/testing/face_oracle.h — the meshing oracles the unit tests, the properties and the fuzz
-// targets share (formats.md "Meshing"): quads rasterised back into unit faces, the exposed faces
+// targets share (docs/spec/evaluation.md#meshing): quads rasterised back into unit faces, the exposed faces
 // of a grid found by brute force, and a per-voxel greedy mesher with the library's tiles and
 // scan order. They are written from the spec, not from reference/src/mesh, so a mesher bug does
 // not hide in its own oracle.

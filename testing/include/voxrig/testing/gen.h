@@ -1,11 +1,11 @@
 // voxrig/testing/gen.h — deterministic seeded generators of valid files (and of negative files
 // whose expected verdict is known from the mutation itself), for `voxrig gen` and `voxrig conform
-// --generated` (conformance.md "Beyond a fixed corpus").
+// --generated` (docs/spec/protocols.md).
 //
 // Reproducibility: every choice comes from GenRng (xoshiro256** seeded through splitmix64) with
 // explicit integer arithmetic — no <random> distributions, no libm — so one seed gives the same
 // model on every platform and standard library. The only bytes that can depend on the build are
-// deflated RVC chunks (rvc_from_frames deflates with zlib per formats.md D4; zlib's output for
+// deflated RVC chunks (rvc_from_frames deflates with zlib per docs/spec/rvc.md#D4; zlib's output for
 // those fixed parameters has been stable across releases, but it is zlib's, not ours).
 //
 // Nothing here does I/O. Expected verdicts of negative cases are declared by hand in the
@@ -98,7 +98,7 @@ struct GenMutationKind {
 std::vector<GenMutationKind> mutation_kinds();
 
 /// Generates one case from `seed`. Valid cases are accepted by both profiles of the format and
-/// round-trip per formats.md D1; a negative case is a valid case of the same seed with one
+/// round-trip per docs/spec/writers.md#D1; a negative case is a valid case of the same seed with one
 /// mutation from the format's table applied (chosen by the seed among the kinds that apply to
 /// that file). Deterministic: the same arguments give the same bytes. Never fails.
 GenCase generate_case(GenFormat format, uint64_t seed, GenSize size, bool negative);

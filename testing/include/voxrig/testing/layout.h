@@ -106,7 +106,7 @@ struct Field {
   uint64_t size = 0;
 };
 
-/// Binds a VFP file's hashes the way a writer does (formats.md D2 + rebind), on bytes that may be
+/// Binds a VFP file's hashes the way a writer does (docs/spec/writers.md#D2 + rebind), on bytes that may be
 /// broken elsewhere: header/sourceHash = SHA-256 of the first VOX0 payload; with `rig` also every
 /// SKEL / VSKN / ANIM baseSourceHash (from that hash), then every VSKN / ANIM skeletonHash =
 /// SHA-256 of the first SKEL payload as it is after that (none without a SKEL). A hash is written
@@ -163,7 +163,7 @@ BlobList split_blobs(std::span<const uint8_t> payload);
 /// The count, every blob with its recomputed length, then `rest`.
 Bytes join_blobs(const BlobList& list);
 
-/// One RKCH CLPS record as editable bytes (rkc-family.md §2.3: name_len u16, name, kind u16,
+/// One RKCH CLPS record as editable bytes (docs/spec/rkch.md#chunk-payloads: name_len u16, name, kind u16,
 /// payload_len u32, body).
 struct ClipRecord {
   Bytes name;
