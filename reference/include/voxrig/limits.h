@@ -31,6 +31,8 @@ struct Limits {
   uint64_t kv6_columns = uint64_t{1} << 24;  ///< xsiz * ysiz
   // RVC
   uint64_t rvc_inflated_per_chunk = uint64_t{64} << 20;  ///< the seed's cap; over it is `bad`
+  /// Per file, shared by every RVC clip of an RKCH: inflated payloads plus the parsed frame and
+  /// TIME tables (so the clips' decoded bytes, not only their inflation, stay within it).
   uint64_t rvc_inflated_total = uint64_t{256} << 20;
   uint64_t rvc_dim = 4096;                         ///< per axis
   uint64_t rvc_working_set = uint64_t{256} << 20;  ///< decoded bytes held at once
