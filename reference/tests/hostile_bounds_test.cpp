@@ -1,11 +1,18 @@
 // Issue 39's bounds inside the library: one RVC budget per file across an RKCH's clips (inflated
-// payloads and frame tables) and a rejected RKCH that never holds two decodes at once
-// (docs/robustness.md "Bounds per command").
+// payloads and frame tables), a rejected RKCH that never holds two decodes at once, the JSON
+// compile input's value count and trailing NUL, and the output caps of the meshers, the OBJ and
+// glTF writers and the compiler (docs/robustness.md "Bounds per command").
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "rkc_test_util.h"
+#include "voxrig/export.h"
+#include "voxrig/mesh.h"
 #include "voxrig/testing/alloc_counter.h"
 #include "voxrig/testing/deflate.h"
+#include "voxrig/vfp.h"
+#include "voxrig/vfp_json.h"
 
 namespace voxrig {
 namespace {
@@ -119,6 +126,128 @@ TEST(RvcBudget, ARejectedRkchHoldsOneDecodeAtATime) {
   EXPECT_EQ(d.error().code, ErrorCode::RkcAttachmentIndex);
   EXPECT_GE(one_pass, size_t{8} << 20);
   EXPECT_LT(decode, one_pass + one_pass / 4) << "decode " << decode << ", one pass " << one_pass;
+}
+
+TEST(JsonCompileInput, ValuesAreCountedWhileParsing) {
+  std::string flat = "[";
+  for (int i = 0; i < 1000; ++i) flat += i ? ",0" : "0";
+  flat += "]";
+  Limits l;
+  l.json_values = 1000;  // the array itself is value 1001
+  auto r = compile_vfp_json(flat, l);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::JsonLimit);
+  l.json_values = 1001;
+  r = compile_vfp_json(flat, l);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::JsonType);  // parsed; not a compile input
+}
+
+TEST(JsonCompileInput, NothingMayFollowTheDocument) {
+  const std::string doc =
+      R"({"size": [1, 1, 1], "palette": [[0, 0, 0, 0], [255, 0, 0, 255]], )"
+      R"("voxels": [[0, 0, 0, 1]]})";
+  ASSERT_TRUE(compile_vfp_json(doc, Limits{}).ok());
+  ASSERT_TRUE(compile_vfp_json(doc + " \n", Limits{}).ok());
+  auto r = compile_vfp_json(doc + std::string("\0garbage", 8), Limits{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::JsonSyntax);
+  EXPECT_EQ(r.error().offset, doc.size());
+  EXPECT_EQ(compile_vfp_json(doc + " x", Limits{}).error().code, ErrorCode::JsonSyntax);
+}
+
+TEST(JsonCompileInput, AGridOverTheOutputLimitIsRefusedBeforeItIsAllocated) {
+  const std::string big =
+      R"({"size": [4096, 4096, 16], "palette": [[0, 0, 0, 0]], "voxels": []})";
+  testing::heap_reset_peak();
+  auto r = compile_vfp_json(big, Limits{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::LimitOutput);
+  EXPECT_EQ(r.error().path, "$.size");
+  EXPECT_LT(testing::heap_peak_growth(), size_t{1} << 20);
+  Limits wide;
+  wide.output_bytes = 72 + 4 + 2 * 3 * 4 - 1;  // one byte short of a 2 x 3 x 4 grid's file
+  const std::string small = R"({"size": [2, 3, 4], "palette": [[0, 0, 0, 0]], "voxels": []})";
+  EXPECT_EQ(compile_vfp_json(small, wide).error().code, ErrorCode::LimitOutput);
+  wide.output_bytes += 1;
+  EXPECT_TRUE(compile_vfp_json(small, wide).ok());
+}
+
+Vox0 checkerboard(uint16_t n) {
+  Vox0 v;
+  v.size_x = v.size_y = v.size_z = n;
+  v.palette = {Rgba{0, 0, 0, 0}, Rgba{200, 100, 50, 255}};
+  v.voxels.resize(size_t{n} * n * n);
+  for (size_t z = 0; z < n; ++z)
+    for (size_t y = 0; y < n; ++y)
+      for (size_t x = 0; x < n; ++x) v.voxels[x + n * (y + n * z)] = (x + y + z) % 2 == 0;
+  return v;
+}
+
+TEST(OutputLimits, MeshersStopAtTheQuadCap) {
+  const Vox0 v = checkerboard(64);  // 131,072 solid voxels, every face exposed: 786,432 quads
+  std::vector<Quad> quads;
+  MeshScratch scratch;
+  ASSERT_TRUE(mesh_greedy(v, quads, scratch).ok());
+  const size_t all = quads.size();
+  EXPECT_EQ(all, size_t{786432});
+  scratch.set_quad_limit(all);
+  EXPECT_TRUE(mesh_greedy(v, quads, scratch).ok());
+  scratch.set_quad_limit(all - 1);
+  EXPECT_EQ(mesh_greedy(v, quads, scratch).error().code, ErrorCode::LimitOutput);
+  EXPECT_EQ(mesh_naive(v, {}, quads, scratch).error().code, ErrorCode::LimitOutput);
+  // Two joints: the bone-aware chains count as well, and the scratch stays usable.
+  std::vector<uint16_t> joints(v.voxels.size(), 0);
+  for (size_t i = joints.size() / 2; i < joints.size(); ++i) joints[i] = 1;
+  EXPECT_EQ(mesh_bone_aware(v, joints, quads, scratch).error().code, ErrorCode::LimitOutput);
+  scratch.set_quad_limit(SIZE_MAX);
+  ASSERT_TRUE(mesh_bone_aware(v, joints, quads, scratch).ok());
+  EXPECT_EQ(quads.size(), all);
+}
+
+TEST(OutputLimits, WritersRefuseBeforeTheFirstByte) {
+  const Vox0 v = checkerboard(8);
+  std::vector<Quad> quads;
+  MeshScratch scratch;
+  ASSERT_TRUE(mesh_greedy(v, quads, scratch).ok());
+  const std::string obj = export_obj(quads, v.palette);
+  std::string streamed;
+  size_t pieces = 0;
+  const OutputSink sink = [&](std::string_view piece) {
+    streamed += piece;
+    ++pieces;
+  };
+  ASSERT_TRUE(write_obj(quads, v.palette, nullptr, obj.size(), sink).ok());
+  EXPECT_EQ(streamed, obj);
+  streamed.clear();
+  pieces = 0;
+  EXPECT_EQ(write_obj(quads, v.palette, nullptr, obj.size() - 1, sink).error().code,
+            ErrorCode::LimitOutput);
+  EXPECT_EQ(pieces, 0u);
+  // glTF: the buffer is checked from the quad count before it is built.
+  GltfOptions o;
+  auto glb = export_gltf(v, nullptr, nullptr, nullptr, o);
+  ASSERT_TRUE(glb.ok());
+  auto parts = export_gltf_parts(v, nullptr, nullptr, nullptr, o);
+  ASSERT_TRUE(parts.ok());
+  EXPECT_EQ(glb_size(*parts), glb->size());
+  o.max_bytes = quads.size() * kGltfQuadBytes - 1;
+  EXPECT_EQ(export_gltf_parts(v, nullptr, nullptr, nullptr, o).error().code,
+            ErrorCode::LimitOutput);
+}
+
+TEST(OutputLimits, WriteVfpStreamsTheBytesEncodeVfpGives) {
+  const std::string doc =
+      R"({"size": [3, 2, 2], "palette": [[0, 0, 0, 0], [255, 0, 0, 255]], )"
+      R"("voxels": [[0, 0, 0, 1], [2, 1, 1, 1]]})";
+  auto f = compile_vfp_json(doc, Limits{});
+  ASSERT_TRUE(f.ok());
+  auto bytes = encode_vfp(*f);
+  ASSERT_TRUE(bytes.ok());
+  std::string streamed;
+  ASSERT_TRUE(write_vfp(*f, [&](std::string_view p) { streamed += p; }).ok());
+  EXPECT_EQ(streamed, std::string(bytes->begin(), bytes->end()));
+  EXPECT_EQ(vfp_encoded_size(*f), bytes->size());
 }
 
 }  // namespace
