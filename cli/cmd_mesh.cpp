@@ -35,21 +35,31 @@ constexpr std::string_view kUsage =
     "  --profile P     vfp-rig (default for VFP), vfp-static (the rig is ignored: joint 0),\n"
     "                  rkc-strict (default for RKCH / KV6), rkc-compat\n"
     "  --mesher M      bone-aware (default for rigs), greedy (default for static models), naive\n"
-    "Exit: 0 written, 1 the file was rejected ({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
+    VOXRIG_CLI_MAX_OUTPUT_HELP  //
+    "Exit: 0 written, 1 the file was rejected or the output is over --max-output\n"
+    "({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
 
 constexpr std::string_view kFormats[] = {"json", "obj", "glb", "gltf"};
 constexpr std::string_view kMeshers[] = {"bone-aware", "greedy", "naive"};
 constexpr OptionSpec kOptions[] = {{"--format", true, kFormats},
                                    {"-o", true},
                                    {"--mesher", true, kMeshers},
-                                   {"--profile", true, kProfileChoices}};
+                                   {"--profile", true, kProfileChoices},
+                                   {"--max-output", true}};
 
-int emit(const std::optional<std::string>& out, std::string_view text) {
-  if (!out) {
-    std::cout << text;
-    return kExitOk;
-  }
-  return write_file(*out, text) ? kExitOk : kExitIo;
+// The quads as the protocol's JSON or as OBJ (`names`: the OBJ group names), streamed to OUT.
+int emit(const std::optional<std::string>& out, const std::string& format,
+         std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* names,
+         uint64_t max_output) {
+  return stream_output(out, "mesh", [&](const OutputSink& sink) -> Status {
+    if (format == "obj") return write_obj(quads, palette, names, max_output, sink);
+    if (stream_within(max_output, sink,
+                      [&](TextStream& text) { return quads_json_text(quads, text); }))
+      return ok_status();
+    return error_at(ErrorCode::LimitOutput, 0, "",
+                    "the mesh JSON of " + std::to_string(quads.size()) +
+                        " quads is over the output limit of " + std::to_string(max_output));
+  });
 }
 
 int run(const Args& args) {
@@ -77,33 +87,37 @@ int run(const Args& args) {
   const std::string& file = args.positional[0];
   bool bad = false;
   const std::optional<Profile> given = profile_option(args, bad);
+  const uint64_t max_output = max_output_option(args, bad);
   if (bad) return kExitUsage;
   auto in = read_file(file);
   if (!in) return kExitIo;
   auto model = decode_for_capability(*in, effective_profile(given, *in));
+  in = std::nullopt;  // the model holds what it needs
   if (!model.ok()) return report_rejection(model.error(), file);
+  // Every text form takes at least kObjMinQuadBytes per quad: more quads cannot fit.
+  const size_t max_quads =
+      static_cast<size_t>(std::min<uint64_t>(max_output / kObjMinQuadBytes, SIZE_MAX));
 
   if (auto* f = std::get_if<VfpFile>(&*model)) {
     if (*format == "glb" || *format == "gltf") {
-      auto glb = export_gltf(*f->vox0(), f->skel() && f->vskn() ? f->skel() : nullptr,
-                             f->skel() && f->vskn() ? f->vskn() : nullptr, nullptr);
-      if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
-      if (*format == "glb") return write_file(*out, *glb) ? kExitOk : kExitIo;
-      auto text = glb_to_gltf_json(*glb);
-      if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
-      return emit(out, *text);
+      GltfOptions options;
+      options.max_bytes = max_output;
+      auto parts = export_gltf_parts(*f->vox0(), f->skel() && f->vskn() ? f->skel() : nullptr,
+                                     f->skel() && f->vskn() ? f->vskn() : nullptr, nullptr,
+                                     options);
+      if (!parts.ok()) return report_rejection(parts.error(), "glTF export");
+      return write_gltf(out, *format, *parts, max_output);
     }
-    auto quads = mesh_quads(*model, *mesher);
+    auto quads = mesh_quads(*model, *mesher, max_quads);
     if (!quads.ok()) return report_rejection(quads.error(), "meshing");
-    if (*format == "json") return emit(out, quads_json(*quads));
-    return emit(out, export_obj(*quads, f->vox0()->palette, f->skel()));
+    return emit(out, *format, *quads, f->vox0()->palette, f->skel(), max_output);
   }
   if (*format == "glb" || *format == "gltf") {
     std::cerr << "voxrig: mesh --format " << *format << " is for VFP models; KV6 and RKCH "
               << "meshes are written as json or obj\n";
     return kExitUsage;
   }
-  auto all = mesh_quads(*model, *mesher);
+  auto all = mesh_quads(*model, *mesher, max_quads);
   if (!all.ok()) return report_rejection(all.error(), file);
   Skel names;  // OBJ group names of an RKCH character: the bone a mesh is attached to
   if (auto* c = std::get_if<Character>(&*model)) {
@@ -119,8 +133,7 @@ int run(const Args& args) {
       names.joints.push_back(std::move(j));
     }
   }
-  if (*format == "json") return emit(out, quads_json(*all));
-  return emit(out, export_obj(*all, {}, names.joints.empty() ? nullptr : &names));
+  return emit(out, *format, *all, {}, names.joints.empty() ? nullptr : &names, max_output);
 }
 
 }  // namespace

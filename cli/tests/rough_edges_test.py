@@ -132,7 +132,8 @@ def edges(tmp):
     known = {(r["code"], r["category"] == "warning") for r in rows}
     for r in rows:
         check("errors.def documents %s" % r["code"], r["meaning"] and r["section"] and
-              re.search(r"(formats|rkc-family|conformance)\.md", r["section"]), str(r))
+              re.search(r"(formats|rkc-family|conformance)\.md|docs/[\w/.-]+\.md", r["section"]),
+              str(r))
     for code in ("skel.parent_cycle", "rkc.duplicate_chunk", "vfp.header.bad_magic"):
         row = next(r for r in rows if r["code"] == code)
         rc, so, _ = run(["errors", code])

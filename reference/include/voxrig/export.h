@@ -115,11 +115,6 @@ struct GltfParts {
 Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
                                          const Anim* anim, const GltfOptions& options = {});
 
-/// The .gltf (JSON) form of a .glb written by export_gltf: the GLB's JSON chunk with the BIN
-/// chunk embedded as a base64 data URI in buffers[0]. nullopt when `glb` is not a well-formed
-/// GLB of that shape (never for export_gltf output). Allocates the text.
-std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb);
-
 /// export_gltf's JSON document and buffer, not yet joined into a GLB (what a streaming writer
 /// takes: write_glb, or a .gltf with the buffer as a data URI). Same errors; limit.output when
 /// the buffer would exceed options.max_bytes. Memory: the mesh's quads, then the buffer.
@@ -133,5 +128,11 @@ uint64_t glb_size(const GltfParts& parts);
 /// Streams the GLB of `parts` to `sink`: header, JSON chunk, BIN chunk (export_gltf's bytes).
 /// Never fails; copies nothing larger than a chunk header.
 void write_glb(const GltfParts& parts, const OutputSink& sink);
+
+/// Streams the .gltf (JSON) form of an export to `sink`: the JSON document with the buffer
+/// embedded as a base64 data URI in buffers[0], then a newline. Its size is known before the
+/// first byte: over `max_bytes` it is limit.output and `sink` is never called. Memory: the JSON
+/// document and a 256 KiB piece of base64, whatever the buffer's size.
+Status write_gltf_json(const GltfParts& parts, uint64_t max_bytes, const OutputSink& sink);
 
 }  // namespace voxrig
