@@ -26,6 +26,7 @@ Issue 39 (one class per finding; docs/robustness.md "Bounds per command" gives t
             kv6_217k.kv6             1.7 MB: a valid 64 x 64 x 53 KV6 of 217,088 voxels
   output    vfp_checker_rig_128.vfp  the checkerboard with a one-joint rig and a 1 s clip
             vfp_checker_64.vfp       a 64^3 checkerboard: 786,432 quads, outputs under the cap
+            rkc_mesh_names.rkc       5.9 MB: 65,536 empty meshes, 98,304 static attachments
             vfp_joint_confetti.vfp   7.8 MiB: 330,000 lone voxels, each bound to its own joint
                                      in its 64^3 tile (the bone-aware mesher's chains)
             compile_4096.json        81 bytes: "size": [4096, 4096, 16]
@@ -127,6 +128,22 @@ def bone(attachments=()):
     for kind, index in attachments:
         out += struct.pack('<HI', kind, index) + IDENTITY_XFORM + struct.pack('<iI', 256, 0)
     return out + ROOT_HINGE
+
+
+def mesh_names():
+    """65,536 empty KV6 meshes and 96 bones of 1,024 static attachments each (98,304 in all):
+    a valid character whose OBJ group names were found in meshes x attachments steps."""
+    kv6 = b'Kvxl' + struct.pack('<3I3fI', 1, 1, 1, 0, 0, 0, 0) + struct.pack('<IH', 0, 0)
+    mshs = struct.pack('<I', 65536) + (struct.pack('<I', len(kv6)) + kv6) * 65536
+    bones = []
+    for b in range(96):
+        attachments = [(0, (b * 1024 + k) % 65536) for k in range(1024)]
+        parent = -1 if b == 0 else 0
+        hinge = struct.pack('<i12f2hB7x', parent, *([0.0] * 12), 0, 0, 0)
+        record = bone(attachments)[:-64] + hinge
+        bones.append(struct.pack('<H', 1) + b'b' + record[2:])
+    return (b'RKCH' + struct.pack('<H', 3) + rkc_chunk(b'META', b'\x00' * 14)
+            + rkc_chunk(b'MSHS', mshs) + rkc_chunk(b'BONS', struct.pack('<I', 96) + b''.join(bones)))
 
 
 def zero_bone_clips(n):
@@ -235,6 +252,7 @@ BOMBS = {
     'rkc_dup_chunks_1m.rkc': ('info-mem', lambda: rkc(extra=b'DUPE\x00\x00\x00\x00'
                                                       * ((8 << 20) // 8 - 10))),
     'kv6_217k.kv6': ('info-mem', lambda: kv6_columns(64, 64, 53)),
+    'rkc_mesh_names.rkc': ('output', mesh_names),
     'vfp_joint_confetti.vfp': ('output', joint_confetti),
     'compile_4096.json': ('output', lambda: b'{"vfp": "1.3", "size": [4096, 4096, 16], '
                                             b'"palette": [[0, 0, 0, 0]], "voxels": []}'),

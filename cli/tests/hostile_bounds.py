@@ -183,6 +183,9 @@ def quick_runs(d):
                  capped=True, exits=(0,), rss=96 * MIB))
     R.append(Run('output', 'vfp_checker_64.vfp', ['mesh', '--format', 'gltf', '-o', '@OUT', ck64],
                  capped=True, exits=(0,), rss=192 * MIB))
+    R.append(Run('output', 'rkc_mesh_names.rkc', ['mesh', '--format', 'obj', '-o', '@OUT',
+                                                  b('rkc_mesh_names.rkc')],
+                 capped=True, exits=(0,), cpu=2.0))
     R.append(Run('output', 'vfp_joint_confetti.vfp', ['mesh', '--format', 'json', '-o', '@OUT',
                                                       b('vfp_joint_confetti.vfp')],
                  capped=True, exits=(0, 1)))
