@@ -10,10 +10,14 @@ output <= 256 MiB, every other output <= 1 MiB + 64 x input. Under `ulimit -v 40
 
   hostile_bounds.py VOXRIG SOURCE_DIR [--set NAME] [--table] [--no-check] [--timeout S]
 
+--timeout S: a run that uses more than S seconds of CPU (default 30) is stopped (RLIMIT_CPU)
+    and fails as a timeout; so is one that runs 20 x S seconds of wall time (a run that blocks).
+    Time is judged by CPU, never by wall time, so a loaded machine cannot fail a run.
+
 --set quick (default; CTest hostile_bounds_*): one run per class and command that the classes
-    concern; a few seconds. `--set inflate|abort|info|output` runs one class of the quick set.
+    concern; about a minute of CPU. `--set inflate|abort|info|output` runs one class of it.
 --set full: every file-taking command over every bomb, and every bomb under `ulimit -v 400000`
-    (a few minutes; docs/robustness.md).
+    (about 600 runs; docs/robustness.md).
 --table prints a Markdown table of the measurements; --no-check only measures (for a "before"
     run of an older binary). Exit: 0 every check held, 1 a check failed, 2 usage.
 """
@@ -63,6 +67,9 @@ def load_bombs(src):
     return mod
 
 
+WALL_FACTOR = 20  # wall-time limit, in multiples of the CPU limit: only for a run that blocks
+
+
 def measure(voxrig, run, work, timeout):
     """Runs `run`; returns dict(exit, signal, timeout, cpu, wall, rss, output, tail of stdout)."""
     out_path = os.path.join(work, 'stdout')
@@ -86,7 +93,7 @@ def measure(voxrig, run, work, timeout):
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
-            if time.monotonic() - start > timeout:
+            if time.monotonic() - start > WALL_FACTOR * timeout:
                 timed_out = True
                 os.killpg(p.pid, signal.SIGKILL)
                 pid, status, usage = os.wait4(p.pid, 0)
@@ -95,6 +102,9 @@ def measure(voxrig, run, work, timeout):
         wall = time.monotonic() - start
     if run.stdin:
         stdin.close()
+    # RLIMIT_CPU's soft limit ends the run with SIGXCPU (or SIGKILL at the hard limit).
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        timed_out = True
     output = os.path.getsize(out_path)
     if os.path.exists(os.path.join(work, 'out')):
         output += os.path.getsize(os.path.join(work, 'out'))
