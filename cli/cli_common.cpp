@@ -5,10 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "voxrig/json_out.h"
 
@@ -117,23 +121,65 @@ const char* not_regular(mode_t mode) {
   return "is a device, not a regular file";
 }
 
-// Reads fd to EOF into `bytes`; false with errno set on a read error, or with errno 0 past
-// max_bytes.
-bool read_all(int fd, std::vector<uint8_t>& bytes, size_t max_bytes) {
-  uint8_t chunk[1 << 16];
+// Reads a regular file of `size` bytes into `bytes` (reserved exactly, read in place); false
+// with errno set on a read error, or with errno 0 when it holds more than max_bytes (it may
+// grow while it is read).
+bool read_regular(int fd, uint64_t size, std::vector<uint8_t>& bytes, size_t max_bytes) {
+  if (size > max_bytes) {
+    errno = 0;
+    return false;
+  }
+  bytes.resize(static_cast<size_t>(size) + 1);  // one byte more shows a file that grew
+  size_t done = 0;
   while (true) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n == 0) return true;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
+    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+    if (done == bytes.size()) {
+      if (done > max_bytes) {
+        errno = 0;
+        return false;
+      }
+      const size_t past_max = max_bytes < SIZE_MAX ? max_bytes + 1 : SIZE_MAX;
+      bytes.resize(std::min(done + done / 2 + 1, past_max));
     }
-    if (static_cast<size_t>(n) > max_bytes - bytes.size()) {
+  }
+  bytes.resize(done);
+  return true;
+}
+
+// Reads a stream of unknown length (stdin: a pipe, a device) in 1 MiB blocks, joined once at
+// the end: nothing is copied while it grows, and an input past max_bytes is dropped before any
+// join, so /dev/zero costs max_bytes once. Errors as read_regular.
+bool read_stream(int fd, std::vector<uint8_t>& bytes, size_t max_bytes) {
+  constexpr size_t kBlock = size_t{1} << 20;
+  std::vector<std::unique_ptr<uint8_t[]>> blocks;
+  size_t total = 0, used = kBlock;  // bytes in the last block
+  while (true) {
+    if (used == kBlock) {
+      blocks.emplace_back(new uint8_t[kBlock]);
+      used = 0;
+    }
+    const ssize_t n = ::read(fd, blocks.back().get() + used, kBlock - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+    total += static_cast<size_t>(n);
+    if (total > max_bytes) {
       errno = 0;
       return false;
     }
-    bytes.insert(bytes.end(), chunk, chunk + n);
   }
+  bytes.reserve(total);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const uint8_t* p = blocks[i].get();
+    bytes.insert(bytes.end(), p, p + (i + 1 < blocks.size() ? kBlock : used));
+    blocks[i].reset();  // so the join holds the input about once
+  }
+  return true;
 }
 
 }  // namespace
@@ -143,70 +189,93 @@ std::optional<std::vector<uint8_t>> read_file(const std::string& path, const Rea
     if (!options.quiet) std::cerr << "voxrig: cannot read " << path << ": " << reason << "\n";
     return std::nullopt;
   };
+  const std::string over =
+      "over the input limit of " + std::to_string(options.max_bytes) + " bytes";
   std::vector<uint8_t> bytes;
+  struct stat st {};
   if (path == "-") {  // stdin, whatever it is (a pipe, a file, a terminal)
-    if (read_all(0, bytes, options.max_bytes)) return bytes;
-    if (errno == 0) return std::nullopt;
-    return fail(std::strerror(errno));
+    const bool regular = ::fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular ? read_regular(0, static_cast<uint64_t>(st.st_size), bytes, options.max_bytes)
+                : read_stream(0, bytes, options.max_bytes))
+      return bytes;
+    return fail(errno == 0 ? over.c_str() : std::strerror(errno));
   }
   // O_NONBLOCK: opening a FIFO with no writer would block forever; fstat then refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return fail(std::strerror(errno));
-  struct stat st {};
   const char* why = ::fstat(fd, &st) != 0 ? std::strerror(errno) : not_regular(st.st_mode);
-  bool ok = !why;
-  if (ok) {
-    ok = read_all(fd, bytes, options.max_bytes);
-    why = ok || errno == 0 ? nullptr : std::strerror(errno);
-  }
+  if (!why && !read_regular(fd, static_cast<uint64_t>(st.st_size), bytes, options.max_bytes))
+    why = errno == 0 ? over.c_str() : std::strerror(errno);
   ::close(fd);
-  if (ok) return bytes;
-  if (!why) return std::nullopt;  // over max_bytes: the caller reports it
+  if (!why) return bytes;
   return fail(why);
 }
 
-bool write_file(const std::string& path, std::span<const uint8_t> bytes) {
-  auto fail = [&](const std::string& reason) {
-    std::cerr << "voxrig: cannot write " << path << ": " << reason << "\n";
-    return false;
-  };
-  auto write_all = [&](int fd) {
-    size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<size_t>(n);
-    }
-    return true;
-  };
-  if (path == "-") {
+OutputStream::~OutputStream() {
+  if (opened_ && !finished_) {
+    if (fd_ > 1) ::close(fd_);
+    if (regular_) ::unlink(path_.c_str());  // no half-written output survives
+  }
+}
+
+bool OutputStream::fail(const std::string& reason) {
+  if (!failed_) std::cerr << "voxrig: cannot write " << path_ << ": " << reason << "\n";
+  failed_ = true;
+  if (fd_ > 1) ::close(fd_);
+  fd_ = -1;
+  if (regular_) ::unlink(path_.c_str());
+  return false;
+}
+
+bool OutputStream::open() {
+  opened_ = true;
+  if (path_ == "-") {
     std::cout.flush();  // keep anything already printed in order
-    return write_all(1) ? true : fail(std::strerror(errno));
+    fd_ = 1;
+    return true;
   }
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
+  const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
     return fail("folder " + parent.string() + " does not exist");
   // O_NONBLOCK: a FIFO with no reader fails with ENXIO instead of blocking the open.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    if (errno == ENXIO) return fail("is a FIFO with no reader");
-    return fail(std::strerror(errno));
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+  if (fd_ < 0) return fail(errno == ENXIO ? "is a FIFO with no reader" : std::strerror(errno));
+  ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+  regular_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  return true;
+}
+
+bool OutputStream::write(std::string_view piece) {
+  if (failed_ || (!opened_ && !open())) return false;
+  size_t done = 0;
+  while (done < piece.size()) {
+    const ssize_t n = ::write(fd_, piece.data() + done, piece.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return fail(std::strerror(n < 0 ? errno : EIO));
+    done += static_cast<size_t>(n);
   }
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  bool ok = write_all(fd);
-  int err = errno;
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    err = errno;
+  return true;
+}
+
+bool OutputStream::finish() {
+  if (failed_ || (!opened_ && !open())) return false;
+  finished_ = true;
+  if (fd_ > 1 && ::close(fd_) != 0) {
+    const int err = errno;
+    fd_ = -1;
+    finished_ = false;
+    return fail(std::strerror(err));
   }
-  if (ok) return true;
-  if (regular) ::unlink(path.c_str());  // no half-written output survives a failure
-  return fail(std::strerror(err));
+  fd_ = -1;
+  return true;
+}
+
+bool write_file(const std::string& path, std::span<const uint8_t> bytes) {
+  OutputStream out(path);
+  return out.write({reinterpret_cast<const char*>(bytes.data()), bytes.size()}) && out.finish();
 }
 
 bool check_writable(const std::string& path) {
@@ -252,5 +321,24 @@ std::string error_json(const Error& e) {
 }
 
 void print_error_json(const Error& e) { std::cout << error_json(e) << "\n"; }
+
+int report_out_of_memory() {
+  // Literals only: the allocator has just failed, and may again.
+  std::fputs("{\"error\": \"internal.out_of_memory\", \"offset\": 0, \"path\": \"\"}\n", stdout);
+  std::fputs("voxrig: out of memory\n", stderr);
+  return kExitReject;
+}
+
+uint64_t max_output_option(const Args& args, bool& bad) {
+  const auto v = args.last("--max-output");
+  if (!v) return Limits{}.output_bytes;
+  uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec != std::errc() || end != v->data() + v->size()) {
+    std::cerr << "voxrig: --max-output: '" << *v << "' is not a whole number of bytes\n";
+    bad = true;
+  }
+  return n;
+}
 
 }  // namespace voxrig::cli

@@ -14,6 +14,7 @@
 #include "voxrig/error.h"
 #include "voxrig/limits.h"
 #include "voxrig/profile.h"
+#include "voxrig/text_stream.h"
 
 namespace voxrig::cli {
 
@@ -66,19 +67,25 @@ struct Args {
 std::optional<Args> parse_args(int argc, char** argv, int first,
                                std::span<const OptionSpec> options);
 
+/// The largest input any command reads, a file or stdin alike (docs/robustness.md): 1 GiB, above
+/// any file the default limits accept, so stdin = /dev/zero ends instead of growing until the
+/// allocator fails.
+inline constexpr size_t kMaxInputBytes = size_t{1} << 30;
+
 /// How read_file treats a file it cannot read.
 struct ReadOptions {
-  bool quiet = false;           ///< print nothing on failure (the caller reports it)
-  size_t max_bytes = SIZE_MAX;  ///< a larger file fails as unreadable (nothing printed)
+  bool quiet = false;                 ///< print nothing on failure (the caller reports it)
+  size_t max_bytes = kMaxInputBytes;  ///< a larger input fails as unreadable
 };
 
 /// Every file the CLI reads goes through here. "-" is stdin (a pipe or a file). Any other path
 /// must be a regular file: it is opened non-blocking and checked with fstat before any read, so
 /// a directory, a FIFO, a socket or a device fails at once ("is a directory", "is a FIFO, not a
-/// regular file (pipe it to stdin with -)") and never hangs. On failure (cannot open, not a
-/// regular file, a read error such as EIO, more than `max_bytes`) returns nullopt, after
-/// printing the one line "voxrig: cannot read FILE: reason" to stderr unless `quiet` or over
-/// `max_bytes`. Never throws; allocates the bytes.
+/// regular file (pipe it to stdin with -)") and never hangs; a regular file over `max_bytes`
+/// fails before it is read, stdin as soon as it passes `max_bytes`. On failure (cannot open, not
+/// a regular file, a read error such as EIO, more than `max_bytes`) returns nullopt, after
+/// printing the one line "voxrig: cannot read FILE: reason" to stderr unless `quiet`. Allocates
+/// the bytes (a regular file's exactly); std::bad_alloc when that fails.
 std::optional<std::vector<uint8_t>> read_file(const std::string& path,
                                               const ReadOptions& options = {});
 /// Every file the CLI writes goes through here: creates or truncates `path` and writes `bytes`
@@ -97,6 +104,47 @@ bool check_writable(const std::string& path);
 /// write_file of text.
 bool write_file(const std::string& path, std::string_view text);
 
+/// An output written piece by piece (mesh, pose and glTF writers stream through it), with
+/// write_file's checks and messages. The file ("-" = stdout) is opened at the first piece, so an
+/// output refused before it starts (limit.output) leaves an existing file untouched; once a
+/// write fails the rest is dropped and finish() reports it. A regular file left half-written
+/// (a failed write, or destruction without finish()) is removed. Never throws.
+class OutputStream {
+ public:
+  explicit OutputStream(std::string path) : path_(std::move(path)) {}
+  ~OutputStream();
+  OutputStream(const OutputStream&) = delete;
+  OutputStream& operator=(const OutputStream&) = delete;
+
+  /// Appends `piece` (opening the file first if needed); false once anything failed.
+  bool write(std::string_view piece);
+  /// A sink for the library's streaming writers that writes here.
+  OutputSink sink() {
+    return [this](std::string_view piece) { write(piece); };
+  }
+  /// Opens the file if nothing was written (an empty output is still created), closes it.
+  /// false after printing "voxrig: cannot write PATH: reason" (once).
+  bool finish();
+
+ private:
+  bool open();
+  bool fail(const std::string& reason);
+  std::string path_;
+  int fd_ = -1;
+  bool opened_ = false, failed_ = false, finished_ = false, regular_ = false;
+};
+
+/// --max-output BYTES of mesh / pose / export-gltf / compile: the option's value, or the default
+/// (Limits::output_bytes) when it is absent. Sets `bad` after printing one line when the value is
+/// not a whole number of bytes.
+uint64_t max_output_option(const Args& args, bool& bad);
+
+/// The usage lines of --max-output (a literal, so usage texts stay compile-time constants).
+#define VOXRIG_CLI_MAX_OUTPUT_HELP                                                        \
+  "  --max-output N  refuse (limit.output, exit 1) an output over N bytes; default\n"     \
+  "                268435456 (256 MiB, `voxrig limits` output_bytes). Checked before\n"    \
+  "                anything is written: a refused output leaves no file\n"
+
 /// The bytes of a file read by read_file, as text (no copy; valid while `bytes` lives).
 inline std::string_view as_text(const std::vector<uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -110,5 +158,10 @@ std::optional<Profile> profile_option(const Args& args, bool& bad);
 std::string error_json(const Error& e);
 /// Prints error_json(e) and a newline to stdout (the rejection line of the reader protocol).
 void print_error_json(const Error& e);
+
+/// What a command does when an allocation fails anywhere in it (run_command catches
+/// std::bad_alloc): prints {"error": "internal.out_of_memory", "offset": 0, "path": ""} to stdout
+/// and one line to stderr without allocating, and returns kExitReject.
+int report_out_of_memory();
 
 }  // namespace voxrig::cli

@@ -11,16 +11,19 @@ namespace voxrig::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: voxrig export-gltf FILE -o OUT [--format glb|gltf] [--step]\n"
+    "usage: voxrig export-gltf FILE -o OUT [--format glb|gltf] [--step] [--max-output N]\n"
     "Writes a .vfp as glTF 2.0: one node per joint carrying its bone-aware mesh, the\n"
     "joint hierarchy, and every clip as an animation (translation/rotation/scale channels,\n"
     "LINEAR samplers, or STEP with --step). Axes per docs/spec/evaluation.md#D23 (z up -> glTF y up).\n"
     "  --format F   glb (binary) or gltf (JSON, the buffer as a data URI); default: OUT's\n"
-    "               extension (.gltf -> gltf, anything else -> glb)\n"
-    "Exit: 0 written, 1 the file was rejected, 2 usage, 3 I/O.\n";
+    "               extension (.gltf -> gltf, anything else -> glb)\n"  //
+    VOXRIG_CLI_MAX_OUTPUT_HELP                                                 //
+    "Exit: 0 written, 1 the file was rejected or the output is over --max-output, 2 usage,\n"
+    "3 I/O.\n";
 
 constexpr std::string_view kFormats[] = {"glb", "gltf"};
-constexpr OptionSpec kOptions[] = {{"-o", true}, {"--step", false}, {"--format", true, kFormats}};
+constexpr OptionSpec kOptions[] = {
+    {"-o", true}, {"--step", false}, {"--format", true, kFormats}, {"--max-output", true}};
 
 int run(const Args& args) {
   auto out = args.get("-o");
@@ -31,17 +34,17 @@ int run(const Args& args) {
   // parse_args has checked --format against its choices.
   const std::optional<std::string> format =
       args.last("--format").value_or(format_of_extension(*out) == "gltf" ? "gltf" : "glb");
+  bool bad = false;
+  GltfOptions opt;
+  opt.max_bytes = max_output_option(args, bad);
+  if (bad) return kExitUsage;
   int exit = kExitOk;
   auto f = read_vfp(args.positional[0], exit);
   if (!f) return exit;
-  GltfOptions opt;
   if (args.has("--step")) opt.interpolation = GltfInterpolation::Step;
-  auto glb = export_gltf(*f->vox0(), f->skel(), f->vskn(), f->anim(), opt);
-  if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
-  if (*format == "glb") return write_file(*out, *glb) ? kExitOk : kExitIo;
-  auto text = glb_to_gltf_json(*glb);
-  if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
-  return write_file(*out, *text) ? kExitOk : kExitIo;
+  auto parts = export_gltf_parts(*f->vox0(), f->skel(), f->vskn(), f->anim(), opt);
+  if (!parts.ok()) return report_rejection(parts.error(), "glTF export");
+  return write_gltf(out, *format, *parts, opt.max_bytes);
 }
 
 }  // namespace

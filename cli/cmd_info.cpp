@@ -1,7 +1,7 @@
 // voxrig info: a short human (or --json) summary of one file: format, size, hashes, counts,
 // top-level sections/chunks with sizes, and the verdict under every profile that applies.
 #include <iostream>
-#include <regex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -28,8 +28,9 @@ constexpr std::string_view kUsage =
     "the top-level sections (VFP) or chunks (RKCH, RVC) with offsets and sizes, and the\n"
     "verdict under each profile that applies to the format (vfp-static + vfp-rig, or\n"
     "rkc-strict + rkc-compat; all four for a file of unknown format).\n"
-    "Sections and chunks are listed by the lenient wire walker, so a rejected file shows them\n"
-    "too; counts come from decoding under the format's default profile.\n"
+    "Sections and chunks are listed by the lenient wire framing, so a rejected file shows them\n"
+    "too; counts come from decoding under the format's default profile. Time and memory are\n"
+    "those of `dump` (docs/robustness.md).\n"
     "  --json   one JSON object instead of text\n"
     "Exit: 0 printed (whatever the verdicts), 2 usage, 3 I/O.\n";
 
@@ -44,23 +45,30 @@ struct Verdict {
   ValidationReport report;
 };
 
-// Top-level sections / chunks: the walker's "section[i]" / "chunk[i]" fields (and their tags).
+// Top-level sections / chunks ("section[i]" / "chunk[i]", with their tags) from the lenient
+// framing: one pass over the frame headers, so a rejected file shows them too and the cost is
+// one small record per frame (never the field walk, whose names cost ~100x the file).
 std::vector<Part> parts_of(std::span<const uint8_t> bytes) {
-  static const std::regex kTop(R"(^(section|chunk)\[\d+\]$)");
-  const testing::Layout l = testing::layout_of(bytes);
   std::vector<Part> parts;
-  for (const auto& f : l.fields) {
-    if (std::regex_match(f.path, kTop)) {
-      parts.push_back({f.path, "", f.offset, f.size});
-    } else if (!parts.empty() && f.path == parts.back().name + "/tag" && f.size == 4 &&
-               f.offset + 4 <= bytes.size()) {
-      for (size_t i = 0; i < 4; ++i) {
-        const char c = static_cast<char>(bytes[f.offset + i]);
-        parts.back().tag += c >= 0x20 && c < 0x7f ? c : '?';
-      }
-    }
+  const auto framing = testing::framing_of(bytes);
+  if (!framing) return parts;
+  const char* name = framing->container == testing::Container::Vfp ? "section[" : "chunk[";
+  parts.reserve(framing->frames.size());
+  for (size_t i = 0; i < framing->frames.size(); ++i) {
+    const testing::Frame& f = framing->frames[i];
+    Part p{name + std::to_string(i) + "]", "", f.offset, f.payload_end - f.offset};
+    for (uint8_t b : f.tag) p.tag += b >= 0x20 && b < 0x7f ? static_cast<char>(b) : '?';
+    parts.push_back(std::move(p));
   }
   return parts;
+}
+
+// A decode or a verdict that ran out of memory is the command's failure (run_command reports
+// internal.out_of_memory, exit 1), never a file shown without its counts.
+template <class R>
+bool decoded(const R& r) {
+  if (!r.ok() && r.error().code == ErrorCode::InternalOutOfMemory) throw std::bad_alloc();
+  return r.ok();
 }
 
 // name -> count, decoded under the format's default profile; empty when the file is rejected.
@@ -69,7 +77,7 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
   const DecodeOptions o{effective_profile(std::nullopt, bytes), Limits{}};
   switch (detect_format(bytes)) {
     case Format::Vfp:
-      if (auto f = decode_vfp(bytes, o); f.ok()) {
+      if (auto f = decode_vfp(bytes, o); decoded(f)) {
         c.emplace_back("sections", f->sections.size());
         if (const Vox0* v = f->vox0()) {
           c.emplace_back("size_x", v->size_x);
@@ -86,7 +94,7 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
       }
       break;
     case Format::Rkc:
-      if (auto r = decode_rkc(bytes, o); r.ok()) {
+      if (auto r = decode_rkc(bytes, o); decoded(r)) {
         c.emplace_back("meshes", r->meshes.size());
         c.emplace_back("bones", r->bones.size());
         c.emplace_back("clips", r->clips.size());
@@ -95,7 +103,7 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
       }
       break;
     case Format::Kv6:
-      if (auto k = decode_kv6(bytes, 0, o); k.ok()) {
+      if (auto k = decode_kv6(bytes, 0, o); decoded(k)) {
         c.emplace_back("size_x", k->xsiz);
         c.emplace_back("size_y", k->ysiz);
         c.emplace_back("size_z", k->zsiz);
@@ -103,7 +111,7 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
       }
       break;
     case Format::Rvc:
-      if (auto r = decode_rvc(bytes, 0, o); r.ok()) {
+      if (auto r = decode_rvc(bytes, 0, o); decoded(r)) {
         c.emplace_back("chunks", r->chunks.size());
         c.emplace_back("size_x", r->meta.dims[0]);
         c.emplace_back("size_y", r->meta.dims[1]);
@@ -112,7 +120,7 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
       }
       break;
     case Format::Kfa:
-      if (auto k = decode_kfa(bytes, o); k.ok()) {
+      if (auto k = decode_kfa(bytes, o); decoded(k)) {
         c.emplace_back("hinges", k->hinges.size());
         c.emplace_back("frames", k->frame_count);
         c.emplace_back("seq", k->seq.size());
@@ -130,7 +138,11 @@ std::vector<Verdict> verdicts_of(std::span<const uint8_t> bytes) {
   if (f == Format::Vfp || f == Format::Unknown) profiles = {Profile::VfpStatic, Profile::VfpRig};
   if (f != Format::Vfp) profiles.insert(profiles.end(), {Profile::RkcStrict, Profile::RkcCompat});
   std::vector<Verdict> v;
-  for (Profile p : profiles) v.push_back({p, validate_any(bytes, p, Limits{})});
+  for (Profile p : profiles) {
+    v.push_back({p, validate_any(bytes, p, Limits{})});
+    if (v.back().report.error && v.back().report.error->code == ErrorCode::InternalOutOfMemory)
+      throw std::bad_alloc();
+  }
   return v;
 }
 

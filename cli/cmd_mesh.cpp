@@ -20,7 +20,7 @@ using namespace voxrig::conform;
 
 constexpr std::string_view kUsage =
     "usage: voxrig mesh [--profile P] [--format json|obj|glb|gltf] [-o OUT]\n"
-    "                   [--mesher bone-aware|greedy|naive] FILE\n"
+    "                   [--mesher bone-aware|greedy|naive] [--max-output N] FILE\n"
     "Meshes a .vfp (its VOX0 grid at bind pose; bone-aware when the profile reads its rig), a\n"
     "KV6 (its stored visible faces merged by col, D22) or the KV6 meshes of an RKCH character.\n"
     "  --format json   the mesh protocol (docs/spec/protocols.md): {\"quads\": [{\"normal\": \"+x\",\n"
@@ -35,21 +35,31 @@ constexpr std::string_view kUsage =
     "  --profile P     vfp-rig (default for VFP), vfp-static (the rig is ignored: joint 0),\n"
     "                  rkc-strict (default for RKCH / KV6), rkc-compat\n"
     "  --mesher M      bone-aware (default for rigs), greedy (default for static models), naive\n"
-    "Exit: 0 written, 1 the file was rejected ({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
+    VOXRIG_CLI_MAX_OUTPUT_HELP  //
+    "Exit: 0 written, 1 the file was rejected or the output is over --max-output\n"
+    "({\"error\": code} on stdout), 2 usage, 3 I/O.\n";
 
 constexpr std::string_view kFormats[] = {"json", "obj", "glb", "gltf"};
 constexpr std::string_view kMeshers[] = {"bone-aware", "greedy", "naive"};
 constexpr OptionSpec kOptions[] = {{"--format", true, kFormats},
                                    {"-o", true},
                                    {"--mesher", true, kMeshers},
-                                   {"--profile", true, kProfileChoices}};
+                                   {"--profile", true, kProfileChoices},
+                                   {"--max-output", true}};
 
-int emit(const std::optional<std::string>& out, std::string_view text) {
-  if (!out) {
-    std::cout << text;
-    return kExitOk;
-  }
-  return write_file(*out, text) ? kExitOk : kExitIo;
+// The quads as the protocol's JSON or as OBJ (`names`: the OBJ group names), streamed to OUT.
+int emit(const std::optional<std::string>& out, const std::string& format,
+         std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* names,
+         uint64_t max_output) {
+  return stream_output(out, "mesh", [&](const OutputSink& sink) -> Status {
+    if (format == "obj") return write_obj(quads, palette, names, max_output, sink);
+    if (stream_within(max_output, sink,
+                      [&](TextStream& text) { return quads_json_text(quads, text); }))
+      return ok_status();
+    return error_at(ErrorCode::LimitOutput, 0, "",
+                    "the mesh JSON of " + std::to_string(quads.size()) +
+                        " quads is over the output limit of " + std::to_string(max_output));
+  });
 }
 
 int run(const Args& args) {
@@ -77,33 +87,37 @@ int run(const Args& args) {
   const std::string& file = args.positional[0];
   bool bad = false;
   const std::optional<Profile> given = profile_option(args, bad);
+  const uint64_t max_output = max_output_option(args, bad);
   if (bad) return kExitUsage;
   auto in = read_file(file);
   if (!in) return kExitIo;
   auto model = decode_for_capability(*in, effective_profile(given, *in));
+  in = std::nullopt;  // the model holds what it needs
   if (!model.ok()) return report_rejection(model.error(), file);
+  // Every text form takes at least kObjMinQuadBytes per quad: more quads cannot fit.
+  const size_t max_quads =
+      static_cast<size_t>(std::min<uint64_t>(max_output / kObjMinQuadBytes, SIZE_MAX));
 
   if (auto* f = std::get_if<VfpFile>(&*model)) {
     if (*format == "glb" || *format == "gltf") {
-      auto glb = export_gltf(*f->vox0(), f->skel() && f->vskn() ? f->skel() : nullptr,
-                             f->skel() && f->vskn() ? f->vskn() : nullptr, nullptr);
-      if (!glb.ok()) return report_rejection(glb.error(), "glTF export");
-      if (*format == "glb") return write_file(*out, *glb) ? kExitOk : kExitIo;
-      auto text = glb_to_gltf_json(*glb);
-      if (!text) return report_rejection(error_at(ErrorCode::InternalBug, 0, "", "GLB"), "glTF");
-      return emit(out, *text);
+      GltfOptions options;
+      options.max_bytes = max_output;
+      auto parts = export_gltf_parts(*f->vox0(), f->skel() && f->vskn() ? f->skel() : nullptr,
+                                     f->skel() && f->vskn() ? f->vskn() : nullptr, nullptr,
+                                     options);
+      if (!parts.ok()) return report_rejection(parts.error(), "glTF export");
+      return write_gltf(out, *format, *parts, max_output);
     }
-    auto quads = mesh_quads(*model, *mesher);
+    auto quads = mesh_quads(*model, *mesher, max_quads);
     if (!quads.ok()) return report_rejection(quads.error(), "meshing");
-    if (*format == "json") return emit(out, quads_json(*quads));
-    return emit(out, export_obj(*quads, f->vox0()->palette, f->skel()));
+    return emit(out, *format, *quads, f->vox0()->palette, f->skel(), max_output);
   }
   if (*format == "glb" || *format == "gltf") {
     std::cerr << "voxrig: mesh --format " << *format << " is for VFP models; KV6 and RKCH "
               << "meshes are written as json or obj\n";
     return kExitUsage;
   }
-  auto all = mesh_quads(*model, *mesher);
+  auto all = mesh_quads(*model, *mesher, max_quads);
   if (!all.ok()) return report_rejection(all.error(), file);
   Skel names;  // OBJ group names of an RKCH character: the bone a mesh is attached to
   if (auto* c = std::get_if<Character>(&*model)) {
@@ -111,16 +125,18 @@ int run(const Args& args) {
       SkelJoint j;
       j.id = uint16_t(m);
       j.name = "mesh_" + std::to_string(m);
-      for (const Bone& b : c->bones)
-        for (const Attachment& a : b.attachments)
-          if (a.kind == AttachmentKind::Static && a.index == m && !b.name.empty() &&
-              j.name.rfind("mesh_", 0) == 0)
-            j.name = b.name;
       names.joints.push_back(std::move(j));
     }
+    // One pass over the attachments in bone order (not one per mesh: 65,536 meshes times
+    // 98,304 attachments was a 6-billion-step loop in an 8 MB file); a named bone names the
+    // mesh while its name is still a mesh_ one.
+    for (const Bone& b : c->bones)
+      for (const Attachment& a : b.attachments)
+        if (a.kind == AttachmentKind::Static && a.index < names.joints.size() &&
+            !b.name.empty() && names.joints[a.index].name.rfind("mesh_", 0) == 0)
+          names.joints[a.index].name = b.name;
   }
-  if (*format == "json") return emit(out, quads_json(*all));
-  return emit(out, export_obj(*all, {}, names.joints.empty() ? nullptr : &names));
+  return emit(out, *format, *all, {}, names.joints.empty() ? nullptr : &names, max_output);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ using namespace voxrig::conform;
 
 constexpr std::string_view kUsage =
     "usage: voxrig pose [--profile P] --clip C --t MS [--policy step|linear|slerp]\n"
-    "                   [--mode clamp|loop] [--format json|obj] [-o OUT] FILE\n"
+    "                   [--mode clamp|loop] [--format json|obj] [-o OUT] [--max-output N] FILE\n"
     "Samples clip C of FILE at time MS (milliseconds, a decimal number; fractional, negative and\n"
     "past-the-end times are valid) and prints the pose protocol's JSON (docs/spec/protocols.md):\n"
     "{\"model\": [[16 numbers], ...]}, one column-major 4x4 model matrix per joint in SKEL order\n"
@@ -38,10 +38,11 @@ constexpr std::string_view kUsage =
     "                joint's group moved by model_j(t) * inverse(model_j(bind)); without "
     "--format,\n"
     "                -o OUT.obj selects obj\n"
-    "  -o OUT        write to OUT instead of stdout\n"
+    "  -o OUT        write to OUT instead of stdout\n"  //
+    VOXRIG_CLI_MAX_OUTPUT_HELP                           //
     "Exit: 0 posed, 1 rejected ({\"error\": code} on stdout: the file's decode error,\n"
-    "eval.bad_clip for a clip that does not exist, eval.bad_time for a non-finite time),\n"
-    "2 usage, 3 I/O.\n";
+    "eval.bad_clip for a clip that does not exist, eval.bad_time for a non-finite time,\n"
+    "limit.output for an output over --max-output), 2 usage, 3 I/O.\n";
 
 constexpr std::string_view kPolicies[] = {"step", "linear", "slerp"};
 constexpr std::string_view kModes[] = {"clamp", "loop"};
@@ -52,7 +53,8 @@ constexpr OptionSpec kOptions[] = {{"--clip", true},
                                    {"--policy", true, kPolicies},
                                    {"--mode", true, kModes},
                                    {"--format", true, kFormats},
-                                   {"--profile", true, kProfileChoices}};
+                                   {"--profile", true, kProfileChoices},
+                                   {"--max-output", true}};
 
 // The whole argument as a number (from_chars accepts inf and nan: those are eval.bad_time).
 bool parse_number(const std::string& text, double& t) {
@@ -65,17 +67,10 @@ bool ends_with(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-int write_out(const std::optional<std::string>& out, const std::string& text) {
-  if (!out) {
-    std::cout << text;
-    return kExitOk;
-  }
-  return write_file(*out, text) ? kExitOk : kExitIo;
-}
-
 struct Request {
   std::string file, clip, format;
   std::optional<std::string> out;
+  uint64_t max_output = 0;
   double t = 0;
   SamplePolicy policy = SamplePolicy::Linear;
   TimeMode mode = TimeMode::Clamp;
@@ -98,9 +93,9 @@ int pose_obj(const VfpFile& f, const Request& r) {
   auto joints = joint_map(*f.vox0(), *f.vskn());
   if (!joints.ok()) return report_rejection(joints.error(), "rig");
   PoseRequest req{clip, r.t, r.policy, r.mode};
-  auto obj = export_posed_obj(*f.vox0(), *joints, *runtime, req, f.skel());
-  if (!obj.ok()) return report_rejection(obj.error(), "pose");
-  return write_out(r.out, *obj);
+  return stream_output(r.out, "pose", [&](const OutputSink& sink) {
+    return write_posed_obj(*f.vox0(), *joints, *runtime, req, f.skel(), r.max_output, sink);
+  });
 }
 
 int run(const Args& args) {
@@ -130,6 +125,7 @@ int run(const Args& args) {
   r.file = args.positional[0];
   bool bad = false;
   const std::optional<Profile> given = profile_option(args, bad);
+  r.max_output = max_output_option(args, bad);
   if (bad) return kExitUsage;
   auto in = read_file(r.file);
   if (!in) return kExitIo;
@@ -143,7 +139,16 @@ int run(const Args& args) {
   }
   auto models = pose_models(*model, PoseQuery{r.clip, r.t, r.policy, r.mode});
   if (!models.ok()) return report_rejection(models.error(), r.file);
-  return write_out(r.out, model_matrices_json(*models));
+  // One matrix per joint or bone (at most the limits' 65536): small, but capped all the same.
+  const std::string text = model_matrices_json(*models);
+  return stream_output(r.out, "pose", [&](const OutputSink& sink) -> Status {
+    if (text.size() > r.max_output)
+      return error_at(ErrorCode::LimitOutput, 0, "",
+                      "the pose JSON takes " + std::to_string(text.size()) +
+                          " bytes, over the output limit of " + std::to_string(r.max_output));
+    sink(text);
+    return ok_status();
+  });
 }
 
 }  // namespace

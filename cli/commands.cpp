@@ -3,6 +3,8 @@
 #include "commands.h"
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 namespace voxrig::cli {
 
@@ -45,9 +47,20 @@ int run_command(const Command& command, int argc, char** argv) {
 
 int run_command(int argc, char** argv) {
   const std::string_view name = argc > 1 ? argv[1] : "";
-  if (const Command* c = find_command(name)) return run_command(*c, argc, argv);
-  std::cerr << "voxrig: unknown command '" << name << "' (see voxrig --help)\n";
-  return kExitUsage;
+  const Command* c = find_command(name);
+  if (!c) {
+    std::cerr << "voxrig: unknown command '" << name << "' (see voxrig --help)\n";
+    return kExitUsage;
+  }
+  // The library turns allocation failure into internal.out_of_memory; this catches it in the
+  // CLI's own code (reading stdin, building text, the walker of `info`), so no command aborts.
+  try {
+    return run_command(*c, argc, argv);
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory();
+  } catch (const std::length_error&) {  // a size past what a container can hold: the same
+    return report_out_of_memory();
+  }
 }
 
 }  // namespace voxrig::cli

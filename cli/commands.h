@@ -32,7 +32,9 @@ const Command* find_command(std::string_view name);
 int run_command(const Command& command, int argc, char** argv);
 
 /// run_command of the command named argv[1]; an unknown name prints one line and exits
-/// kExitUsage. For callers that hold a whole `voxrig COMMAND ...` argv (the CLI's tests).
+/// kExitUsage. An allocation failure anywhere in the command (std::bad_alloc) ends it with the
+/// internal.out_of_memory line and kExitReject (report_out_of_memory), never an abort. For
+/// main() and callers that hold a whole `voxrig COMMAND ...` argv (the CLI's tests).
 int run_command(int argc, char** argv);
 
 }  // namespace voxrig::cli

@@ -67,7 +67,9 @@ std::optional<VfpFile> read_vfp(const std::string& path, int& exit) {
 
 int report_rejection(const Error& e, const std::string& what) {
   print_error_json(e);
-  std::cerr << "voxrig: " << what << ": " << e.to_text() << "\n";
+  std::cerr << "voxrig: " << what << ": " << e.to_text()
+            << (e.code == ErrorCode::LimitOutput ? " (--max-output BYTES raises the limit)" : "")
+            << "\n";
   return kExitReject;
 }
 
@@ -78,6 +80,27 @@ std::string format_of_extension(const std::string& path) {
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (ext == "gltf" || ext == "glb" || ext == "obj" || ext == "json") return ext;
   return "";
+}
+
+int stream_output(const std::optional<std::string>& out, const std::string& what,
+                  const std::function<Status(const OutputSink&)>& produce) {
+  OutputStream stream(out.value_or("-"));
+  const Status s = produce(stream.sink());
+  if (!s.ok()) return report_rejection(s.error(), what);
+  return stream.finish() ? kExitOk : kExitIo;
+}
+
+int write_gltf(const std::optional<std::string>& out, std::string_view format,
+               const GltfParts& parts, uint64_t max_output) {
+  return stream_output(out, "glTF export", [&](const OutputSink& sink) -> Status {
+    if (format == "gltf") return write_gltf_json(parts, max_output, sink);
+    if (glb_size(parts) > max_output)
+      return model_error(ErrorCode::LimitOutput, "",
+                         "the GLB takes " + std::to_string(glb_size(parts)) +
+                             " bytes, over the output limit of " + std::to_string(max_output));
+    write_glb(parts, sink);
+    return ok_status();
+  });
 }
 
 }  // namespace voxrig::cli

@@ -3,13 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_common.h"
 #include "voxrig/error.h"
+#include "voxrig/export.h"
 #include "voxrig/vfp.h"
 
 /// The --profile paragraph of every usage text that takes --profile (a literal, so the usage
@@ -75,7 +78,21 @@ std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t
 /// "gltf" for a path ending in .gltf, "glb" for .glb, "obj" for .obj, "json" for .json, else "".
 std::string format_of_extension(const std::string& path);
 
-/// Prints the error JSON (stdout) and "voxrig: WHAT: error" (stderr); returns kExitReject.
+/// Prints the error JSON (stdout) and "voxrig: WHAT: error" (stderr; for limit.output it names
+/// --max-output, the option that raises the limit); returns kExitReject.
 int report_rejection(const Error& e, const std::string& what);
+
+/// Streams an output to `out` (nullopt or "-": stdout) through an OutputStream: `produce(sink)`
+/// writes it, refusing an output over its cap before the first piece. Returns kExitOk;
+/// kExitReject after report_rejection(produce's error, `what`) (no file is created then); or
+/// kExitIo after the write error's line.
+int stream_output(const std::optional<std::string>& out, const std::string& what,
+                  const std::function<Status(const OutputSink&)>& produce);
+
+/// Writes an export's parts to `out` as a GLB (`format` "glb") or as .gltf JSON ("gltf"),
+/// refusing an output over `max_output` (limit.output) before its first byte. Returns
+/// stream_output's exit codes.
+int write_gltf(const std::optional<std::string>& out, std::string_view format,
+               const GltfParts& parts, uint64_t max_output);
 
 }  // namespace voxrig::cli

@@ -138,6 +138,49 @@ TEST_F(Files, MaxBytesIsACap) {
   ASSERT_TRUE(write_file(p, std::vector<uint8_t>(100, 1)));
   EXPECT_TRUE(read_file(p, {.quiet = true, .max_bytes = 100}));
   EXPECT_FALSE(read_file(p, {.quiet = true, .max_bytes = 99}));
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(read_file(p, {.max_bytes = 99}));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "voxrig: cannot read " + p + ": over the input limit of 99 bytes\n");
+  EXPECT_EQ(ReadOptions{}.max_bytes, kMaxInputBytes);  // files and stdin: one default
+}
+
+TEST_F(Files, AnOutputStreamOpensAtItsFirstPieceAndLeavesNoHalfFile) {
+  const std::string p = dir_ + "/s.obj";
+  ASSERT_TRUE(write_file(p, std::string_view("old")));
+  { OutputStream refused(p); }  // refused before writing: the old file stays
+  EXPECT_EQ(std::filesystem::file_size(p), 3u);
+  {
+    OutputStream broken(p);
+    ASSERT_TRUE(broken.write("half"));
+  }  // never finished: removed
+  EXPECT_FALSE(std::filesystem::exists(p));
+  OutputStream whole(p);
+  const OutputSink sink = whole.sink();
+  sink("ab");
+  sink("cd");
+  ASSERT_TRUE(whole.finish());
+  EXPECT_EQ(read_file(p).value(), (std::vector<uint8_t>{'a', 'b', 'c', 'd'}));
+  OutputStream empty(dir_ + "/empty.json");
+  ASSERT_TRUE(empty.finish());  // an empty output is still a file
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/empty.json"));
+}
+
+TEST(MaxOutput, DefaultsToTheLimitAndTakesWholeBytes) {
+  auto run = [](std::vector<std::string> args, bool& bad) {
+    Args a;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) a.options.emplace_back(args[i], args[i + 1]);
+    testing::internal::CaptureStderr();
+    const uint64_t v = max_output_option(a, bad);
+    testing::internal::GetCapturedStderr();
+    return v;
+  };
+  bool bad = false;
+  EXPECT_EQ(run({}, bad), Limits{}.output_bytes);
+  EXPECT_EQ(run({"--max-output", "1000"}, bad), 1000u);
+  EXPECT_FALSE(bad);
+  run({"--max-output", "1k"}, bad);
+  EXPECT_TRUE(bad);
 }
 
 TEST(CommandTable, NamesAreUniqueAndEachUsageNamesItsCommand) {

@@ -59,9 +59,11 @@ std::string model_matrices_json(std::span<const Mat4d> models) {
   return out;
 }
 
-std::string quads_json(std::span<const Quad> quads) {
-  std::string out = "{\"quads\": [";
+bool quads_json_text(std::span<const Quad> quads, TextStream& text) {
+  std::string& out = text.buf();
+  out += "{\"quads\": [";
   for (size_t i = 0; i < quads.size(); ++i) {
+    if (!text.step()) return false;
     const Quad& q = quads[i];
     const int a = q.axis, u = (a + 1) % 3, v = (a + 2) % 3;
     uint64_t lo[3] = {q.x, q.y, q.z};
@@ -78,6 +80,15 @@ std::string quads_json(std::span<const Quad> quads) {
            ", \"color\": " + std::to_string(q.material) + "}";
   }
   out += quads.empty() ? "]}\n" : "\n]}\n";
+  return text.step();
+}
+
+std::string quads_json(std::span<const Quad> quads) {
+  std::string out;
+  const OutputSink append = [&](std::string_view piece) { out += piece; };
+  TextStream text(UINT64_MAX, &append);
+  quads_json_text(quads, text);
+  text.flush();
   return out;
 }
 
@@ -147,10 +158,14 @@ Result<std::vector<Mat4d>> pose_rkc(const Character& c, const PoseQuery& q) {
   return models;
 }
 
-Result<std::vector<Quad>> kv6_quads(const Kv6& kv6, std::string_view mesher) {
+Result<std::vector<Quad>> kv6_quads(const Kv6& kv6, std::string_view mesher, size_t max_quads) {
   std::vector<Quad> quads;
   MeshScratch scratch;
+  scratch.set_quad_limit(max_quads);
   VOXRIG_TRY(mesher == "naive" ? mesh_kv6_naive(kv6, quads) : mesh_kv6_greedy(kv6, quads, scratch));
+  if (quads.size() > max_quads)
+    return error_at(ErrorCode::LimitOutput, 0, "MSHS",
+                    "more than " + std::to_string(max_quads) + " quads");
   return quads;
 }
 
@@ -162,10 +177,12 @@ Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQ
   return error_at(ErrorCode::EvalBadClip, 0, "", "a KV6 file has no clips");
 }
 
-Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher) {
+Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher,
+                                     size_t max_quads) {
   if (auto* f = std::get_if<VfpFile>(&model)) {
     std::vector<Quad> quads;
     MeshScratch scratch;
+    scratch.set_quad_limit(max_quads);
     const Vox0& v = *f->vox0();
     std::vector<uint16_t> joints;
     if (f->vskn()) {
@@ -180,12 +197,13 @@ Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_v
     }
     return quads;
   }
-  if (auto* k = std::get_if<Kv6>(&model)) return kv6_quads(*k, mesher);
+  if (auto* k = std::get_if<Kv6>(&model)) return kv6_quads(*k, mesher, max_quads);
   const Character& c = std::get<Character>(model);
   if (c.meshes.empty()) return error_at(ErrorCode::EvalBadArgument, 0, "MSHS", "no meshes");
   std::vector<Quad> all;
   for (size_t m = 0; m < c.meshes.size() && m <= UINT16_MAX; ++m) {
-    VOXRIG_ASSIGN_OR_RETURN(std::vector<Quad> quads, kv6_quads(c.meshes[m], mesher));
+    VOXRIG_ASSIGN_OR_RETURN(std::vector<Quad> quads,
+                            kv6_quads(c.meshes[m], mesher, max_quads - all.size()));
     for (Quad& q : quads) q.joint = uint16_t(m);
     all.insert(all.end(), quads.begin(), quads.end());
   }

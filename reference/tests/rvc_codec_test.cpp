@@ -197,7 +197,10 @@ TEST(RvcParse, EveryChunkIsInflatedDuringTheScan) {
 
 TEST(RvcParse, InflatedTotalLimit) {
   voxrig::DecodeOptions o = compat();
-  o.limits.rvc_inflated_total = 4 << 20;
+  // The budget holds the inflated payloads and the parsed frame table (RvcFrames' reservation:
+  // 8 bytes of index per frame, 4 per FRMS u32 and 12 per frame of lengths; one frame here).
+  const uint64_t table = 8 + 4 * (frms1().size() / 4 + 3);
+  o.limits.rvc_inflated_total = (4 << 20) + table;
   const Bytes mib = deflated(Bytes(size_t{1} << 20, 0));
   auto build = [&](int n) {
     Bytes f = file({chunk("META", meta1()), chunk("FRMS", frms1())});
@@ -205,6 +208,11 @@ TEST(RvcParse, InflatedTotalLimit) {
     return f;
   };
   EXPECT_EQ(parse(build(4), o), "ok");  // exactly the limit
+  o.limits.rvc_inflated_total -= 1;     // the chunks fit, the frame table does not
+  auto t = decode_rvc(build(4), 0, o);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(to_string(t.error().code), "rvc.limit.inflated_total");
+  EXPECT_EQ(t.error().path, "FRMS");
   auto r = decode_rvc(build(5), 0, o);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(to_string(r.error().code), "rvc.limit.inflated_total");

@@ -213,8 +213,10 @@ static void walk_rkc_payload(std::span<const uint8_t> b, const std::string& tag,
         Walker body(b, bstart, bend, out, cw.sub_prefixes("body"));
         if (kind && *kind == 0) {
           auto nf = body.uint("numfrm", 4), nh = body.uint("numhin", 4);
-          for (uint64_t f = 0; nf && nh && f < *nf && body.fits(wire::rkch::xform::kSize * *nh);
-               ++f)
+          // A frame of zero bones is zero bytes (hazard H2): only rows with bytes are walked,
+          // so every iteration consumes some and numfrm = 2^32 - 1 costs nothing.
+          for (uint64_t f = 0;
+               nf && nh && *nh > 0 && f < *nf && body.fits(wire::rkch::xform::kSize * *nh); ++f)
             for (uint64_t h = 0; h < *nh; ++h)
               walk_xform(body, idx("frame", f) + "/" + idx("bone", h));
           auto ns = body.uint("seqcount", 4);

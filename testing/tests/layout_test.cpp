@@ -3,10 +3,12 @@
 // files, and every truncation of a file frames without reading past its end.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <variant>
 
 #include "voxrig/byte_reader.h"
 #include "voxrig/testing/gen.h"
+#include "voxrig/testing/le_bytes.h"
 #include "voxrig/testing/layout.h"
 #include "voxrig/vfp.h"
 
@@ -146,6 +148,34 @@ TEST(LayoutRecords, RecountCutsToCompleteRecords) {
       EXPECT_EQ(cut.size(), whole.records[whole.records.size() - 1].start) << tag;
     }
   }
+}
+
+}  // namespace
+}  // namespace voxrig::testing
+
+namespace voxrig::testing {
+namespace {
+
+// Hazard H2 in the walker: a skeletal clip of zero bones and 2^32 - 1 frames has frame rows of
+// zero bytes; the walk must not visit them (it did, ~10 s per clip, in `voxrig info`).
+TEST(LayoutFields, ZeroWidthFrameRowsAreNotWalked) {
+  LeBytes clps;
+  clps.u32(8);
+  for (int i = 0; i < 8; ++i) {
+    clps.name("").u16(0).u32(12);        // kind 0 (skeletal), a body of 12 bytes:
+    clps.u32(0xFFFFFFFF).u32(0).u32(0);  // numfrm, numhin 0, seqcount 0
+  }
+  LeBytes f;
+  f.str("RKCH").u16(3);
+  f.chunk("META", LeBytes().name("").zeros(12)).chunk("MSHS", LeBytes().u32(0));
+  f.chunk("BONS", LeBytes().u32(0)).chunk("CLPS", clps);
+  const auto start = std::chrono::steady_clock::now();
+  const Layout l = layout_of(f.bytes());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 2.0);
+  ASSERT_TRUE(offset_of(l, "CLPS/clip[7]/body/seqcount"));
+  EXPECT_FALSE(offset_of(l, "CLPS/clip[0]/body/frame[0]/bone[0]"));
 }
 
 }  // namespace

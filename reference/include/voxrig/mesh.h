@@ -30,7 +30,8 @@
 //   bone-aware then groups the quads by joint id, ascending, stable.
 //
 // Allocation: every mesher clears `out` and appends; once `out` and the MeshScratch have grown to
-// the size a grid needs, meshing that grid (or a smaller one) again allocates nothing.
+// the size a grid needs, meshing that grid (or a smaller one) again allocates nothing. A quad
+// cap (MeshScratch::set_quad_limit) bounds `out`: past it a mesher fails with limit.output.
 // Untrusted input: safe for any Vox0 whose voxels.size() equals the product of its sizes (checked);
 // palette indices are not checked (any non-zero byte is a solid voxel).
 #pragma once
@@ -65,6 +66,12 @@ class MeshScratch {
   MeshScratch& operator=(const MeshScratch&) = delete;
   MeshScratch(MeshScratch&&) noexcept;
   MeshScratch& operator=(MeshScratch&&) noexcept;
+  /// Caps the quads a mesher run with this scratch may hold (default: no cap): past
+  /// `max_quads` it stops and fails with limit.output, so a caller that writes at least B
+  /// bytes per quad bounds its memory by the output it allows (max_quads = max_bytes / B). The
+  /// greedy meshers check after each 64^3 tile (at most one tile's quads past the cap), naive
+  /// after each z-slice, KV6 at the end (its faces are bounded by the stored voxels).
+  void set_quad_limit(size_t max_quads);
 
   struct Impl;
   Impl& impl() { return *impl_; }

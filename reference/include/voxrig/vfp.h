@@ -14,6 +14,7 @@
 #include "voxrig/limits.h"
 #include "voxrig/profile.h"
 #include "voxrig/result.h"
+#include "voxrig/text_stream.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig {
@@ -31,6 +32,16 @@ Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& 
 /// (the matching *.limit / bad code; the list is in docs/spec/vfp.md). Semantic rules are
 /// not checked: a representable but invalid model is written as it is.
 Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file);
+
+/// encode_vfp's bytes streamed to `sink` (voxrig/text_stream.h): the header, then per section its
+/// header and payload; a VOX0 grid goes out from the model itself, so memory stays at the model
+/// (plus one encoded rig section at a time) whatever the file's size. Same errors as encode_vfp;
+/// an error about a later section comes after the earlier pieces were written.
+Status write_vfp(const VfpFile& file, const OutputSink& sink);
+
+/// The size of encode_vfp(file), from the model's payload sizes (nothing is encoded). For a
+/// model encode_vfp refuses it is what the layout would take.
+uint64_t vfp_encoded_size(const VfpFile& file);
 
 /// Reorders sections by tag class (D1): VOX0; MSH0 PMSH RND0 PRVW ANM0 in input order; every
 /// SKEL, every VSKN, every ANIM; then everything else in input order. Nothing else changes.

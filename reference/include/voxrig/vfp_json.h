@@ -21,7 +21,8 @@ namespace voxrig {
 /// order, its missing keys, then its fields in schema order, see vfp_json_compile.cpp and
 /// vfp_json_rig.cpp):
 ///   json.syntax         not RFC 8259 JSON (NaN/Infinity, comments, trailing commas, ill-formed
-///                       UTF-8, trailing text); a leading UTF-8 BOM is skipped
+///                       UTF-8, trailing text, a NUL byte after the document); a leading UTF-8
+///                       BOM is skipped
 ///   json.duplicate_key  a key twice in one object (path = the second)
 ///   json.unknown_key / json.missing_key / json.type (incl. a fixed-length array of the wrong
 ///                       length, `1.0`/`1e0`/true for an integer, null for parent)
@@ -35,10 +36,14 @@ namespace voxrig {
 ///   json.binding_conflict / json.joint_missing / json.key_time_order / json.key_time_range
 ///   json.no_keys / json.reserved_tag / json.unknown_required
 ///   json.limit          over a Limits field (voxels, joints, clips, keys per track or in total,
-///                       sections), nesting deeper than 64, a text of 4 GiB or more, or out of
-///                       memory
-/// Allocates about 32 bytes per JSON value plus the model; the voxel grid only after the size
-/// product passed limits.vox0_voxels. Never throws.
+///                       sections, JSON values: counted while parsing), nesting deeper than 64,
+///                       a text of 4 GiB or more
+///   limit.output        the grid alone makes a VFP over limits.output_bytes (checked before
+///                       the grid is allocated)
+///   internal.out_of_memory  an allocation failed
+/// Allocates about 32 bytes per JSON value (at most limits.json_values of them) plus the model;
+/// the voxel grid only after the size product passed limits.vox0_voxels and
+/// limits.output_bytes. Never throws.
 Result<VfpFile> compile_vfp_json(std::string_view json_text, const Limits& limits);
 
 }  // namespace voxrig

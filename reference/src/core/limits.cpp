@@ -31,6 +31,8 @@ std::string Limits::to_json() const {
   j.field_u64("kfa_hinges", kfa_hinges);
   j.field_u64("kfa_frame_cells", kfa_frame_cells);
   j.field_u64("kfa_seq", kfa_seq);
+  j.field_u64("output_bytes", output_bytes);
+  j.field_u64("json_values", json_values);
   j.end_object();
   return j.take();
 }

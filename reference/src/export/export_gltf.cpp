@@ -3,7 +3,9 @@
 // GLB layout (glTF 2.0 §4.4): header {magic "glTF" u32 0x46546C67, version u32 = 2, length u32},
 // then chunk 0 {length u32, type "JSON" 0x4E4F534A, UTF-8 JSON padded with spaces to 4 bytes},
 // then chunk 1 {length u32, type "BIN\0" 0x004E4942, the buffer padded with zeros to 4 bytes}.
-// One buffer; one bufferView per accessor, each 4-byte aligned.
+// One buffer; one bufferView per accessor, each 4-byte aligned. Mesh data is written straight into
+// the buffer (no per-mesh copies), and its size is checked against GltfOptions::max_bytes from the
+// quad and key counts before the buffer grows, so memory follows the output allowed.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -64,38 +66,47 @@ class GltfBuilder {
     return static_cast<int>(accessors.size() - 1);
   }
 
-  int add_indices(const std::vector<uint32_t>& data) {
-    const size_t view = add_view(data.data(), data.size() * sizeof(uint32_t), kElementArrayBuffer);
-    accessors.push_back({{"bufferView", view},
-                         {"componentType", kUnsignedInt},
-                         {"count", data.size()},
-                         {"type", "SCALAR"}});
-    return static_cast<int>(accessors.size() - 1);
-  }
-
- private:
-  size_t add_view(const void* data, size_t bytes, int target) {
+  // A view of `bytes` zero bytes at the end of the buffer (4-byte aligned); returns its index.
+  // view_data() gives its bytes until the buffer grows again.
+  size_t add_view(size_t bytes, int target) {
     while (bin.size() % 4 != 0) bin.push_back(0);
     const size_t offset = bin.size();
     bin.resize(offset + bytes);
-    std::memcpy(bin.data() + offset, data, bytes);
+    view_offsets.push_back(offset);
     json v = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}};
     if (target != 0) v["target"] = target;
     buffer_views.push_back(v);
     return buffer_views.size() - 1;
   }
+  uint8_t* view_data(size_t view) { return bin.data() + view_offsets[view]; }
+
+ private:
+  size_t add_view(const void* data, size_t bytes, int target) {
+    const size_t view = add_view(bytes, target);
+    if (bytes != 0) std::memcpy(view_data(view), data, bytes);
+    return view;
+  }
+  std::vector<size_t> view_offsets;
 };
 
 // One mesh primitive from quads; `to_output` maps a grid corner to the mesh's frame (already in
-// glTF axes). Returns the mesh index in `meshes`.
+// glTF axes). Positions, colours and indices are written into the buffer in place. Returns the
+// mesh index in `meshes`.
 template <class ToOutput>
 int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vox0& vox0,
              const std::string& name, bool& uses_alpha, ToOutput&& to_output) {
-  std::vector<float> pos, col;
-  std::vector<uint32_t> idx;
-  pos.reserve(quads.size() * 12);
-  col.reserve(quads.size() * 16);
-  idx.reserve(quads.size() * 6);
+  const size_t n = quads.size();
+  const size_t pos_view = b.add_view(n * 4 * 3 * sizeof(float), kArrayBuffer);
+  const size_t col_view = b.add_view(n * 4 * 4 * sizeof(float), kArrayBuffer);
+  const size_t idx_view = b.add_view(n * 6 * sizeof(uint32_t), kElementArrayBuffer);
+  uint8_t* pos = b.view_data(pos_view);
+  uint8_t* col = b.view_data(col_view);
+  uint8_t* idx = b.view_data(idx_view);
+  double mn[3], mx[3];
+  for (int i = 0; i < 3; ++i) {
+    mn[i] = std::numeric_limits<double>::infinity();
+    mx[i] = -std::numeric_limits<double>::infinity();
+  }
   uint32_t base = 0;
   for (const Quad& q : quads) {
     const int a = q.axis, u = (a + 1) % 3, v = (a + 2) % 3;
@@ -115,63 +126,81 @@ int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vo
       p[u] = c0[u] + du[src];
       p[v] = c0[v] + dv[src];
       const Vec3 out = to_output(Vec3{p[0], p[1], p[2]});
-      pos.insert(pos.end(), {out.x, out.y, out.z});
-      col.insert(col.end(), lin, lin + 4);
+      const float xyz[3] = {out.x, out.y, out.z};
+      for (int i = 0; i < 3; ++i) {
+        mn[i] = std::min<double>(mn[i], xyz[i]);
+        mx[i] = std::max<double>(mx[i], xyz[i]);
+      }
+      std::memcpy(pos, xyz, sizeof xyz);
+      pos += sizeof xyz;
+      std::memcpy(col, lin, sizeof lin);
+      col += sizeof lin;
     }
-    idx.insert(idx.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+    const uint32_t tri[6] = {base, base + 1, base + 2, base, base + 2, base + 3};
+    std::memcpy(idx, tri, sizeof tri);
+    idx += sizeof tri;
     base += 4;
   }
-  const int position = b.add_floats(pos, 3, "VEC3", kArrayBuffer, true);
-  const int color = b.add_floats(col, 4, "VEC4", kArrayBuffer, false);
-  const int indices = b.add_indices(idx);
+  json position = {{"bufferView", pos_view},
+                   {"componentType", kFloat},
+                   {"count", n * 4},
+                   {"type", "VEC3"},
+                   {"min", {mn[0], mn[1], mn[2]}},
+                   {"max", {mx[0], mx[1], mx[2]}}};
+  b.accessors.push_back(position);
+  const int position_acc = static_cast<int>(b.accessors.size() - 1);
+  b.accessors.push_back(
+      {{"bufferView", col_view}, {"componentType", kFloat}, {"count", n * 4}, {"type", "VEC4"}});
+  const int color_acc = static_cast<int>(b.accessors.size() - 1);
+  b.accessors.push_back({{"bufferView", idx_view},
+                         {"componentType", kUnsignedInt},
+                         {"count", n * 6},
+                         {"type", "SCALAR"}});
+  const int index_acc = static_cast<int>(b.accessors.size() - 1);
   meshes.push_back(
       {{"name", name},
-       {"primitives", json::array({{{"attributes", {{"POSITION", position}, {"COLOR_0", color}}},
-                                    {"indices", indices},
-                                    {"material", 0},
-                                    {"mode", 4}}})}});
+       {"primitives",
+        json::array({{{"attributes", {{"POSITION", position_acc}, {"COLOR_0", color_acc}}},
+                      {"indices", index_acc},
+                      {"material", 0},
+                      {"mode", 4}}})}});
   return static_cast<int>(meshes.size() - 1);
 }
 
-void put_u32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+// limit.output when `more` buffer bytes (plus up to 3 of padding per view) cannot fit in the
+// cap next to what the buffer holds.
+// Reserves them when they fit, so the buffer is allocated once and never copied as it grows.
+Status check_room(GltfBuilder& b, uint64_t more, uint64_t views, const GltfOptions& o) {
+  const uint64_t need = b.bin.size() + more + 3 * views;
+  if (more <= o.max_bytes && need <= o.max_bytes) {
+    b.bin.reserve(static_cast<size_t>(need));
+    return ok_status();
+  }
+  return model_error(ErrorCode::LimitOutput, "",
+                     "the glTF buffer would take at least " + std::to_string(need) +
+                         " bytes, over the output limit of " + std::to_string(o.max_bytes));
 }
 
-std::vector<uint8_t> assemble_glb(const std::string& json_text, const std::vector<uint8_t>& bin) {
-  const size_t json_len = (json_text.size() + 3) / 4 * 4;
-  const size_t bin_len = (bin.size() + 3) / 4 * 4;
-  const size_t total = 12 + 8 + json_len + (bin.empty() ? 0 : 8 + bin_len);
-  std::vector<uint8_t> out;
-  out.reserve(total);
-  put_u32(out, 0x46546C67);  // "glTF"
-  put_u32(out, 2);
-  put_u32(out, static_cast<uint32_t>(total));
-  put_u32(out, static_cast<uint32_t>(json_len));
-  put_u32(out, 0x4E4F534A);  // "JSON"
-  out.insert(out.end(), json_text.begin(), json_text.end());
-  out.resize(20 + json_len, ' ');
-  if (!bin.empty()) {
-    put_u32(out, static_cast<uint32_t>(bin_len));
-    put_u32(out, 0x004E4942);  // "BIN\0"
-    out.insert(out.end(), bin.begin(), bin.end());
-    out.resize(total, 0);
-  }
-  return out;
+void put_u32(std::string& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
 }
 
 json vec_json(const Vec3& v) { return json::array({v.x, v.y, v.z}); }
 
-Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
-                                   const Anim* anim, const GltfOptions& options) {
+Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, const Anim* anim,
+                        const GltfOptions& options) {
   GltfBuilder b;
   json nodes = json::array(), meshes = json::array(), animations = json::array();
   std::vector<int> scene_roots;
   bool uses_alpha = false;
   MeshScratch scratch;
+  scratch.set_quad_limit(static_cast<size_t>(
+      std::min<uint64_t>(options.max_bytes / kGltfQuadBytes, SIZE_MAX)));
   std::vector<Quad> quads;
 
   if (skel == nullptr) {
     VOXRIG_TRY(mesh_greedy(vox0, quads, scratch));
+    VOXRIG_TRY(check_room(b, quads.size() * kGltfQuadBytes, 3, options));
     json node = {{"name", "voxrig_model"}};
     if (!quads.empty()) {
       node["mesh"] = add_mesh(b, meshes, quads, vox0, "voxrig_model", uses_alpha,
@@ -183,6 +212,17 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
     VOXRIG_ASSIGN_OR_RETURN(RigRuntime rt, RigRuntime::build(*skel, anim));
     VOXRIG_ASSIGN_OR_RETURN(std::vector<uint16_t> jm, joint_map(vox0, *vskn));
     VOXRIG_TRY(mesh_bone_aware(vox0, jm, quads, scratch));
+    // Every group of quads is one mesh of three views; every track four views of 44 bytes per
+    // key (time 4, translation 12, rotation 16, scale 12).
+    uint64_t keys = 0, tracks = 0;
+    if (anim != nullptr)
+      for (const AnimClip& clip : anim->clips)
+        for (const AnimTrack& track : clip.tracks) {
+          keys += track.keys.size();
+          ++tracks;
+        }
+    VOXRIG_TRY(check_room(b, quads.size() * kGltfQuadBytes + keys * 44,
+                          3 * quads.size() + 4 * tracks, options));
     const size_t n = rt.joint_count();
     // Joint nodes: node i = joint index i, bind local TRS in glTF axes.
     for (size_t i = 0; i < n; ++i) {
@@ -227,6 +267,7 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
       }
       begin = end;
     }
+    quads = {};  // the buffer holds them now
     // Animations: one per clip with tracks; channels T, R, S per track.
     const std::string interpolation =
         options.interpolation == GltfInterpolation::Step ? "STEP" : "LINEAR";
@@ -283,26 +324,72 @@ Result<std::vector<uint8_t>> build(const Vox0& vox0, const Skel* skel, const Vsk
     doc["accessors"] = b.accessors;
   }
   // Names are UTF-8 in a valid model; a hand-built invalid one is replaced, never thrown on.
-  const std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
-  return assemble_glb(text, b.bin);
+  GltfParts parts;
+  parts.json = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  b.bin.resize((b.bin.size() + 3) / 4 * 4, 0);
+  parts.bin = std::move(b.bin);
+  return parts;
+}
+
+// The GLB's 20-byte header and JSON chunk header, the JSON and its padding, then (with a buffer)
+// the BIN chunk header; the buffer itself follows.
+std::string glb_head(const GltfParts& parts) {
+  const size_t json_len = (parts.json.size() + 3) / 4 * 4;
+  std::string out;
+  out.reserve(28 + json_len);
+  put_u32(out, 0x46546C67);  // "glTF"
+  put_u32(out, 2);
+  put_u32(out, static_cast<uint32_t>(glb_size(parts)));
+  put_u32(out, static_cast<uint32_t>(json_len));
+  put_u32(out, 0x4E4F534A);  // "JSON"
+  out += parts.json;
+  out.resize(20 + json_len, ' ');
+  if (!parts.bin.empty()) {
+    put_u32(out, static_cast<uint32_t>(parts.bin.size()));
+    put_u32(out, 0x004E4942);  // "BIN\0"
+  }
+  return out;
 }
 
 }  // namespace
 
-static Result<std::vector<uint8_t>> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
-                                                          const Vskn* vskn, const Anim* anim,
-                                                          const GltfOptions& options);
+uint64_t glb_size(const GltfParts& parts) {
+  const uint64_t json_len = (parts.json.size() + 3) / 4 * 4;
+  return 20 + json_len + (parts.bin.empty() ? 0 : 8 + parts.bin.size());
+}
 
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
-                                         const Anim* anim, const GltfOptions& options) {
+void write_glb(const GltfParts& parts, const OutputSink& sink) {
+  sink(glb_head(parts));
+  // Pieces of 1 MiB: a sink may copy what it is given.
+  const std::string_view bin(reinterpret_cast<const char*>(parts.bin.data()), parts.bin.size());
+  for (size_t at = 0; at < bin.size(); at += size_t{1} << 20) sink(bin.substr(at, size_t{1} << 20));
+}
+
+static Result<GltfParts> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
+                                               const Vskn* vskn, const Anim* anim,
+                                               const GltfOptions& options);
+
+// The public entry points: allocation failure becomes internal.out_of_memory (result.h).
+Result<GltfParts> export_gltf_parts(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
+                                    const Anim* anim, const GltfOptions& options) {
   return guard_out_of_memory(
       [&] { return export_gltf_unguarded(vox0, skel, vskn, anim, options); });
 }
 
-static Result<std::vector<uint8_t>> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
-                                                          const Vskn* vskn, const Anim* anim,
-                                                          const GltfOptions& options) {
+Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
+                                         const Anim* anim, const GltfOptions& options) {
+  return guard_out_of_memory([&]() -> Result<std::vector<uint8_t>> {
+    VOXRIG_ASSIGN_OR_RETURN(GltfParts parts, export_gltf_unguarded(vox0, skel, vskn, anim, options));
+    std::vector<uint8_t> glb;
+    glb.reserve(glb_size(parts));
+    write_glb(parts, [&](std::string_view piece) { glb.insert(glb.end(), piece.begin(), piece.end()); });
+    return glb;
+  });
+}
+
+static Result<GltfParts> export_gltf_unguarded(const Vox0& vox0, const Skel* skel,
+                                               const Vskn* vskn, const Anim* anim,
+                                               const GltfOptions& options) {
   if ((skel == nullptr) != (vskn == nullptr) || (anim != nullptr && skel == nullptr)) {
     return model_error(ErrorCode::RigIncomplete, "", "a rig needs SKEL and VSKN (ANIM optional)");
   }

@@ -2,6 +2,7 @@
 //
 // Text layout: a comment line, then per quad four `v` lines and one `f` line (1-based indices),
 // with a `g NAME` line whenever the joint changes (the SKEL joint's name, else joint_<id>).
+// Written through a 64 KiB buffer (voxrig/text_stream.h); the capped writers measure it first.
 #include <charconv>
 #include <string>
 
@@ -57,12 +58,12 @@ std::string group_name(uint16_t id, const Skel* skel) {
 
 float srgb_unit(uint8_t c) { return static_cast<float>(c) / 255.0f; }
 
-// The shared writer: transform (per quad, may be null) maps grid points to output points.
+// The shared writer: transform (per quad) maps grid points to output points. False when it
+// stopped because the text went past out's limit.
 template <class Transform>
-std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* skel,
-                      Transform&& transform) {
-  std::string out;
-  out.reserve(quads.size() * 120 + 64);
+bool obj_text(std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* skel,
+              Transform&& transform, TextStream& text) {
+  std::string& out = text.buf();
   out += "# voxrig OBJ: ";
   append_uint(out, quads.size());
   out += " quads, VOX0 grid units, z up\n";
@@ -70,6 +71,7 @@ std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette
   uint16_t joint = 0;
   uint64_t vertex = 1;
   for (const Quad& q : quads) {
+    if (!text.step()) return false;
     if (first || q.joint != joint) {
       out += "g " + group_name(q.joint, skel) + "\n";
       joint = q.joint;
@@ -104,36 +106,75 @@ std::string write_obj(std::span<const Quad> quads, std::span<const Rgba> palette
     }
     vertex += 4;
   }
-  return out;
+  return text.step();
 }
+
+// Streams the text when it fits in max_bytes (measured first): else limit.output, nothing
+// written.
+template <class Transform>
+Status stream_obj(std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* skel,
+                  Transform&& transform, uint64_t max_bytes, const OutputSink& sink) {
+  if (stream_within(max_bytes, sink, [&](TextStream& text) {
+        return obj_text(quads, palette, skel, transform, text);
+      }))
+    return ok_status();
+  return model_error(ErrorCode::LimitOutput, "",
+                     "the OBJ text of " + std::to_string(quads.size()) +
+                         " quads is over the output limit of " + std::to_string(max_bytes) +
+                         " bytes");
+}
+
+const auto kIdentity = [](const Quad&, const Vec3& p) { return p; };
 
 }  // namespace
 
 std::string export_obj(std::span<const Quad> quads, std::span<const Rgba> palette,
                        const Skel* skel) {
-  return write_obj(quads, palette, skel, [](const Quad&, const Vec3& p) { return p; });
+  std::string out;
+  const OutputSink append = [&](std::string_view piece) { out += piece; };
+  TextStream text(UINT64_MAX, &append);
+  obj_text(quads, palette, skel, kIdentity, text);
+  text.flush();
+  return out;
 }
 
-static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
-                                                      std::span<const uint16_t> joints,
-                                                      const RigRuntime& runtime,
-                                                      const PoseRequest& pose,
-                                                      const Skel* skel);
+Status write_obj(std::span<const Quad> quads, std::span<const Rgba> palette, const Skel* skel,
+                 uint64_t max_bytes, const OutputSink& sink) {
+  return guard_out_of_memory(
+      [&] { return stream_obj(quads, palette, skel, kIdentity, max_bytes, sink); });
+}
 
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+static Status write_posed_obj_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
+                                        const RigRuntime& runtime, const PoseRequest& pose,
+                                        const Skel* skel, uint64_t max_bytes,
+                                        const OutputSink& sink);
+
+// The public entry points: allocation failure becomes internal.out_of_memory (result.h).
 Result<std::string> export_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
                                      const RigRuntime& runtime, const PoseRequest& pose,
                                      const Skel* skel) {
-  return guard_out_of_memory(
-      [&] { return export_posed_obj_unguarded(vox0, joints, runtime, pose, skel); });
+  return guard_out_of_memory([&]() -> Result<std::string> {
+    std::string out;
+    VOXRIG_TRY(write_posed_obj_unguarded(vox0, joints, runtime, pose, skel, UINT64_MAX,
+                                         [&](std::string_view piece) { out += piece; }));
+    return out;
+  });
 }
 
-static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
-                                                      std::span<const uint16_t> joints,
-                                                      const RigRuntime& runtime,
-                                                      const PoseRequest& pose,
-                                                      const Skel* skel) {
+Status write_posed_obj(const Vox0& vox0, std::span<const uint16_t> joints,
+                       const RigRuntime& runtime, const PoseRequest& pose, const Skel* skel,
+                       uint64_t max_bytes, const OutputSink& sink) {
+  return guard_out_of_memory([&] {
+    return write_posed_obj_unguarded(vox0, joints, runtime, pose, skel, max_bytes, sink);
+  });
+}
+
+static Status write_posed_obj_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
+                                        const RigRuntime& runtime, const PoseRequest& pose,
+                                        const Skel* skel, uint64_t max_bytes,
+                                        const OutputSink& sink) {
   MeshScratch scratch;
+  if (max_bytes != UINT64_MAX) scratch.set_quad_limit(max_bytes / kObjMinQuadBytes);
   std::vector<Quad> quads;
   VOXRIG_TRY(mesh_bone_aware(vox0, joints, quads, scratch));
   const size_t n = runtime.joint_count();
@@ -150,9 +191,12 @@ static Result<std::string> export_posed_obj_unguarded(const Vox0& vox0,
                          "joint map names joint " + std::to_string(q.joint) + ", not in SKEL");
     }
   }
-  return write_obj(quads, vox0.palette, skel, [&](const Quad& q, const Vec3& p) {
-    return transform_point(skin[static_cast<size_t>(runtime.joint_index(q.joint))], p);
-  });
+  return stream_obj(
+      quads, vox0.palette, skel,
+      [&](const Quad& q, const Vec3& p) {
+        return transform_point(skin[static_cast<size_t>(runtime.joint_index(q.joint))], p);
+      },
+      max_bytes, sink);
 }
 
 }  // namespace voxrig

@@ -1,4 +1,5 @@
-// The .gltf text form of a .glb (voxrig/export.h glb_to_gltf_json).
+// The .gltf text form of an export, streamed (voxrig/export.h write_gltf_json).
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "voxrig/export.h"
@@ -6,16 +7,10 @@
 namespace voxrig {
 
 namespace {
-uint32_t le32(std::span<const uint8_t> b, size_t at) {
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 |
-         uint32_t(b[at + 3]) << 24;
-}
-
-std::string base64(std::span<const uint8_t> b) {
+// Base64 (RFC 4648, padded) of `b` appended to `out`.
+void append_base64(std::string& out, std::span<const uint8_t> b) {
   static constexpr char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((b.size() + 2) / 3 * 4);
   for (size_t i = 0; i < b.size(); i += 3) {
     const uint32_t n = uint32_t(b[i]) << 16 | (i + 1 < b.size() ? uint32_t(b[i + 1]) << 8 : 0) |
                        (i + 2 < b.size() ? uint32_t(b[i + 2]) : 0);
@@ -24,31 +19,50 @@ std::string base64(std::span<const uint8_t> b) {
     out += i + 1 < b.size() ? kAlphabet[(n >> 6) & 63] : '=';
     out += i + 2 < b.size() ? kAlphabet[n & 63] : '=';
   }
-  return out;
 }
 }  // namespace
 
-std::optional<std::string> glb_to_gltf_json(std::span<const uint8_t> glb) {
-  if (glb.size() < 20 || le32(glb, 0) != 0x46546C67u || le32(glb, 8) != glb.size())
-    return std::nullopt;
-  const uint32_t json_len = le32(glb, 12);
-  if (le32(glb, 16) != 0x4E4F534Au || 20 + uint64_t(json_len) > glb.size()) return std::nullopt;
-  std::span<const uint8_t> bin;
-  const size_t at = 20 + json_len;
-  if (at + 8 <= glb.size()) {
-    const uint32_t bin_len = le32(glb, at);
-    if (le32(glb, at + 4) != 0x004E4942u || at + 8 + uint64_t(bin_len) > glb.size())
-      return std::nullopt;
-    bin = glb.subspan(at + 8, bin_len);
-  }
-  try {
-    auto doc = nlohmann::ordered_json::parse(glb.begin() + 20, glb.begin() + 20 + json_len);
-    if (doc.contains("buffers") && doc["buffers"].is_array() && !doc["buffers"].empty())
-      doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(bin);
-    return doc.dump() + "\n";
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+Status write_gltf_json(const GltfParts& parts, uint64_t max_bytes, const OutputSink& sink) {
+  return guard_out_of_memory([&]() -> Status {
+    static constexpr std::string_view kUri = "data:application/octet-stream;base64,";
+    std::string head;
+    try {  // export_gltf_parts' JSON always parses; a failure would be a bug there
+      auto doc = nlohmann::ordered_json::parse(parts.json);
+      if (doc.contains("buffers") && doc["buffers"].is_array() && !doc["buffers"].empty())
+        doc["buffers"][0]["uri"] = kUri;
+      head = doc.dump();
+    } catch (const nlohmann::json::exception& e) {
+      return model_error(ErrorCode::InternalBug, "", e.what());
+    }
+    // Inside a JSON string every quote is escaped, so this sequence is the member itself.
+    const size_t at =
+        parts.bin.empty() ? std::string::npos : head.find("\"uri\":\"" + std::string(kUri));
+    std::string tail = "\n";
+    if (at != std::string::npos) {
+      const size_t split = at + 7 + kUri.size();
+      tail = head.substr(split) + "\n";
+      head.resize(split);
+    }
+    const uint64_t encoded = at == std::string::npos ? 0 : (parts.bin.size() + 2) / 3 * 4;
+    const uint64_t total = head.size() + encoded + tail.size();
+    if (total > max_bytes)
+      return model_error(ErrorCode::LimitOutput, "",
+                         "the .gltf text takes " + std::to_string(total) +
+                             " bytes, over the output limit of " + std::to_string(max_bytes));
+    sink(head);
+    if (at != std::string::npos) {
+      std::string piece;
+      constexpr size_t kIn = size_t{3} << 16;  // a multiple of 3: no padding until the end
+      for (size_t i = 0; i < parts.bin.size(); i += kIn) {
+        piece.clear();
+        append_base64(piece, std::span<const uint8_t>(parts.bin).subspan(
+                                 i, std::min(kIn, parts.bin.size() - i)));
+        sink(piece);
+      }
+    }
+    sink(tail);
+    return ok_status();
+  });
 }
 
 }  // namespace voxrig

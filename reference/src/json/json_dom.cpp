@@ -310,6 +310,12 @@ Result<JsonDoc> JsonDoc::parse(std::string_view text, const JsonParseOptions& op
     }
     JsonDoc doc = builder.take();
     if (doc.nodes_.empty()) return error_at(ErrorCode::JsonSyntax, 0, "$", "empty document");
+    // nlohmann's lexer takes a NUL byte for the end of the input, so "{}\0garbage" parses. A
+    // NUL anywhere inside the document is already a syntax error (strings must escape it), so
+    // one found now follows the document: nothing may.
+    if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+      return error_at(ErrorCode::JsonSyntax, nul, "$",
+                      "a NUL byte follows the JSON document (nothing may follow it)");
     return doc;
   } catch (const std::bad_alloc&) {
     return Error{ErrorCode::InternalOutOfMemory, 0, {}, {}};  // no strings: cannot fail again

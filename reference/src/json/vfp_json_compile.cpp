@@ -124,6 +124,15 @@ class Compiler {
           ErrorCode::JsonLimit, size, sp,
           std::to_string(count) + " voxels (limit " + std::to_string(limits_.vox0_voxels) + ")");
     }
+    // The file header, the VOX0 section header, its fixed fields and one palette entry come
+    // with the grid: a grid the output limit cannot hold is refused before it is allocated.
+    const uint64_t least = 44 + 16 + 12 + 4 + count;
+    if (least > limits_.output_bytes) {
+      return r_.error(ErrorCode::LimitOutput, size, sp,
+                      "a VFP of " + std::to_string(count) + " voxels takes at least " +
+                          std::to_string(least) + " bytes, over the output limit of " +
+                          std::to_string(limits_.output_bytes));
+    }
 
     const JsonNode& pal = *doc_.member(top, "palette");
     const JsonPath pp = root.child("palette");
@@ -250,7 +259,9 @@ class Compiler {
 
 Result<VfpFile> compile_vfp_json(std::string_view json_text, const Limits& limits) {
   try {
-    VOXRIG_ASSIGN_OR_RETURN(JsonDoc doc, JsonDoc::parse(json_text));
+    JsonParseOptions parse;
+    parse.max_values = static_cast<size_t>(std::min<uint64_t>(limits.json_values, SIZE_MAX));
+    VOXRIG_ASSIGN_OR_RETURN(JsonDoc doc, JsonDoc::parse(json_text, parse));
     Compiler c(doc, limits);
     return c.run();
   } catch (const std::bad_alloc&) {

@@ -1066,6 +1066,8 @@ void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Im
 void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out) {
   s.ensure();
+  s.chained_quads = 0;
+  s.over_quad_limit = false;
   for (uint32_t z0 = 0; z0 < g.sz; z0 += kTile) {
     for (uint32_t y0 = 0; y0 < g.sy; y0 += kTile) {
       for (uint32_t x0 = 0; x0 < g.sx; x0 += kTile) {
@@ -1082,6 +1084,7 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
         build_palette_rows(g, t, s);
         if (s.empty_tile) continue;  // no solid voxel: no face
         uint16_t tile_joint = 0;
+        const MeshScratch::Impl::BlockMark blocks_before = s.block_mark();
         if (g.joints == nullptr) {
           if (!s.sealed) mesh_tile_of<TileMode::Plain>(g, t, joint0, s, out);
         } else if (tile_one_joint(g, t, s, tile_joint)) {
@@ -1093,9 +1096,11 @@ void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
           build_joint_rows(g, t, s);
           mesh_tile_of<TileMode::Joints>(g, t, joint0, s, out);
         }
+        if (s.past_quad_limit(blocks_before, out.size())) goto done;  // the caller reports it
       }
     }
   }
+done:;
 #if defined(VOXRIG_MESH_VZEROUPPER)
   // The AVX2 build hands back the upper halves of the YMM registers clean. GCC 12's own
   // vzeroupper placement left them in use after a random 64^3 grid (XINUSE; the test is

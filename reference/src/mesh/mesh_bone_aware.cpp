@@ -102,9 +102,14 @@ static Status mesh_bone_aware_unguarded(const Vox0& vox0, std::span<const uint16
     plain.joints = nullptr;
     out.clear();
     detail::mesh_binary(plain, j0, s, out);
+    if (s.over_quad_limit) return detail::quad_limit_error(s.max_quads);
     return ok_status();
   }
   detail::mesh_binary(g, 0, s, out);
+  if (s.over_quad_limit) {
+    s.discard_grouped();
+    return detail::quad_limit_error(s.max_quads);
+  }
   s.flush_grouped(out);
   return ok_status();
 }

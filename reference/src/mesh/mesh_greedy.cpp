@@ -16,6 +16,7 @@ static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out,
   VOXRIG_TRY(detail::make_grid(vox0, {}, g));
   out.clear();
   detail::mesh_binary(g, 0, scratch.impl(), out);
+  if (scratch.impl().over_quad_limit) return detail::quad_limit_error(scratch.impl().max_quads);
   return ok_status();
 }
 

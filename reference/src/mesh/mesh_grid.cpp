@@ -24,6 +24,17 @@ MeshScratch& MeshScratch::operator=(MeshScratch&& o) noexcept {
   return *this;
 }
 
+void MeshScratch::set_quad_limit(size_t max_quads) { impl_->max_quads = max_quads; }
+
+void MeshScratch::Impl::discard_grouped() {
+  for (uint16_t j : joints_used) {
+    heads[j] = nullptr;
+    tails[j] = &no_block;
+  }
+  joints_used.clear();
+  small_blocks.used = large_blocks.used = 0;
+}
+
 void MeshScratch::Impl::ensure() {
   if (!occ.empty()) return;
   occ.assign(kRowCount, 0);
@@ -47,14 +58,15 @@ void MeshScratch::Impl::ensure() {
 }
 
 MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(uint16_t joint) {
-  if (pool_used == pool.size()) pool.push_back(std::make_unique<QuadBlock>());
-  QuadBlock* b = pool[pool_used++].get();
-  b->next = nullptr;
-  b->count = 0;
-  b->tile = tile_seq;
-  b->x0 = tile_x0;
-  b->y0 = tile_y0;
-  b->z0 = tile_z0;
+  // The chain's tail is this tile's and full: go on in a large block; else start small.
+  const QuadBlock* tail = tails[joint];
+  const bool more = tail != &no_block && tail->tile == tile_seq;
+  BlockPool& p = more ? large_blocks : small_blocks;
+  const uint32_t capacity = more ? kBlockQuads : kSmallBlockQuads;
+  if (p.used == p.blocks.size())
+    p.blocks.emplace_back(new uint64_t[sizeof(QuadBlock) / sizeof(uint64_t) + capacity]);
+  QuadBlock* b = new (p.blocks[p.used++].get())
+      QuadBlock{nullptr, 0, capacity, tile_seq, tile_x0, tile_y0, tile_z0};
   if (heads[joint] == nullptr) {
     heads[joint] = b;
     joints_used.push_back(joint);
@@ -79,7 +91,8 @@ constexpr bool kQuadWords = std::endian::native == std::endian::little && sizeof
 void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
   size_t total = 0;
-  for (size_t i = 0; i < pool_used; ++i) total += pool[i]->count;
+  for (size_t i = 0; i < small_blocks.used; ++i) total += small_blocks.at(i)->count;
+  for (size_t i = 0; i < large_blocks.used; ++i) total += large_blocks.at(i)->count;
   // resize() without clear(): a buffer reused for the same grid keeps its elements and is only
   // overwritten below (no value-initialisation pass).
   out.resize(total);
@@ -92,7 +105,7 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
         const uint64_t zw = b->z0 | uint64_t{1} << 32;
         const uint64_t hap = 1 | uint64_t{j} << 48;
         // Pointer bounds read once: the stores through dst could alias b->count otherwise.
-        for (const uint64_t *q = b->q, *e = b->q + b->count; q != e; ++q, ++dst) {
+        for (const uint64_t *q = b->q(), *e = b->q() + b->count; q != e; ++q, ++dst) {
           const uint64_t p = *q;
           const uint64_t w0 = xy + (p & kPackXY), w1 = zw + (p >> 8 & kPackZW),
                          w2 = hap + (p >> 16 & kPackHAP);
@@ -105,7 +118,7 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
         }
       } else {
         for (uint32_t k = 0; k < b->count; ++k, ++dst) {
-          const uint64_t p = b->q[k];
+          const uint64_t p = b->q()[k];
           dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
           dst->y = b->y0 + static_cast<uint32_t>(p >> 32 & 0x7F);
           dst->z = b->z0 + static_cast<uint32_t>(p >> 8 & 0x7F);
@@ -122,10 +135,16 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
     tails[j] = &no_block;
   }
   joints_used.clear();
-  pool_used = 0;
+  small_blocks.used = large_blocks.used = 0;
 }
 
 namespace detail {
+
+Error quad_limit_error(size_t max_quads) {
+  return model_error(ErrorCode::LimitOutput, "VOX0",
+                     "the mesh has more than " + std::to_string(max_quads) +
+                         " quads, more than the output limit allows");
+}
 
 Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid) {
   grid.sx = vox0.size_x;

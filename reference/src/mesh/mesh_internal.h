@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "voxrig/mesh.h"
@@ -56,22 +57,38 @@ struct MeshScratch::Impl {
   std::vector<uint64_t> xchange;
   std::vector<uint64_t> xdown;
   // Grouping by joint (binary mesher): each joint's quads go, packed into 8 bytes relative to
-  // their tile, to a chain of fixed-size blocks (emission order; one tile per block), and the
-  // chains are expanded into `out` in joint order at the end. Packing keeps the hot loop's
-  // stores and the final pass's reads small (a quad is 28 bytes unpacked). Blocks come from a
-  // pool that only grows; chains and the used-joint list are reset by flush_grouped().
-  static constexpr uint32_t kBlockQuads = 512;
+  // their tile, to a chain of blocks (emission order; one tile per block), and the chains are
+  // expanded into `out` in joint order at the end. Packing keeps the hot loop's stores and the
+  // final pass's reads small (a quad is 28 bytes unpacked). A (tile, joint) chain starts with a
+  // small block and goes on in large ones: a joint with a few faces in a tile costs ~160 bytes
+  // there, not 4 KiB (a grid of lone voxels bound to 16,384 joints made 330,000 such chains:
+  // 1.4 GB of 4 KiB blocks from a 7.7 MB file). Blocks come from two pools that only grow;
+  // chains and the used-joint list are reset by flush_grouped().
+  static constexpr uint32_t kBlockQuads = 512, kSmallBlockQuads = 16;
   struct QuadBlock {
     QuadBlock* next;
-    uint32_t count;
+    uint32_t count, capacity;
     uint32_t tile;        // tile sequence number of every quad in the block
     uint32_t x0, y0, z0;  // that tile's origin
-    uint64_t q[kBlockQuads];
+    /// The packed quads: `capacity` words right after the header, in the same allocation.
+    uint64_t* q() { return reinterpret_cast<uint64_t*>(this + 1); }
+    const uint64_t* q() const { return reinterpret_cast<const uint64_t*>(this + 1); }
   };
+  static_assert(sizeof(QuadBlock) % sizeof(uint64_t) == 0);
   // An empty chain's tail: a full block (never written), so emit_packed tests no null pointer.
-  static inline QuadBlock no_block{nullptr, kBlockQuads, 0, 0, 0, 0, {}};
-  std::vector<std::unique_ptr<QuadBlock>> pool;
-  size_t pool_used = 0;
+  static inline QuadBlock no_block{nullptr, 0, 0, 0, 0, 0, 0};
+  // One pool per block size; a block's storage is its header and its words (not zero-filled).
+  struct BlockPool {
+    std::vector<std::unique_ptr<uint64_t[]>> blocks;
+    size_t used = 0;
+    QuadBlock* at(size_t i) const { return reinterpret_cast<QuadBlock*>(blocks[i].get()); }
+  };
+  BlockPool small_blocks, large_blocks;
+  /// Where the pools stand (past_quad_limit counts the quads of the blocks taken since).
+  struct BlockMark {
+    size_t small, large;
+  };
+  BlockMark block_mark() const { return {small_blocks.used, large_blocks.used}; }
   // Per joint, 65536 entries each, all empty between calls: the chain's first block (nullptr:
   // empty) and its last (&no_block when empty). Separate arrays: the hot path reads tails only.
   std::vector<QuadBlock*> heads, tails;
@@ -110,11 +127,29 @@ struct MeshScratch::Impl {
   /// Appends a packed quad of the current tile to `joint`'s chain.
   void emit_packed(uint16_t joint, uint64_t packed) {
     QuadBlock* b = tails[joint];
-    if (b->count == kBlockQuads || b->tile != tile_seq) b = append_block(joint);
-    b->q[b->count++] = packed;
+    if (b->count == b->capacity || b->tile != tile_seq) b = append_block(joint);
+    b->q()[b->count++] = packed;
   }
   /// Writes every chain into out (resized), joints ascending; resets the chains.
   void flush_grouped(std::vector<Quad>& out);
+  /// Resets the chains without writing them (a run stopped by the quad cap).
+  void discard_grouped();
+
+  // The quad cap (MeshScratch::set_quad_limit) and the binary mesher's count against it: the
+  // quads in `out` plus those in the chains (counted per tile from the tile's new blocks).
+  size_t max_quads = SIZE_MAX;
+  size_t chained_quads = 0;
+  bool over_quad_limit = false;
+  /// Adds the quads of the blocks taken since `before` and says whether out's quads and the
+  /// chained ones are now past the cap (then sets over_quad_limit).
+  bool past_quad_limit(BlockMark before, size_t out_quads) {
+    for (size_t k = before.small; k < small_blocks.used; ++k)
+      chained_quads += small_blocks.at(k)->count;
+    for (size_t k = before.large; k < large_blocks.used; ++k)
+      chained_quads += large_blocks.at(k)->count;
+    over_quad_limit = out_quads + chained_quads > max_quads;
+    return over_quad_limit;
+  }
 
   void ensure();  // sizes every buffer once (allocates on the first call only)
 
@@ -174,6 +209,9 @@ void group_by_joint(const std::vector<Quad>& in, std::vector<Quad>& out, MeshScr
 /// Checks the grid shape; eval.buffer_size when voxels (or a non-empty joint map) do not hold
 /// exactly sx * sy * sz entries.
 Status make_grid(const Vox0& vox0, std::span<const uint16_t> joints, Grid& grid);
+
+/// The limit.output error of a mesher stopped by the quad cap.
+Error quad_limit_error(size_t max_quads);
 
 // ---- mesh_binary.cpp ----
 

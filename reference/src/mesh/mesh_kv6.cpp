@@ -96,7 +96,12 @@ static Status mesh_kv6_greedy_unguarded(const Kv6& kv6, std::vector<Quad>& out,
 
 // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Status mesh_kv6_greedy(const Kv6& kv6, std::vector<Quad>& out, MeshScratch& scratch) {
-  return guard_out_of_memory([&] { return mesh_kv6_greedy_unguarded(kv6, out, scratch); });
+  return guard_out_of_memory([&]() -> Status {
+    VOXRIG_TRY(mesh_kv6_greedy_unguarded(kv6, out, scratch));
+    if (out.size() > scratch.impl().max_quads)
+      return detail::quad_limit_error(scratch.impl().max_quads);
+    return ok_status();
+  });
 }
 
 static Status mesh_kv6_greedy_unguarded(const Kv6& kv6, std::vector<Quad>& out,

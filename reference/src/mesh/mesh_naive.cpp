@@ -23,6 +23,7 @@ static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> j
   dst.clear();
   const uint32_t size[3] = {g.sx, g.sy, g.sz};
   for (uint32_t z = 0; z < g.sz; ++z) {
+    if (dst.size() > s.max_quads) return detail::quad_limit_error(s.max_quads);
     for (uint32_t y = 0; y < g.sy; ++y) {
       for (uint32_t x = 0; x < g.sx; ++x) {
         const size_t i = g.index(x, y, z);
@@ -60,6 +61,7 @@ static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> j
       }
     }
   }
+  if (dst.size() > s.max_quads) return detail::quad_limit_error(s.max_quads);
   if (g.joints != nullptr) detail::group_by_joint(s.staged, out, s);
   return ok_status();
 }

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "rkc/rkc_detail.h"
+#include "rkc/rvc_internal.h"
 #include "voxrig/rkc.h"
 #include "voxrig/utf8.h"
 
@@ -285,10 +286,12 @@ Status decode_clps(const ChunkRef& chunk, const DecodeOptions& options, WarningS
 
 Status decode_vclp(const ChunkRef& chunk, const DecodeOptions& options, WarningSink& sink,
                    Character& out) {
+  // Only the last VCLP is decoded, so this is the file's one RVC budget: its clips share it.
+  RvcBudget budget(options.limits.rvc_inflated_total);
   return decode_blob_list(chunk, "VCLP", "clip", options.limits.rkc_voxel_clips,
                           ErrorCode::RkcLimitVoxelClips, kMinRvcBlob, sink, out.voxel_clips,
                           [&](std::span<const uint8_t> blob, uint64_t at, const Path&) {
-                            return decode_rvc(blob, at, options);
+                            return decode_rvc_budgeted(blob, at, options, budget);
                           });
 }
 

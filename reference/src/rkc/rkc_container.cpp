@@ -150,6 +150,10 @@ static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
   // and the destruction of the moved-from one cost a small file about as much as a chunk.
   Result<Character> out{std::in_place};
   if (!detail::decode_rkc_fast(bytes, options, out.value())) {
+    // The fast path's partial model is freed before the second pass, so a rejected file never
+    // holds two decodes at once (it costs what an accepted one does), and an out-of-memory
+    // failure strikes where validate_rkc's single pass would.
+    out.value() = Character{};
     detail::WarningSink none;
     out = decode_rkc_impl(bytes, options, none);
   }

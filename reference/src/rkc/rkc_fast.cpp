@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "rkc/rkc_detail.h"
+#include "rkc/rvc_internal.h"
 #include "voxrig/rvc.h"
 #include "voxrig/utf8.h"
 #include "voxrig/validate.h"
@@ -200,12 +201,13 @@ bool vclp(std::span<const uint8_t> payload, uint64_t payload_at, const DecodeOpt
   uint32_t count;
   if (!r.count(count, options.limits.rkc_voxel_clips)) return false;
   c.voxel_clips.reserve(clamp_reserve(count, wr::kMinRvcBlob, r.left()));
+  RvcBudget budget(options.limits.rvc_inflated_total);  // the file's, as in decode_vclp
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t len;
     std::span<const uint8_t> blob;
     if (!r.u32(len) || !r.take(len, blob)) return false;
     const uint64_t at = payload_at + static_cast<uint64_t>(blob.data() - payload.data());
-    auto clip = decode_rvc(blob, at, options);
+    auto clip = decode_rvc_budgeted(blob, at, options, budget);
     if (!clip.ok()) return false;
     c.voxel_clips.push_back(std::move(clip).value());
   }

@@ -18,8 +18,10 @@
 // TIME (docs/spec/rvc.md#time): frame_count u32 milliseconds; extra bytes ignored.
 //
 // Order of checks (the seed's): magic, version, chunk scan in file order (each chunk inflated as
-// it is met, under the per-chunk and total caps), then missing META, missing FRMS, then the
-// last META, the last FRMS, the last TIME; under rkc-strict, frame validation last (D8).
+// it is met, under the per-chunk cap and the file's budget), then missing META, missing FRMS,
+// then the last META, the last FRMS (its frame table charged to the budget first), the last
+// TIME (likewise); under rkc-strict, frame validation last (D8). The budget
+// (Limits::rvc_inflated_total, detail::RvcBudget) is one per file: an RKCH's clips share it.
 #include <zlib.h>
 
 #include <algorithm>
@@ -186,14 +188,33 @@ uint32_t* load_u32s(uint32_t* out, const uint8_t* in, size_t n) {
   return out + n;
 }
 
+// Over the file's RVC budget (detail::RvcBudget): the error of `what` at `offset` / `path`.
+Error over_budget(uint64_t offset, const Path& path, const std::string& what, uint64_t bytes,
+                  const Limits& limits) {
+  return error_at(ErrorCode::RvcLimitInflatedTotal, offset, path,
+                  what + ": " + std::to_string(bytes) + " more bytes would exceed the file's " +
+                      std::to_string(limits.rvc_inflated_total) +
+                      " bytes of inflated and decoded RVC data");
+}
+
+// The frame table parse_frms reserves for `frame_count` frames in `bytes` FRMS bytes (clamped,
+// never an error of its own, D13): a frame takes at least 5 bytes, and RvcFrames holds a stored
+// byte's u32 in 4 bytes plus at most 12 bytes of lengths per frame beyond the stored counts, so
+// this is exactly enough and nothing grows.
+struct FrameTable {
+  uint64_t frames, words;
+  uint64_t bytes() const { return 8 * frames + 4 * words; }  // index + buffer
+};
+FrameTable frame_table(uint32_t frame_count, uint64_t bytes) {
+  const uint64_t frames = std::min<uint64_t>(frame_count, bytes / 5);
+  return {frames, bytes / 4 + 3 * frames};
+}
+
 Status parse_frms(ByteReader& r, RvcClip& clip) {
   const uint32_t owpc = rvc_owpc(clip.meta.dims[2]);
   const uint32_t n = clip.meta.frame_count;
-  // Clamped reservation (never an error of its own, D13): a frame takes at least 5 bytes, and
-  // RvcFrames holds a stored byte's u32 in 4 bytes plus at most 12 bytes of lengths per frame
-  // beyond the stored counts, so this is exactly enough and nothing grows.
-  const uint64_t max_frames = std::min<uint64_t>(n, r.remaining() / 5);
-  clip.frames.reserve(max_frames, r.remaining() / 4 + 3 * max_frames);
+  const FrameTable table = frame_table(n, r.remaining());
+  clip.frames.reserve(table.frames, table.words);
   FrmsReader fr{r};
   for (uint32_t i = 0; i < n; ++i) {
     fr.frame = i;
@@ -303,16 +324,26 @@ bool RvcClip::operator==(const RvcClip& o) const {
 }
 
 static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
-                                            const DecodeOptions& options);
+                                            const DecodeOptions& options,
+                                            detail::RvcBudget& budget);
 
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h). A
+// standalone clip is a file of its own: it gets the whole budget.
 Result<RvcClip> decode_rvc(std::span<const uint8_t> bytes, uint64_t base_offset,
                            const DecodeOptions& options) {
-  return guard_out_of_memory([&] { return decode_rvc_unguarded(bytes, base_offset, options); });
+  detail::RvcBudget budget(options.limits.rvc_inflated_total);
+  return detail::decode_rvc_budgeted(bytes, base_offset, options, budget);
+}
+
+Result<RvcClip> detail::decode_rvc_budgeted(std::span<const uint8_t> bytes, uint64_t base_offset,
+                                            const DecodeOptions& options, RvcBudget& budget) {
+  return guard_out_of_memory(
+      [&] { return decode_rvc_unguarded(bytes, base_offset, options, budget); });
 }
 
 static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
-                                            const DecodeOptions& options) {
+                                            const DecodeOptions& options,
+                                            detail::RvcBudget& budget) {
   const Limits& limits = options.limits;
   ByteReader r(bytes, base_offset, ErrorCode::RvcTruncated);
   const Path hp("header");
@@ -328,7 +359,6 @@ static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint
   RvcClip clip;
   clip.version = version;
   std::optional<ChunkRef> meta, frms, time;
-  uint64_t inflated_total = 0;
   while (!r.at_end()) {
     const size_t index = clip.chunks.size();
     const Path cp = Path().child("chunk", static_cast<int64_t>(index));
@@ -351,11 +381,7 @@ static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint
       if (raw_len > limits.rvc_inflated_per_chunk)
         return error_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
                         what + ": raw_len " + std::to_string(raw_len) + " over the per-chunk cap");
-      if (raw_len > limits.rvc_inflated_total - std::min(inflated_total, limits.rvc_inflated_total))
-        return error_at(
-            ErrorCode::RvcLimitInflatedTotal, payload_offset, cp,
-            what + ": inflated bytes would exceed " + std::to_string(limits.rvc_inflated_total));
-      inflated_total += raw_len;
+      if (!budget.take(raw_len)) return over_budget(payload_offset, cp, what, raw_len, limits);
       if (!inflate_exact(payload.subspan(4), raw_len, chunk.inflated))
         return error_at(ErrorCode::RvcBadDeflate, payload_offset, cp,
                         what + ": bad deflate stream");
@@ -385,6 +411,11 @@ static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint
   }
   {
     const RvcChunk& c = clip.chunks[frms->index];
+    // The frame table is charged to the file's budget first: a file of many clips of 2^20
+    // empty frames each would otherwise hold 24 bytes per frame for every clip.
+    const FrameTable table = frame_table(clip.meta.frame_count, c.inflated.size());
+    if (!budget.take(table.bytes()))
+      return over_budget(frms->payload_offset, Path("FRMS"), "frame table", table.bytes(), limits);
     ByteReader fr(c.inflated, 0, ErrorCode::RvcTruncated);
     Status s = parse_frms(fr, clip);
     if (!s.ok()) return inflated_error(std::move(s).error(), frms->payload_offset, c.deflated());
@@ -393,6 +424,10 @@ static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint
   }
   if (time) {
     const RvcChunk& c = clip.chunks[time->index];
+    // The durations, likewise (only when TIME holds them all: else parse_time reports it).
+    const uint64_t durations = 4 * uint64_t{clip.meta.frame_count};
+    if (durations <= c.inflated.size() && !budget.take(durations))
+      return over_budget(time->payload_offset, Path("TIME"), "durations", durations, limits);
     ByteReader tr(c.inflated, 0, ErrorCode::RvcTruncated);
     Status s = parse_time(tr, clip);
     if (!s.ok()) return inflated_error(std::move(s).error(), time->payload_offset, c.deflated());

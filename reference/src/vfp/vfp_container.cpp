@@ -286,14 +286,15 @@ static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
   return out;
 }
 
-static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file);
+namespace {
 
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
-  return guard_out_of_memory([&] { return encode_vfp_unguarded(file); });
-}
-
-static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file) {
+// The encoder: the file as consecutive pieces handed to put(std::span<const uint8_t>) — the header,
+// then per section its 16-byte header and its payload. A decoded VOX0's payload goes out as its
+// header, palette and voxels straight from the model, and the sourceHash is hashed from the same
+// pieces, so the grid is never copied; other payloads are encoded one section at a time. An
+// error (a hand-built model the format cannot hold) stops it after the pieces already put.
+template <class Put>
+Status put_vfp(const VfpFile& file, Put&& put) {
   const Vox0* vox0 = file.vox0();
   if (vox0 == nullptr)
     return error_at(ErrorCode::VfpVox0Missing, 0, Path("header"),
@@ -302,30 +303,25 @@ static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file) {
     return error_at(ErrorCode::VfpWriteTooLarge, 0, Path("header"),
                     "more sections than sectionCount (u32) holds");
   VOXRIG_TRY(check_vox0_writable(*vox0));
-  const std::vector<uint8_t> vox0_bytes = encode_vox0(*vox0);
-
   ByteWriter w;
   w.bytes(std::span<const uint8_t>(kMagic, 4));
   w.u8(1);
   w.u8(file.version_minor);
   w.u16(0);
   w.u32(static_cast<uint32_t>(file.sections.size()));
-  w.bytes(sha256(vox0_bytes));
+  w.bytes(detail::vox0_hash(*vox0));
+  put(std::span<const uint8_t>(w.data()));
   for (size_t i = 0; i < file.sections.size(); ++i) {
     const Section& s = file.sections[i];
-    // Each body to bytes; the first VOX0 is already encoded.
+    // Each body to bytes (a VOX0 to its three pieces).
     std::vector<uint8_t> encoded;
     std::span<const uint8_t> payload;
+    const Vox0* grid = nullptr;
     if (const auto* raw = std::get_if<RawPayload>(&s.body)) {
       payload = raw->bytes;
     } else if (const auto* v = std::get_if<Vox0>(&s.body)) {
-      if (v == vox0) {
-        payload = vox0_bytes;
-      } else {
-        VOXRIG_TRY(check_vox0_writable(*v));
-        encoded = encode_vox0(*v);
-        payload = encoded;
-      }
+      if (v != vox0) VOXRIG_TRY(check_vox0_writable(*v));
+      grid = v;
     } else if (const auto* sk = std::get_if<Skel>(&s.body)) {
       VOXRIG_ASSIGN_OR_RETURN(encoded, encode_skel(*sk));
       payload = encoded;
@@ -339,18 +335,67 @@ static Result<std::vector<uint8_t>> encode_vfp_unguarded(const VfpFile& file) {
       VOXRIG_ASSIGN_OR_RETURN(encoded, encode_anim(std::get<Anim>(s.body)));
       payload = encoded;
     }
-    if (payload.size() > 0xFFFFFFFFu)
+    const uint64_t size = grid ? detail::vox0_payload_size(*grid) : payload.size();
+    if (size > 0xFFFFFFFFu)
       return error_at(ErrorCode::VfpWriteTooLarge, 0, section_path(i),
-                      "payload of " + num(payload.size()) + " bytes exceeds u32");
-    w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.header.tag.data()), 4));
-    w.i32(s.header.chunk_id);
-    w.u8(s.header.codec);
-    w.u8(s.header.flags);
-    w.u16(0);
-    w.u32(static_cast<uint32_t>(payload.size()));
-    w.bytes(payload);
+                      "payload of " + num(size) + " bytes exceeds u32");
+    ByteWriter h;
+    h.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.header.tag.data()), 4));
+    h.i32(s.header.chunk_id);
+    h.u8(s.header.codec);
+    h.u8(s.header.flags);
+    h.u16(0);
+    h.u32(static_cast<uint32_t>(size));
+    put(std::span<const uint8_t>(h.data()));
+    if (grid) {
+      const auto head = detail::vox0_header(*grid);
+      put(std::span<const uint8_t>(head));
+      put(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(grid->palette.data()),
+                                   4 * grid->palette.size()));
+      put(std::span<const uint8_t>(grid->voxels));
+    } else {
+      put(payload);
+    }
   }
-  return w.take();
+  return ok_status();
+}
+
+}  // namespace
+
+uint64_t vfp_encoded_size(const VfpFile& file) {
+  uint64_t total = 44;
+  for (const Section& s : file.sections) {
+    total += 16;
+    if (const auto* raw = std::get_if<RawPayload>(&s.body))
+      total += raw->bytes.size();
+    else if (const auto* v = std::get_if<Vox0>(&s.body))
+      total += detail::vox0_payload_size(*v);
+    else if (const auto* sk = std::get_if<Skel>(&s.body))
+      total += detail::skel_payload_size(*sk);
+    else if (const auto* vs = std::get_if<Vskn>(&s.body))
+      total += detail::vskn_payload_size(*vs);
+    else
+      total += detail::anim_payload_size(std::get<Anim>(s.body));
+  }
+  return total;
+}
+
+// The public entry points: allocation failure becomes internal.out_of_memory (result.h).
+Result<std::vector<uint8_t>> encode_vfp(const VfpFile& file) {
+  return guard_out_of_memory([&]() -> Result<std::vector<uint8_t>> {
+    ByteWriter w;
+    w.reserve(vfp_encoded_size(file));
+    VOXRIG_TRY(put_vfp(file, [&](std::span<const uint8_t> piece) { w.bytes(piece); }));
+    return w.take();
+  });
+}
+
+Status write_vfp(const VfpFile& file, const OutputSink& sink) {
+  return guard_out_of_memory([&] {
+    return put_vfp(file, [&](std::span<const uint8_t> piece) {
+      sink(std::string_view(reinterpret_cast<const char*>(piece.data()), piece.size()));
+    });
+  });
 }
 
 VfpFile canonicalized(VfpFile file) {
@@ -364,7 +409,7 @@ VfpFile canonicalized(VfpFile file) {
 void rebind(VfpFile& file) {
   // baseSourceHash first: it is part of the SKEL payload that skeletonHash covers.
   if (const Vox0* vox0 = file.vox0()) {
-    const Sha256 source = sha256(encode_vox0(*vox0));
+    const Sha256 source = detail::vox0_hash(*vox0);
     for (Section& s : file.sections) {
       if (auto* b = std::get_if<Skel>(&s.body)) b->base_source_hash = source;
       if (auto* b = std::get_if<Vskn>(&s.body)) b->base_source_hash = source;

@@ -8,6 +8,7 @@
 
 #include "voxrig/byte_reader.h"
 #include "voxrig/byte_writer.h"
+#include "voxrig/sha256.h"
 #include "voxrig/utf8.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_model.h"
@@ -99,6 +100,9 @@ inline Result<Trs> read_trs(ByteReader& r, const Path& p, ErrorCode non_finite,
 inline constexpr size_t kVox0HeaderBytes = 12;
 /// The VOX0 header exactly as encode_vox0 writes it (vox0_codec.cpp).
 std::array<uint8_t, kVox0HeaderBytes> vox0_header(const Vox0& vox0);
+/// SHA-256 of encode_vox0(vox0), hashed from the model's header, palette and voxels in turn (no
+/// copy of the grid).
+Sha256 vox0_hash(const Vox0& vox0);
 /// Payload length encode_vox0 / encode_skel / encode_vskn / encode_anim produce for the model
 /// (64-bit: a hand-built model may exceed a section's u32; the encoders check that).
 uint64_t vox0_payload_size(const Vox0& vox0);

@@ -168,6 +168,15 @@ uint64_t detail::vox0_payload_size(const Vox0& vox0) {
   return kVox0HeaderBytes + 4 * uint64_t{vox0.palette.size()} + vox0.voxels.size();
 }
 
+Sha256 detail::vox0_hash(const Vox0& vox0) {
+  Sha256Stream h;
+  const auto head = vox0_header(vox0);
+  h.update(head);
+  h.update({reinterpret_cast<const uint8_t*>(vox0.palette.data()), 4 * vox0.palette.size()});
+  h.update(vox0.voxels);
+  return h.finish();
+}
+
 std::vector<uint8_t> encode_vox0(const Vox0& vox0) {
   const size_t palette_bytes = 4 * vox0.palette.size();
   std::vector<uint8_t> out(detail::vox0_payload_size(vox0));

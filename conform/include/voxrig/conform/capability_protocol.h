@@ -18,6 +18,7 @@
 #include "voxrig/mesh.h"
 #include "voxrig/pose_f64.h"
 #include "voxrig/rkc_model.h"
+#include "voxrig/text_stream.h"
 #include "voxrig/vfp_model.h"
 
 namespace voxrig::conform {
@@ -47,8 +48,10 @@ Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQ
 
 /// The reference's protocol mesh of a decoded model: bone-aware (VFP with a rig under vfp-rig),
 /// greedy (static VFP), kv6 greedy (KV6); for an RKCH character every MSHS mesh, joint = mesh
-/// index. `mesher` is "bone-aware", "greedy" or "naive".
-Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher);
+/// index. `mesher` is "bone-aware", "greedy" or "naive". More than `max_quads` quads is
+/// limit.output (MeshScratch::set_quad_limit; an RKCH character's meshes count together).
+Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher,
+                                     size_t max_quads = SIZE_MAX);
 
 /// {"model": [[16 numbers], ...]}: one column-major matrix per entry, each element as the
 /// shortest decimal that round-trips the double; a non-finite element is written as null.
@@ -58,6 +61,9 @@ std::string model_matrices_json(std::span<const Mat4d> models);
 /// ...]}: the protocol form of reference quads (mesh.h coordinates turned into the inclusive
 /// box of the voxels whose `normal` face the quad covers).
 std::string quads_json(std::span<const Quad> quads);
+/// quads_json's text written to `text` (voxrig/text_stream.h): false when it stopped at the
+/// stream's limit.
+bool quads_json_text(std::span<const Quad> quads, TextStream& text);
 
 /// The reference mesh of a mesh case as the manifest stores it (docs/manifest-schema.md, MESH):
 /// {"size": [x, y, z], "quads": [...]}, the grid size and quads_json()'s quads.
