@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "decode_input.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
 
@@ -31,9 +32,7 @@ int run(const Args& args) {
   if (!in) return kExitIo;
   auto model = compile_vfp_json(as_text(*in), Limits{});
   if (!model.ok()) {
-    print_error_json(model.error());
-    std::cerr << args.positional[0] << ": " << model.error().to_text() << "\n";
-    return kExitReject;
+    return report_rejection(model.error(), args.positional[0]);
   }
   auto bytes = encode_vfp(*model);
   if (!bytes.ok()) {
