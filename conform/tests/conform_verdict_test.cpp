@@ -412,7 +412,7 @@ TEST(ConformReport, JsonReportCarriesRunInfoAndEveryResult) {
   const std::string text = report_json(i, rs, s);
   nlohmann::json j;
   ASSERT_NO_THROW(j = nlohmann::json::parse(text)) << text;
-  EXPECT_EQ(j["schema"], "voxrig-conform-report/1");
+  EXPECT_EQ(j["schema"], "voxrig-conform-report/2");
   EXPECT_EQ(j["suite_version"], "0.1.0");
   EXPECT_EQ(j["manifest_sha256"], std::string(64, 'a'));
   EXPECT_EQ(j["reader"], "python3 reader.py --flag \"x\" <&>");
