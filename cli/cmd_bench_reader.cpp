@@ -57,7 +57,7 @@ constexpr OptionSpec kOptions[] = {{"--testee", true},
 
 // The perf corpus, restricted to --profile. Empty after one line when nothing is left.
 std::vector<conform::BenchCase> corpus(const Args& args) {
-  std::cerr << "bench-reader: building the perf corpus\n";
+  std::cerr << "voxrig bench-reader: building the perf corpus\n";
   std::vector<conform::BenchCase> cases = perf::reader_corpus(args.has("--quick"));
   if (const auto wanted = args.last("--profile")) {
     const std::string list = "," + *wanted + ",";
@@ -65,7 +65,7 @@ std::vector<conform::BenchCase> corpus(const Args& args) {
       return list.find("," + std::string(to_string(c.profile)) + ",") == std::string::npos;
     });
     if (cases.empty())
-      std::cerr << "bench-reader: --profile " << *wanted
+      std::cerr << "voxrig bench-reader: --profile " << *wanted
                 << ": the perf corpus has no case of these profiles (it has vfp-static, vfp-rig, "
                    "rkc-strict)\n";
   }
@@ -76,11 +76,11 @@ int run(const Args& args) {
   const auto testee_path = args.last("--testee");
   const auto reader = args.last("--reader");
   if (testee_path.has_value() == reader.has_value()) {
-    std::cerr << "bench-reader: give exactly one of --testee LIB.so or --reader COMMAND\n";
+    std::cerr << "voxrig bench-reader: give exactly one of --testee LIB.so or --reader COMMAND\n";
     return kExitUsage;
   }
   if (!args.positional.empty()) {
-    std::cerr << "bench-reader: unexpected argument '" << args.positional[0] << "'\n";
+    std::cerr << "voxrig bench-reader: unexpected argument '" << args.positional[0] << "'\n";
     return kExitUsage;
   }
   conform::BenchOptions options;
@@ -93,7 +93,7 @@ int run(const Args& args) {
   if (testee_path) {
     std::string error;
     if (!(testee = conform::Testee::load(*testee_path, &error))) {
-      std::cerr << "bench-reader: --testee: " << error << "\n";
+      std::cerr << "voxrig bench-reader: --testee: " << error << "\n";
       return kExitIo;
     }
   }
@@ -105,14 +105,14 @@ int run(const Args& args) {
   const conform::BenchResult r = conform::bench_reader(
       cases, {testee.get(), reader.value_or(""), protocol_option(args)}, options);
   if (r.status != conform::BenchStatus::Written) {
-    std::cerr << "bench-reader: " << r.problem << "\n";
+    std::cerr << "voxrig bench-reader: " << r.problem << "\n";
     return r.status == conform::BenchStatus::IoError   ? kExitIo
            : r.status == conform::BenchStatus::NoServe ? kExitUsage
                                                        : kExitFailed;
   }
   if (auto out = args.last("-o")) {
     if (!write_file(*out, r.json)) {
-      std::cerr << "bench-reader: cannot write " << *out << "\n";
+      std::cerr << "voxrig bench-reader: cannot write " << *out << "\n";
       return kExitIo;
     }
   } else {

@@ -24,15 +24,24 @@ using namespace voxrig::conform;
 namespace fs = std::filesystem;
 
 constexpr std::string_view kUsage =
-    "usage: voxrig conform [--reader 'COMMAND'] [--profile P ...] [--golden DIR] [--jobs N]\n"
-    "                      [--timeout SEC] [--codes strict|loose] [--expected-failures FILE]\n"
-    "                      [--update-expected] [--writer] [--junit FILE] [--report FILE.json]\n"
-    "                      [--filter SUBSTR] [--level required|all] [--html FILE]\n"
-    "                      [--compile] [--pose] [--mesh] [--no-dump] [--protocol P]\n"
+    "usage: voxrig conform [--reader 'COMMAND'] [--level verdicts|dumps|writers|capabilities]\n"
+    "                      [--profile P ...] [--golden DIR] [--jobs N] [--timeout SEC]\n"
+    "                      [--codes strict|loose] [--recommended] [--filter SUBSTR ...]\n"
+    "                      [--writer] [--compile] [--pose] [--mesh] [--no-dump]\n"
+    "                      [--expected-failures FILE] [--update-expected]\n"
+    "                      [--junit FILE] [--report FILE.json] [--html FILE]\n"
+    "                      [--generated N [--seed S] [--format F] [--size small|medium]]\n"
+    "                      [--protocol auto|serve|oneshot]\n"
     "Runs a reader over the golden corpus and compares its verdicts and dumps with the\n"
     "manifest (golden/README.md). The manifest's SHA-256 hashes are checked first.\n"
     "  --reader CMD        shell command; run as `CMD dump --profile P FILE` (and, with --writer,\n"
     "                      `CMD roundtrip|canonicalize --profile P IN OUT`). Default: this voxrig\n"
+    "  --level L           the adoption ladder, each rung adding checks to the one below:\n"
+    "                      verdicts      accept / reject and the error code; the dump is not read\n"
+    "                      dumps         + the canonical JSON dump (the default)\n"
+    "                      writers       + roundtrip / canonicalize bytes (--writer)\n"
+    "                      capabilities  + compile, pose and mesh (--compile --pose --mesh)\n"
+    "                      The summary, reports and the CI action name the rung reached.\n"
     "  --profile P         vfp-static | vfp-rig | rkc-strict | rkc-compat; repeatable\n"
     "                      (default: all four, or those a serve reader's hello claims; profiles\n"
     "                      that do not apply to a case are skipped)\n"
@@ -44,6 +53,7 @@ constexpr std::string_view kUsage =
     "                      process per run; serve: require it (exit 2 if not); oneshot: never\n"
     "  --timeout SEC       per run; the reader's process group is killed (default: 10)\n"
     "  --codes loose       check accept/reject only, not error codes (reported as loose)\n"
+    "  --recommended       recommended cases count too (default: reported, not counted)\n"
     "  --expected-failures FILE   `CASE_ID PROFILE [CHECK]  # reason` per line: listed failures\n"
     "                      are xfail; a listed case that passes fails the run\n"
     "  --update-expected   rewrite FILE with the current failures\n"
@@ -54,20 +64,19 @@ constexpr std::string_view kUsage =
     "  --mesh              also check `CMD mesh --profile P FILE` (quads, by properties)\n"
     "  --no-dump           skip the reader cases (a compiler, player or mesher on its own)\n"
     "  --junit FILE        JUnit XML (one testsuite per profile)\n"
-    "  --report FILE.json  JSON report: versions, manifest hash, reader, per-case verdicts, "
-    "timing\n"
-    "  --html FILE         one self-contained HTML page: summary, spec section x profile matrix,\n"
-    "                      filters, per case rules, expectation, outcome, dump diff, hex context\n"
+    "  --report FILE.json  JSON report: versions, manifest hash, reader, level, per-case\n"
+    "                      verdicts, timing\n"
+    "  --html FILE         one self-contained HTML page: level, summary, spec section x profile\n"
+    "                      matrix, filters, per case rules, expectation, outcome, dump diff, hex\n"
     "  --filter SUBSTR     only cases whose id contains SUBSTR; repeatable (any of them)\n"
-    "  --level all         recommended cases count too (default: reported, not counted)\n"
     "  --generated N       instead of the golden corpus: generate N seeded cases (voxrig gen,\n"
     "                      1 in 4 negative) into a temporary corpus and run on that; the seed is\n"
-    "                      printed, and on a failure the corpus is kept and the first failing "
-    "case\n"
-    "                      is named with the command that regenerates it\n"
+    "                      printed, and on a failure the corpus is kept and the first failing\n"
+    "                      case is named with the command that regenerates it\n"
     "  --seed S            generator seed (default 1); --format F: vfp|rkc|kv6|rvc|kfa|all (all)\n"
     "  --size small|medium generated file size (default small)\n"
-    "The summary on stdout ends with `N passed, N failed`.\n"
+    "Paths (the reader command, --golden, reports) are relative to the current directory.\n"
+    "The summary on stdout ends with `level reached: L (...)` and `N passed, N failed`.\n"
     "Before running, a --reader that cannot be started (the shell says not found / not\n"
     "executable) fails at once with exit 2, and --junit/--report/--update-expected paths that\n"
     "cannot be written fail at once with exit 3.\n"
@@ -85,7 +94,7 @@ struct Options {
 };
 
 constexpr std::string_view kCodesChoices[] = {"strict", "loose"};
-constexpr std::string_view kLevelChoices[] = {"required", "all"};
+constexpr std::string_view kLevelChoices[] = {"verdicts", "dumps", "writers", "capabilities"};
 
 constexpr OptionSpec kOptions[] = {{"--reader", true},
                                    {"--profile", true, kProfileChoices, true},
@@ -104,6 +113,7 @@ constexpr OptionSpec kOptions[] = {{"--reader", true},
                                    {"--seed", true},
                                    {"--format", true, kGenFormatChoices, true},
                                    {"--size", true, kGenSizeChoices},
+                                   {"--recommended", false},
                                    {"--update-expected", false},
                                    {"--writer", false},
                                    {"--compile", false},
@@ -168,7 +178,7 @@ int parse_options(const Args& args, Options& o) {
     return kExitUsage;
   run.jobs = unsigned(jobs);
   run.codes = args.last("--codes") == "loose" ? CodeMode::Loose : CodeMode::Strict;
-  run.level_all = args.last("--level") == "all";
+  run.count_recommended = args.has("--recommended");
   run.protocol = protocol_option(args);
   o.expected_failures = args.last("--expected-failures");
   o.update_expected = args.has("--update-expected");
@@ -176,8 +186,14 @@ int parse_options(const Args& args, Options& o) {
     std::cerr << "voxrig conform: --update-expected needs --expected-failures FILE\n";
     return kExitUsage;
   }
-  run.checks = {!args.has("--no-dump"), args.has("--writer"), args.has("--compile"),
-                args.has("--pose"), args.has("--mesh")};
+  // --level sets a rung's checks; the single flags add to them.
+  run.checks = checks_for_level(
+      conformance_level_from_string(args.last("--level").value_or("dumps")).value());
+  if (args.has("--no-dump")) run.checks.dump = false;
+  run.checks.writer |= args.has("--writer");
+  run.checks.compile |= args.has("--compile");
+  run.checks.pose |= args.has("--pose");
+  run.checks.mesh |= args.has("--mesh");
   if (!run.checks.dump && !run.checks.compile && !run.checks.pose && !run.checks.mesh) {
     std::cerr << "voxrig conform: --no-dump needs --compile, --pose or --mesh\n";
     return kExitUsage;

@@ -212,7 +212,7 @@ int run(const Args& args) {
   }
   run.started = [&](const FuzzRunInfo& info) {
     const FuzzOptions& o = run.options;
-    std::cerr << "fuzz-reader: " << info.reader << " (" << info.protocol << ") under "
+    std::cerr << "voxrig fuzz-reader: " << info.reader << " (" << info.protocol << ") under "
               << to_string(o.profile) << ", "
               << info.seeds << " seed files, seed 0x" << std::hex << o.seed << std::dec << ", "
               << (o.runs ? std::to_string(o.runs) + " runs" : std::to_string(int(o.seconds)) + " s")

@@ -18,10 +18,10 @@ namespace fs = std::filesystem;
 
 // Prints every source error and mismatch; kExitFailed when there is any, else kExitOk.
 int report(const golden::BuiltCorpus& g) {
-  for (const auto& e : g.errors) std::cerr << "golden: source error: " << e << "\n";
-  for (const auto& m : g.mismatches) std::cerr << "golden: MISMATCH " << m << "\n";
+  for (const auto& e : g.errors) std::cerr << "voxrig golden: source error: " << e << "\n";
+  for (const auto& m : g.mismatches) std::cerr << "voxrig golden: MISMATCH " << m << "\n";
   if (g.errors.empty() && g.mismatches.empty()) return kExitOk;
-  std::cerr << "golden: " << g.errors.size() << " source error(s), " << g.mismatches.size()
+  std::cerr << "voxrig golden: " << g.errors.size() << " source error(s), " << g.mismatches.size()
             << " mismatch(es) between declared and reference outcomes\n";
   return kExitFailed;
 }
@@ -30,14 +30,14 @@ int regen(const std::string& golden_dir, const std::string& out_dir, bool force)
   const golden::BuiltCorpus g = golden::build_corpus(golden_dir);
   const int rc = report(g);
   if (rc != kExitOk && !force) {
-    std::cerr << "golden: nothing written (use --force to write anyway)\n";
+    std::cerr << "voxrig golden: nothing written (use --force to write anyway)\n";
     return rc;
   }
   if (const std::string error = golden::write_corpus(out_dir, g); !error.empty()) {
     std::cerr << "voxrig: " << error << "\n";
     return kExitIo;
   }
-  std::cout << "golden: wrote " << g.files.size() << " files to " << out_dir << "\n";
+  std::cout << "voxrig golden: wrote " << g.files.size() << " files to " << out_dir << "\n";
   for (const auto& [format, profiles] : g.counts)
     for (const auto& [profile, c] : profiles)
       std::cout << "  " << format << " " << profile << ": " << c.first << " accept, " << c.second
@@ -49,20 +49,20 @@ int regen(const std::string& golden_dir, const std::string& out_dir, bool force)
 int keep_tree(const golden::BuiltCorpus& g) {
   std::string tmpl = (fs::temp_directory_path() / "voxrig-golden-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) {
-    std::cerr << "golden: cannot create a temporary directory\n";
+    std::cerr << "voxrig golden: cannot create a temporary directory\n";
     return kExitIo;
   }
   if (const std::string error = golden::write_corpus(tmpl, g); !error.empty()) {
     std::cerr << "voxrig: " << error << "\n";
     return kExitIo;
   }
-  std::cout << "golden: regenerated tree kept in " << tmpl << "\n";
+  std::cout << "voxrig golden: regenerated tree kept in " << tmpl << "\n";
   return kExitOk;
 }
 
 int check(const std::string& golden_dir, bool keep) {
   if (!fs::is_regular_file(fs::path(golden_dir) / "manifest.json")) {
-    std::cerr << "golden: cannot read " << golden_dir << "/manifest.json\n";
+    std::cerr << "voxrig golden: cannot read " << golden_dir << "/manifest.json\n";
     return kExitIo;
   }
   const golden::BuiltCorpus g = golden::build_corpus(golden_dir);
@@ -70,13 +70,13 @@ int check(const std::string& golden_dir, bool keep) {
   if (keep && keep_tree(g) != kExitOk) return kExitIo;
   size_t committed = 0;
   const auto problems = golden::corpus_drift(golden_dir, g, committed);
-  for (const auto& p : problems) std::cerr << "golden: DRIFT " << p << "\n";
+  for (const auto& p : problems) std::cerr << "voxrig golden: DRIFT " << p << "\n";
   if (!problems.empty()) {
-    std::cerr << "golden: " << problems.size()
+    std::cerr << "voxrig golden: " << problems.size()
               << " difference(s); run `voxrig golden regen` and commit golden/\n";
     rc = kExitFailed;
   }
-  if (rc == kExitOk) std::cout << "golden: check passed (" << committed << " files identical)\n";
+  if (rc == kExitOk) std::cout << "voxrig golden: check passed (" << committed << " files identical)\n";
   return rc;
 }
 

@@ -29,8 +29,9 @@ constexpr std::string_view kUsage =
     "verdict under each profile that applies to the format (vfp-static + vfp-rig, or\n"
     "rkc-strict + rkc-compat; all four for a file of unknown format).\n"
     "Sections and chunks are listed by the lenient wire framing, so a rejected file shows them\n"
-    "too; counts come from decoding under the format's default profile. Time and memory are\n"
-    "those of `dump` (docs/robustness.md).\n"
+    "too; counts come from decoding under the format's default profile, or under the family's\n"
+    "other profile (vfp-static, rkc-compat) when the default rejects the file. Time and memory\n"
+    "are those of `dump` (docs/robustness.md).\n"
     "  --json   one JSON object instead of text\n"
     "Exit: 0 printed (whatever the verdicts), 2 usage, 3 I/O.\n";
 
@@ -71,10 +72,12 @@ bool decoded(const R& r) {
   return r.ok();
 }
 
-// name -> count, decoded under the format's default profile; empty when the file is rejected.
-std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t> bytes) {
-  std::vector<std::pair<std::string, uint64_t>> c;
-  const DecodeOptions o{effective_profile(std::nullopt, bytes), Limits{}};
+using Counts = std::vector<std::pair<std::string, uint64_t>>;
+
+// name -> count, decoded under `profile`; empty when the file is rejected under it.
+Counts counts_under(std::span<const uint8_t> bytes, Profile profile) {
+  Counts c;
+  const DecodeOptions o{profile, Limits{}};
   switch (detect_format(bytes)) {
     case Format::Vfp:
       if (auto f = decode_vfp(bytes, o); decoded(f)) {
@@ -132,6 +135,17 @@ std::vector<std::pair<std::string, uint64_t>> counts_of(std::span<const uint8_t>
   return c;
 }
 
+// Counts under the format's default profile, or, when that rejects the file, under the family's
+// other profile (vfp-static reads a VFP whose rig is broken; rkc-compat what rkc-strict
+// rejects), so a rejected file still shows what it holds. `profile` is the one they came from.
+Counts counts_of(std::span<const uint8_t> bytes, Profile& profile) {
+  profile = effective_profile(std::nullopt, bytes);
+  Counts c = counts_under(bytes, profile);
+  if (!c.empty()) return c;
+  profile = profile == Profile::VfpRig ? Profile::VfpStatic : Profile::RkcCompat;
+  return counts_under(bytes, profile);
+}
+
 std::vector<Verdict> verdicts_of(std::span<const uint8_t> bytes) {
   const Format f = detect_format(bytes);
   std::vector<Profile> profiles;
@@ -149,8 +163,11 @@ std::vector<Verdict> verdicts_of(std::span<const uint8_t> bytes) {
 void print_json(const std::string& path, std::span<const uint8_t> bytes) {
   std::cout << "{\"file\": " << json_quote(path) << ", \"format\": \""
             << to_string(detect_format(bytes)) << "\", \"size\": " << bytes.size()
-            << ", \"sha256\": \"" << to_hex(sha256(bytes)) << "\", \"counts\": {";
-  const auto counts = counts_of(bytes);
+            << ", \"sha256\": \"" << to_hex(sha256(bytes)) << "\", ";
+  Profile counted = Profile::VfpRig;
+  const auto counts = counts_of(bytes, counted);
+  if (!counts.empty()) std::cout << "\"counts_profile\": \"" << to_string(counted) << "\", ";
+  std::cout << "\"counts\": {";
   for (size_t i = 0; i < counts.size(); ++i)
     std::cout << (i ? ", " : "") << json_quote(counts[i].first) << ": " << counts[i].second;
   std::cout << "}, \"parts\": [";
@@ -174,10 +191,13 @@ void print_json(const std::string& path, std::span<const uint8_t> bytes) {
 void print_text(const std::string& path, std::span<const uint8_t> bytes) {
   std::cout << path << ": " << to_string(detect_format(bytes)) << ", " << bytes.size()
             << " bytes\n  sha256   " << to_hex(sha256(bytes)) << "\n";
-  const auto counts = counts_of(bytes);
+  Profile counted = Profile::VfpRig;
+  const auto counts = counts_of(bytes, counted);
   if (!counts.empty()) {
     std::cout << "  counts  ";
     for (const auto& [name, n] : counts) std::cout << " " << name << "=" << n;
+    if (counted != effective_profile(std::nullopt, bytes))
+      std::cout << "  (under " << to_string(counted) << "; the default profile rejects the file)";
     std::cout << "\n";
   }
   for (const Part& p : parts_of(bytes))

@@ -31,7 +31,7 @@ constexpr std::string_view kUsage =
     "  --format glb    (VFP) a glTF 2.0 binary of the model at bind pose; gltf: the same as\n"
     "                  JSON with the buffer embedded as a data URI\n"
     "  Without --format the output type follows OUT's extension (.json .obj .glb .gltf); without\n"
-    "  -o the JSON goes to stdout.\n"
+    "  -o, or with -o -, the JSON goes to stdout.\n"
     "  --profile P     vfp-rig (default for VFP), vfp-static (the rig is ignored: joint 0),\n"
     "                  rkc-strict (default for RKCH / KV6), rkc-compat\n"
     "  --mesher M      bone-aware (default for rigs), greedy (default for static models), naive\n"
@@ -65,7 +65,7 @@ int emit(const std::optional<std::string>& out, const std::string& format,
 int run(const Args& args) {
   const auto out = args.last("-o");
   std::string fallback = "json";
-  if (out && !args.has("--format")) {
+  if (out && *out != "-" && !args.has("--format")) {  // `-o -` is stdout, JSON by default
     fallback = format_of_extension(*out);
     if (fallback.empty()) {
       std::cerr << "voxrig: mesh: cannot tell the output type from '" << *out

@@ -48,9 +48,7 @@ std::optional<VfpFile> load_vfp(const std::string& path, std::span<const uint8_t
   }
   auto f = decode_vfp(bytes, DecodeOptions{Profile::VfpRig, Limits{}});
   if (!f.ok()) {
-    print_error_json(f.error());
-    std::cerr << path << ": " << f.error().to_text() << "\n";
-    exit = kExitReject;
+    exit = report_rejection(f.error(), path);
     return std::nullopt;
   }
   return std::move(f).value();

@@ -2,20 +2,23 @@
 #
 #   voxrig_add_conformance_test(NAME <name> READER <command-or-genex> PROFILES <profile>...
 #                               [CODES strict|loose] [EXPECTED_FAILURES <file>] [WRITER]
-#                               [LEVEL required|all] [GOLDEN <dir>] [FILTER <substr>]
+#                               [LEVEL verdicts|dumps|writers|capabilities] [RECOMMENDED]
+#                               [GOLDEN <dir>] [FILTER <substr>]
 #                               [JOBS <n>] [TIMEOUT <seconds per run>] [LABELS <label>...]
 #                               [ARGS <extra conform arguments>...])
 #
 # READER is one shell command line (it may hold spaces and generator expressions, e.g.
 # "$<TARGET_FILE:my_reader>" or "python3 ${CMAKE_CURRENT_SOURCE_DIR}/reader.py"; no ';'). It is
-# run as `READER dump --profile P FILE` (golden/README.md, "The reader protocol").
+# run as `READER dump --profile P FILE` (golden/README.md, "The reader protocol"). LEVEL is the
+# rung of the adoption ladder (`voxrig conform --level`; default dumps); RECOMMENDED makes the
+# recommended cases count too.
 # EXPECTED_FAILURES is relative to the current source directory. The test writes
 # <name>.junit.xml and <name>.report.json into the current binary directory, and carries the
 # labels `conformance` plus LABELS.
 # The corpus is VOXRIG_GOLDEN_DIR (set by find_package(voxrig)) unless GOLDEN is given.
 
 function(voxrig_add_conformance_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "WRITER"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "WRITER;RECOMMENDED"
     "NAME;READER;CODES;EXPECTED_FAILURES;LEVEL;GOLDEN;FILTER;JOBS;TIMEOUT" "PROFILES;LABELS;ARGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "voxrig_add_conformance_test: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -45,6 +48,9 @@ function(voxrig_add_conformance_test)
   endif()
   if(arg_LEVEL)
     list(APPEND cmd --level ${arg_LEVEL})
+  endif()
+  if(arg_RECOMMENDED)
+    list(APPEND cmd --recommended)
   endif()
   if(NOT arg_GOLDEN)
     set(arg_GOLDEN "${VOXRIG_GOLDEN_DIR}")

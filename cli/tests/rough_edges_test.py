@@ -40,6 +40,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="voxrig-edges-")
     try:
         edges(tmp)
+        first_hour_edges(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in failures:
@@ -96,7 +97,7 @@ def edges(tmp):
          "step, linear, slerp"),
         (["pose", RIG, "--clip", "idle", "--t", "0", "-o", out("p"), "--mode"], "clamp, loop"),
         (["conform", "--codes"], "strict, loose"),
-        (["conform", "--level"], "required, all"),
+        (["conform", "--level"], "verdicts, dumps, writers, capabilities"),
         (["conform", "--profile"], "vfp-static, vfp-rig, rkc-strict, rkc-compat"),
         (["conform", "--generated", "4", "--format"], "vfp, rkc, kv6, rvc, kfa, all"),
         (["conform", "--generated", "4", "--size"], "small, medium"),
@@ -240,6 +241,82 @@ def edges(tmp):
     rc, so, _ = run(["info", unknown])
     check("info on an unknown file", rc == 0 and "file.unknown_format" in so and
           all(p in so for p in ("vfp-static", "vfp-rig", "rkc-strict", "rkc-compat")), so)
+
+
+
+def commands():
+    """The command names `voxrig --help` lists."""
+    _, so, se = run(["--help"])
+    return [l.split()[0] for l in (so + se).splitlines() if re.match(r"^  [a-z][a-z-]+ ", l)]
+
+
+def first_hour_edges(tmp):
+    """The rough edges of a new user's first hour."""
+    out = lambda name: os.path.join(tmp, name)
+    empty = out("empty.bin")
+    open(empty, "wb").close()
+    # Library exception text never reaches the user; every message line starts with `voxrig`.
+    for argv in (["compile", empty, "-o", out("e.vfp")], ["mesh", empty], ["dump", empty],
+                 ["pose", empty, "--clip", "a", "--t", "0"], ["export-gltf", empty, "-o",
+                                                              out("e.glb")],
+                 ["roundtrip", empty, out("e.out")], ["limits", "extra"]):
+        rc, so, se = run(argv)
+        check("no library text: %s" % argv[0], "json.exception" not in so + se and
+              "parse_error" not in so + se, se)
+        lines = [l for l in se.splitlines() if l.strip()]
+        check("voxrig: prefix on stderr: %s" % argv[0],
+              all(l.startswith("voxrig") for l in lines), se)
+        for line in so.splitlines():  # stdout is the documented {"error": ...} shape only
+            check("stdout is the error JSON: %s" % argv[0],
+                  rc == 1 and json.loads(line).keys() >= {"error", "offset", "path"}, so)
+    # One empty file, one message: mesh, pose and export-gltf say what dump/validate say.
+    msgs = set()
+    for argv in (["mesh", empty], ["pose", empty, "--clip", "a", "--t", "0"],
+                 ["export-gltf", empty, "-o", out("e.glb")]):
+        rc, so, se = run(argv)
+        check("empty file rejected: %s" % argv[0], rc == 1 and "file.unknown_format" in so, so)
+        msgs.add(se.split("file.unknown_format", 1)[-1].strip())
+    check("empty file messages agree", msgs == {"at offset 0: fewer than 4 bytes"}, str(msgs))
+    # mesh -o - is stdout (the README's rule), JSON by default.
+    rc, so, se = run(["mesh", RIG, "-o", "-"])
+    check("mesh -o - writes JSON to stdout", rc == 0 and "quads" in json.loads(so), se)
+    # limits takes no argument and says its exit codes.
+    rc, so, se = run(["limits", "extra"])
+    check("limits extra is a usage error", rc == 2 and "extra" in se and so == "", se)
+    rc, so, se = run(["limits", "--help"])
+    check("limits --help states exit codes", rc == 0 and "Exit: 0" in so + se and "2 usage" in so + se,
+          so + se)
+    # Every command's --help states its exit codes.
+    for c in commands():
+        rc, so, se = run([c, "--help"])
+        check("%s --help states exit codes" % c, rc == 0 and "Exit:" in so + se, c)
+    # conform's usage lines name every option its --help describes.
+    _, so, se = run(["conform", "--help"])
+    text = so + se
+    usage = text[:text.index("Runs a reader")]
+    described = set(re.findall(r"^  (--[a-z-]+)", text, re.M))
+    missing = sorted(o for o in described if o not in usage)
+    check("conform usage line is complete", len(described) > 15 and not missing, str(missing))
+    # info prints counts when the default profile rejects the file (from the other profile).
+    broken_rig = os.path.join(GOLDEN, "files", "vfp", "anim", "clip_count_plus1.vfp")
+    rc, so, se = run(["info", broken_rig])
+    check("info counts under vfp-static when vfp-rig rejects", rc == 0 and "vfp-rig: reject" in so
+          and re.search(r"counts .*voxels=\d+", so) and "under vfp-static" in so, so)
+    rc, so, se = run(["info", "--json", broken_rig])
+    j = json.loads(so)
+    check("info --json counts and their profile", j["counts"].get("voxels", 0) > 0 and
+          j.get("counts_profile") == "vfp-static", so)
+    # skipped: N is explained where it is printed; the summary names the level reached.
+    rc, so, se = run(["conform", "--filter", "vfp/header/", "--jobs", "2"], timeout=300)
+    skipped = [l for l in so.splitlines() if l.startswith("skipped: ")]
+    check("skipped explained in the summary", rc == 0 and skipped and
+          "not failures" in skipped[0] and len(skipped[0]) <= 200, str(skipped))
+    check("summary names the level reached", "\nlevel reached: dumps (" in so, so[-400:])
+    # A reader that prints nothing is told so, without library text.
+    rc, so, se = run(["conform", "--reader", "true", "--filter", "vfp/header/", "--jobs", "2",
+                      "--profile", "vfp-rig"], timeout=300)
+    check("empty reader output named as such", rc == 4 and
+          "exit 0 with nothing on stdout" in so and "json.exception" not in so, so[-600:])
 
 
 if __name__ == "__main__":

@@ -36,8 +36,13 @@ std::optional<json> parse_output(const std::string& text, std::string& problem) 
       return std::nullopt;
     }
     return j;
-  } catch (const std::exception& e) {
-    problem = e.what();
+  } catch (const json::parse_error& e) {  // the byte, not the library's exception text
+    problem = text.find_first_not_of(" \t\r\n") == std::string::npos
+                  ? "no JSON (empty output)"
+                  : "invalid JSON at byte " + std::to_string(e.byte);
+    return std::nullopt;
+  } catch (const std::exception&) {
+    problem = "invalid JSON";
     return std::nullopt;
   }
 }
@@ -252,7 +257,7 @@ Judgement judge_compile(const WriterExpectation& expect, const std::string& json
     got = (*doc)["path"].get<std::string>();
   if (got == json_path) return j;
   j.reason = "JSON path " + (got.empty() ? std::string("(none)") : got) + ", expected " +
-             json_path + (check_path ? "" : " (counts at --level all)");
+             json_path + (check_path ? "" : " (counts with --recommended)");
   if (check_path) j.verdict = Verdict::Fail;
   return j;
 }

@@ -33,9 +33,12 @@ Result<CapabilityModel> decode_for_capability(std::span<const uint8_t> bytes, Pr
     if (!r.ok()) return std::move(r).error();
     return CapabilityModel{std::move(r).value()};
   }
+  if (f == Format::Unknown)  // the words dump, validate and export-gltf use for the same file
+    return error_at(ErrorCode::FileUnknownFormat, 0, "",
+                    bytes.size() < 4 ? "fewer than 4 bytes" : "magic matches no known format");
   return error_at(ErrorCode::FileUnknownFormat, 0, "",
-                  std::string("a ") + std::string(to_string(f)) + " file under profile " +
-                      std::string(to_string(profile)));
+                  std::string(to_string(f)) + " file under profile " +
+                      std::string(to_string(profile)) + " (a profile of the other family)");
 }
 
 std::string model_matrices_json(std::span<const Mat4d> models) {

@@ -174,6 +174,26 @@ std::string result_line(const CaseResult& r, const std::string& golden_dir,
   return out;
 }
 
+// "level reached: dumps (run: writers; next: writers; partial: 2 of 4 profiles)": the rung the
+// run reached, and why that may not be full conformance.
+std::string level_line(const RunInfo& info, const Summary& summary) {
+  std::string out = "level reached: " + std::string(to_string(summary.level_reached));
+  std::vector<std::string> notes;
+  if (summary.level_run != summary.level_reached)
+    notes.push_back("run: " + std::string(to_string(summary.level_run)));
+  if (summary.level_reached < ConformanceLevel::Capabilities)
+    notes.push_back("next: " + std::string(to_string(ConformanceLevel(
+                                   int(summary.level_reached) + 1))));
+  const auto partial = partial_run_notes(info);
+  if (!partial.empty()) {
+    std::string p = "partial:";
+    for (size_t i = 0; i < partial.size(); ++i) p += (i ? ", " : " ") + partial[i];
+    notes.push_back(p);
+  }
+  for (size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : " (") + notes[i];
+  return out + (notes.empty() ? "\n" : ")\n");
+}
+
 }  // namespace
 
 std::string header_text(const RunInfo& info) {
@@ -185,8 +205,9 @@ std::string header_text(const RunInfo& info) {
   out += "  reader:   " + info.reader + "\n";
   out += "  profiles:";
   for (const auto& p : info.profiles) out += " " + p;
-  out += "\n  codes: " + std::string(to_string(info.codes)) +
-         "   level: " + (info.level_all ? "all" : "required") +
+  out += "\n  level: " + std::string(to_string(level_of_run(info))) +
+         "   codes: " + std::string(to_string(info.codes)) +
+         "   cases: " + (info.count_recommended ? "all" : "required") +
          "   writer checks: " + (info.writer ? "on" : "off") +
          "   jobs: " + std::to_string(info.jobs) + "   timeout: " + fixed(info.timeout_seconds, 1) +
          " s\n";
@@ -234,7 +255,7 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   const Tally& c = summary.counted;
   const Tally& rec = summary.recommended;
   if (rec.passed() + rec.failed() + rec.xfail > 0) {
-    out += "recommended cases (reported, not counted; --level all counts them):\n";
+    out += "recommended cases (reported, not counted; --recommended counts them):\n";
     size_t n = 0;
     for (const CaseResult& r : results)
       if (!r.counted && is_bad(r.verdict) && n++ < kMaxListedLines)
@@ -262,7 +283,10 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
          (info.codes == CodeMode::Loose
               ? " (accept/reject matched, error code differed; --codes loose)\n"
               : "\n");
-  out += "skipped: " + std::to_string(summary.skipped) + "\n";
+  out += "skipped: " + std::to_string(summary.skipped) +
+         (summary.skipped ? " (checks that do not apply, not failures: a profile of the other "
+                            "format family, a writer check the manifest leaves out)\n"
+                          : "\n");
   if (info.protocol == "oneshot" && info.profiles.size() == 4)
     out += "all four profiles ran: a reader claims fewer with --profile or the \"profiles\" of "
            "its serve hello (docs/spec/protocols.md)\n";
@@ -274,6 +298,7 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
   out += "time: " + fixed(info.seconds, 2) + " s, " +
          fixed(throughput(results.size(), info.seconds), 1) + " checks/s" +
          (info.protocol.empty() ? "" : " (" + info.protocol + ")") + "\n";
+  out += level_line(info, summary);
   out += std::to_string(c.passed()) + " passed, " + std::to_string(c.failed()) + " failed\n";
   return out;
 }
@@ -370,7 +395,8 @@ std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& result
     out += property("manifest_sha256", info.manifest_sha256);
     out += property("reader", info.reader);
     out += property("codes", to_string(info.codes));
-    out += property("level", info.level_all ? "all" : "required");
+    out += property("level", to_string(level_of_run(info)));
+    out += property("cases", info.count_recommended ? "all" : "required");
     out += "    </properties>\n" + g.body + "  </testsuite>\n";
   }
   out += "</testsuites>\n";
@@ -388,7 +414,7 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
            ", \"xfail\": " + std::to_string(t.xfail) + ", \"xpass\": " + std::to_string(t.xpass) +
            "}";
   };
-  std::string out = "{\n  \"schema\": \"voxrig-conform-report/1\",\n";
+  std::string out = "{\n  \"schema\": \"voxrig-conform-report/2\",\n";
   out += "  \"suite\": " + quote(info.suite) + ",\n";
   out += "  \"suite_version\": " + quote(info.suite_version) + ",\n";
   out += "  \"spec_version\": " + quote(info.spec_version) + ",\n";
@@ -400,7 +426,14 @@ std::string report_json(const RunInfo& info, const std::vector<CaseResult>& resu
   for (size_t i = 0; i < info.profiles.size(); ++i)
     out += (i ? ", " : "") + quote(info.profiles[i]);
   out += "],\n  \"codes\": \"" + std::string(to_string(info.codes)) + "\",\n";
-  out += "  \"level\": \"" + std::string(info.level_all ? "all" : "required") + "\",\n";
+  out += "  \"level\": {\"run\": \"" + std::string(to_string(summary.level_run)) +
+         "\", \"reached\": \"" + std::string(to_string(summary.level_reached)) +
+         "\", \"partial\": [";
+  const auto notes = partial_run_notes(info);
+  for (size_t i = 0; i < notes.size(); ++i) out += (i ? ", " : "") + quote(notes[i]);
+  out += "]},\n";
+  out += "  \"cases\": \"" + std::string(info.count_recommended ? "all" : "required") + "\",\n";
+  out += "  \"dump_content\": " + std::string(info.dump_content ? "true" : "false") + ",\n";
   out += "  \"writer\": " + std::string(info.writer ? "true" : "false") + ",\n";
   out += "  \"dump\": " + std::string(info.dump ? "true" : "false") + ",\n";
   out += "  \"capabilities\": [";

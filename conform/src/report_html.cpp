@@ -38,6 +38,9 @@ main{padding:12px 20px}
 .count{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;min-width:70px}
 .count b{display:block;font-size:20px}
 .count.bad b{color:#cf222e}.count.good b{color:#1a7f37}
+.level{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;margin:8px 0}
+.level.partial{border-color:#bf8700;background:#fff8c5}.level.full{border-color:#1a7f37}
+td.sec{white-space:nowrap}
 h2{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;background:#fff}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
@@ -64,9 +67,10 @@ pre{font:12px ui-monospace,monospace;white-space:pre-wrap;word-break:break-all;m
 <body>
 <header><h1>voxrig conform report</h1><div class="meta" id="meta"></div></header>
 <main>
+<div class="level" id="level"></div>
 <div class="counts">
- <div class="count good">passed<b id="count-passed"></b></div>
- <div class="count bad">failed<b id="count-failed"></b></div>
+ <div class="count" id="box-passed">passed<b id="count-passed"></b></div>
+ <div class="count" id="box-failed">failed<b id="count-failed"></b></div>
  <div class="count">crash<b id="count-crash"></b></div>
  <div class="count">timeout<b id="count-timeout"></b></div>
  <div class="count">xfail<b id="count-xfail"></b></div>
@@ -111,10 +115,22 @@ constexpr std::string_view kTail = R"HTML(</script>
       (data.spec_version ? " | voxrig spec " + data.spec_version : "") +
       (data.corpus_version ? " | golden corpus " + data.corpus_version : "") + " | manifest sha256 " +
       data.manifest_sha256 + " | reader: " + data.reader + " | profiles: " +
-      data.profiles.join(", ") + " | codes " + data.codes + " | level " + data.level +
+      data.profiles.join(", ") + " | codes " + data.codes + " | cases " + data.cases +
       " | " + data.time_s + " s";
+  // The rung reached on the adoption ladder; anything short of full conformance says so.
+  const lv = data.level, full = lv.reached === "capabilities" && !lv.partial.length;
+  $("level").className = "level " + (full ? "full" : "partial");
+  $("level").textContent = "conformance level reached: " + lv.reached +
+      (lv.run !== lv.reached ? " (run: " + lv.run + ")" : "") +
+      (lv.partial.length ? " | partial run: " + lv.partial.join(", ") : "") +
+      (full ? "" : " | not full conformance (the ladder: verdicts, dumps, writers, capabilities)");
   $("count-passed").textContent = c.passed;
   $("count-failed").textContent = c.failed;
+  // Red only for a count that fails the run; green for passes.
+  $("box-passed").className = "count" + (c.passed ? " good" : "");
+  $("box-failed").className = "count" + (c.failed ? " bad" : "");
+  for (const k of ["crash", "timeout"])
+    $("count-" + k).parentNode.className = "count" + (c[k] ? " bad" : "");
   $("count-crash").textContent = c.crash;
   $("count-timeout").textContent = c.timeout;
   $("count-xfail").textContent = c.xfail;
@@ -139,7 +155,7 @@ constexpr std::string_view kTail = R"HTML(</script>
   m.appendChild(hr);
   for (const s of sections) {
     const tr = el("tr");
-    tr.appendChild(el("td", s));
+    tr.appendChild(el("td", s, "sec"));
     for (const p of profiles) {
       const x = cell[s + "\u0000" + p];
       const td = el("td", x ? x.failed + " / " + x.run : "-",
@@ -201,7 +217,7 @@ constexpr std::string_view kTail = R"HTML(</script>
     tr.appendChild(el("td", r.id));
     tr.appendChild(el("td", r.profile));
     tr.appendChild(el("td", r.check));
-    tr.appendChild(el("td", sec(r)));
+    tr.appendChild(el("td", sec(r), "sec"));
     tr.appendChild(el("td", (r.rules || []).map(n => n.id).join(" ")));
     tr.appendChild(el("td", r.reason));
     tr.addEventListener("click", () => {

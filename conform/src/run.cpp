@@ -68,12 +68,13 @@ RunInfo run_info(const Corpus& corpus, const RunOptions& o,
   info.reader = o.reader_name;
   info.profiles = profiles;
   info.codes = o.codes;
-  info.level_all = o.level_all;
+  info.count_recommended = o.count_recommended;
   info.writer = o.checks.writer;
   for (auto [on, name] :
        {std::pair{o.checks.compile, "compile"}, {o.checks.pose, "pose"}, {o.checks.mesh, "mesh"}})
     if (on) info.capabilities.push_back(name);
   info.dump = o.checks.dump;
+  info.dump_content = o.checks.dump_content;
   for (const auto& f : o.filters) info.filter += (info.filter.empty() ? "" : " ") + f;
   info.expected_failures = o.expected_failures_path;
   info.jobs = o.jobs ? o.jobs : available_cpus();
@@ -163,6 +164,8 @@ RunResult run_conformance(const RunOptions& o, const RunProgress& progress) {
   detail::reconcile_expected_failures(corpus,
                                       apply_expected_failures(r.results, o.expected_failures), r);
   r.summary = summarize(r.results, plan.skipped);
+  r.summary.level_run = level_of_run(r.info);
+  r.summary.level_reached = level_reached(r.info, r.results);
   r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -85,12 +85,14 @@ Judgement judge_capability(const Corpus& corpus, const RunOptions& o, const Plan
   we.error = !c.accept;
   we.code = c.error;
   we.bytes = expected;
-  return judge_compile(we, c.json_path, o.level_all, run, produced, o.codes);
+  return judge_compile(we, c.json_path, o.count_recommended, run, produced, o.codes);
 }
 
 Judgement judge_reader(const Corpus& corpus, const Planned& p, const RunOutcome& run,
-                       CodeMode codes) {
+                       const RunChecks& checks, CodeMode codes) {
   if (p.check == Check::Dump) {
+    const DumpExpectation verdict_only{p.e->accept, p.e->error, ""};
+    if (!checks.dump_content) return judge_verdict(verdict_only, run, codes);
     std::optional<std::vector<uint8_t>> dump;
     if (p.e->accept && !(dump = read_regular_file(corpus.file(p.e->dump))))
       return {Verdict::Fail, "cannot read the golden dump " + p.e->dump};
@@ -121,11 +123,16 @@ CaseResult judge_planned(const Corpus& corpus, const RunOptions& o, const Planne
   r.profile = p.profile();
   r.check = p.check;
   r.level = p.cap ? p.cap->level : p.c->level;
-  r.counted = r.level == Level::Required || o.level_all;
+  r.counted = r.level == Level::Required || o.count_recommended;
   r.expected = describe(p);
   Judgement j = p.cap ? judge_capability(corpus, o, p, run, &r.quality)
-                      : judge_reader(corpus, p, run, o.codes);
+                      : judge_reader(corpus, p, run, o.checks, o.codes);
   r.verdict = j.verdict;
+  // The verdicts rung of a run that compares dumps: only a failed dump needs judging again.
+  r.accept_reject = p.check != Check::Dump || !o.checks.dump_content ||
+                            j.verdict == Verdict::Pass || j.verdict == Verdict::Loose
+                        ? j.verdict
+                        : judge_verdict({p.e->accept, p.e->error, ""}, run, o.codes).verdict;
   r.reason = std::move(j.reason);
   if (r.verdict != Verdict::Pass) r.stderr_tail = tail(run.err);
   r.exit_code = run.exit_code;

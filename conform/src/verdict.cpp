@@ -139,6 +139,9 @@ Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeM
     return judge_rejection(run, !expect.accept, expect.error, codes, "accept");
   JsonDiff diff =
       compare_dump_json(expect.accept ? expect.dump : std::string_view("null"), run.out);
+  if (diff.outcome == JsonCompare::ActualInvalid && run.out.find_first_not_of(" \t\r\n") ==
+                                                       std::string::npos)
+    return {Verdict::Crash, "exit 0 with nothing on stdout (the protocol expects the JSON dump)"};
   if (diff.outcome == JsonCompare::ActualInvalid)
     return {Verdict::Crash, "exit 0 with invalid JSON on stdout: " + snippet(diff.detail, 160)};
   if (!expect.accept) return {Verdict::Fail, "accepted, expected reject with " + expect.error};
@@ -154,6 +157,14 @@ Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeM
       break;
   }
   return {Verdict::Crash, "invalid JSON"};
+}
+
+Judgement judge_verdict(const DumpExpectation& expect, const RunOutcome& run, CodeMode codes) {
+  if (auto j = abnormal(run)) return *j;
+  if (run.exit_code == 1)
+    return judge_rejection(run, !expect.accept, expect.error, codes, "accept");
+  if (!expect.accept) return {Verdict::Fail, "accepted, expected reject with " + expect.error};
+  return {Verdict::Pass, ""};
 }
 
 Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,

@@ -165,8 +165,59 @@ TEST_F(ConformRun, VerdictsAndSummary) {
   EXPECT_TRUE(has(text_, "TIMEOUT t/hang  vfp-rig  dump: timed out")) << text_;
   EXPECT_TRUE(has(text_, "recommended: 0 passed, 1 failed")) << text_;
 
-  r = run({"vfp-rig"}, [](RunOptions& o) { o.level_all = true; });
+  r = run({"vfp-rig"}, [](RunOptions& o) { o.count_recommended = true; });
   EXPECT_EQ(last_line(), "2 passed, 6 failed") << text_;
+}
+
+// The adoption ladder: the rung a run makes up, the rung it reached, and the verdicts rung
+// judging accept / reject and code without reading an accepting reader's stdout.
+TEST_F(ConformRun, AdoptionLadder) {
+  auto only = [](std::vector<std::string> filters, ConformanceLevel level) {
+    return [filters, level](RunOptions& o) {
+      o.filters = filters;
+      o.checks = checks_for_level(level);
+    };
+  };
+  // Dumps: the wrong dump fails, but every verdict is right, so the verdicts rung is reached.
+  RunResult r = run({"vfp-rig"}, only({"accept_", "reject_ok"}, ConformanceLevel::Dumps));
+  EXPECT_EQ(last_line(), "2 passed, 1 failed") << text_;
+  EXPECT_EQ(r.summary.level_run, ConformanceLevel::Dumps);
+  EXPECT_EQ(r.summary.level_reached, ConformanceLevel::Verdicts);
+  EXPECT_TRUE(has(text_, "\nlevel reached: verdicts (run: dumps; next: dumps; partial: 1 of 4 "
+                         "profiles, filtered)\n"))
+      << text_;
+  const auto j = nlohmann::json::parse(report_json(r.info, r.results, r.summary));
+  EXPECT_EQ(j["schema"], "voxrig-conform-report/2");
+  EXPECT_EQ(j["level"]["run"], "dumps");
+  EXPECT_EQ(j["level"]["reached"], "verdicts");
+  EXPECT_EQ(j["level"]["partial"], nlohmann::json::array({"1 of 4 profiles", "filtered"}));
+  EXPECT_EQ(j["cases"], "required");
+
+  // Verdicts: the same cases pass, and so does a reader printing junk for an accepted file.
+  r = run({"vfp-rig"}, only({"accept_", "reject_ok", "junk"}, ConformanceLevel::Verdicts));
+  EXPECT_TRUE(r.passed()) << text_;
+  EXPECT_EQ(last_line(), "4 passed, 0 failed") << text_;
+  EXPECT_EQ(r.summary.level_run, ConformanceLevel::Verdicts);
+  EXPECT_EQ(r.summary.level_reached, ConformanceLevel::Verdicts);
+  EXPECT_TRUE(has(header_text(r.info), "level: verdicts")) << header_text(r.info);
+  // ... but a wrong code or a crash is still a failure there, and no rung is reached.
+  r = run({"vfp-rig"}, only({"reject_code", "crash"}, ConformanceLevel::Verdicts));
+  EXPECT_EQ(last_line(), "0 passed, 2 failed") << text_;
+  EXPECT_EQ(r.summary.level_reached, ConformanceLevel::None);
+  EXPECT_TRUE(has(text_, "\nlevel reached: none (run: verdicts; next: verdicts;")) << text_;
+
+  // Writers: the fake reader's canonicalize writes the wrong bytes: dumps reached, not writers.
+  r = run({"vfp-rig"}, only({"accept_ok"}, ConformanceLevel::Writers));
+  EXPECT_EQ(r.summary.level_run, ConformanceLevel::Writers);
+  EXPECT_EQ(r.summary.level_reached, ConformanceLevel::Dumps) << text_;
+  // A listed failure does not reach a rung, although the run passes.
+  r = run({"vfp-rig"}, [](RunOptions& o) {
+    o.filters = {"accept_ok"};
+    o.checks = checks_for_level(ConformanceLevel::Writers);
+    o.expected_failures = parse_expected_failures("t/accept_ok vfp-rig canonicalize\n");
+  });
+  EXPECT_TRUE(r.passed()) << text_;
+  EXPECT_EQ(r.summary.level_reached, ConformanceLevel::Dumps) << text_;
 }
 
 TEST_F(ConformRun, LooseCodesAndFilter) {

@@ -1,15 +1,17 @@
 // Loads a `voxrig conform --html` page in headless Chromium (puppeteer-core) and checks it against
 // the JSON report of the same run: the counts shown equal the report's, the matrix shows every
 // failure, the "failed only" filter hides every passing row, a detail row shows the rules and the
-// hex context, and the page loads nothing from the network. Saves a screenshot.
+// hex context, and the page loads nothing from the network. Saves a screenshot. PASSING.html, a
+// page of a run that passed, shows "failed 0" not in red and its conformance level as reached.
 // usage: node html_report_check.cjs PAGE.html REPORT.json SCREENSHOT.png CHROMIUM TOOLS_DIR
+//        [PASSING.html]
 // Exit: 0 ok, 1 a check failed, 77 puppeteer-core is not installed (the CTest's skip code).
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const {puppeteerOrSkip, openLocalPage} = require("./headless_page.cjs");
 
-const [page_path, report_path, shot_path, chromium, tools] = process.argv.slice(2);
+const [page_path, report_path, shot_path, chromium, tools, passing_path] = process.argv.slice(2);
 const puppeteer = puppeteerOrSkip(tools);
 
 const report = JSON.parse(fs.readFileSync(report_path, "utf8"));
@@ -39,6 +41,21 @@ const check = (ok, what) => {
           "results shown = report results (" + report.results.length + ")");
     check(await text("#shown") === String(report.results.length), "no filter: every result listed");
     check(c.failed > 0, "the run has failures to show (a broken reader)");
+    // Red is for counts that fail the run: failed (> 0 here) is red, a zero count is not.
+    const colour = async sel => page.$eval(sel, e => getComputedStyle(e).color);
+    const red = "rgb(207, 34, 46)";
+    check(await colour("#count-failed") === red, "failed (" + c.failed + ") is red");
+    for (const k of ["crash", "timeout", "xfail"])
+      if (c[k] === 0)
+        check(await colour("#count-" + k) !== red, k + " 0 is not red");
+    // The section column stays on one line at 1400 px (no wrapping to 3-5 lines).
+    const lines = await page.$$eval("#rows tr.row td.sec", tds => tds.slice(0, 50).map(td => {
+      const r = document.createRange();
+      r.selectNodeContents(td);
+      return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size;
+    }));
+    check(lines.length > 0 && lines.every(n => n === 1),
+          "section cells are one line at 1400 px (lines: " + Math.max(...lines) + ")");
 
     // The matrix: the failed counts of its cells add up to the counted failures.
     const matrix_failed = await page.$$eval("#matrix td.cell", tds =>
@@ -69,6 +86,18 @@ const check = (ok, what) => {
     }
     await page.screenshot({path: shot_path, fullPage: false});
     console.log("screenshot: " + shot_path);
+    if (passing_path) {
+      const ok = await browser.newPage();
+      await ok.goto("file://" + path.resolve(passing_path), {waitUntil: "load"});
+      await ok.waitForSelector("body[data-ready='1']", {timeout: 20000});
+      const failed = await ok.$eval("#count-failed", e => [e.textContent.trim(),
+                                                           getComputedStyle(e).color]);
+      check(failed[0] === "0", "passing page: failed 0");
+      check(failed[1] !== red, "passing page: failed 0 is not red (" + failed[1] + ")");
+      const level = await ok.$eval("#level", e => [e.textContent, e.className]);
+      check(/^conformance level reached: dumps .*partial run: filtered/.test(level[0]) &&
+            level[1].includes("partial"), "passing page: level banner: " + level[0]);
+    }
   } finally {
     await browser.close();
   }

@@ -10,7 +10,7 @@ statement of docs/spec/ read the other plausible way. For each mutant this runs
 `voxrig conform` with `VOXRIG_MUTANT=<name>` on the golden cases of the mutant's rule (the rule ID
 its name starts with; `voxrig rules --coverage --json` lists the reader and compile cases that
 obey or break it; pose mutants take the rule's pose cases under their filter), under the
-mutant's profiles, at `--level all`, and requires conform to report a failure (exit 4). A mutant
+mutant's profiles, with `--recommended`, and requires conform to report a failure (exit 4). A mutant
 that passes every case survives: the corpus does not pin that statement, and the fix is a case
 that tells the two readings apart (given the rule in its `rules`).
 
@@ -102,7 +102,7 @@ def main():
         if not cases:
             return ("SURVIVED %-42s no %s case of %s to run it on" % (name, capability, rule),
                     "survived", 0)
-        cmd = [a.voxrig, "conform", "--golden", golden, "--jobs", "1", "--level", "all",
+        cmd = [a.voxrig, "conform", "--golden", golden, "--jobs", "1", "--recommended",
                "--reader", "VOXRIG_MUTANT=%s %s" % (name, reader)] + CAPABILITY_ARGS[capability]
         for p in profiles.split():
             cmd += ["--profile", p]

@@ -19,6 +19,26 @@
 #include "voxrig/enum_names.h"
 
 namespace voxrig::detail {
+
+// nlohmann's message without its exception id and position prefix ("[json.exception.parse_
+// error.101] parse error at line 1, column 1: syntax error while parsing value - "): the error
+// already carries the offset, and library exception text is not for users.
+std::string json_problem_text(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    const size_t close = what.find("] ");
+    if (close != std::string_view::npos) what.remove_prefix(close + 2);
+  }
+  if (what.starts_with("parse error")) {
+    const size_t colon = what.find(": ");
+    if (colon != std::string_view::npos) what.remove_prefix(colon + 2);
+  }
+  if (what.starts_with("syntax error while parsing ")) {
+    const size_t dash = what.find(" - ");
+    if (dash != std::string_view::npos) what.remove_prefix(dash + 3);
+  }
+  return what.empty() ? std::string("invalid JSON") : std::string(what);
+}
+
 namespace {
 
 /// A `const char*` that publishes its position on every increment.
@@ -165,7 +185,7 @@ class JsonDomBuilder {
     // `position` counts the characters read, the offending one included.
     uint64_t offset = position > 0 ? position - 1 : 0;
     if (offset > text_.size()) offset = text_.size();
-    error_ = error_at(code, offset, path_here(), std::string(what));
+    error_ = error_at(code, offset, path_here(), json_problem_text(what));
     return false;
   }
 
@@ -320,7 +340,7 @@ Result<JsonDoc> JsonDoc::parse(std::string_view text, const JsonParseOptions& op
   } catch (const std::bad_alloc&) {
     return Error{ErrorCode::InternalOutOfMemory, 0, {}, {}};  // no strings: cannot fail again
   } catch (const std::exception& e) {
-    return error_at(ErrorCode::JsonSyntax, 0, "$", e.what());
+    return error_at(ErrorCode::JsonSyntax, 0, "$", detail::json_problem_text(e.what()));
   }
 }
 

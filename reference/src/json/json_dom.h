@@ -29,6 +29,11 @@ struct JsonPath {
   std::string str() const;
 };
 
+/// A JSON parser's exception message as an error detail: what went wrong ("unexpected end of
+/// input; expected ..."), without the library's exception id and line/column prefix (the error
+/// has the offset).
+std::string json_problem_text(std::string_view what);
+
 /// Appends one path step to `out` ("." + key, or ["key"] when not an identifier).
 void append_json_key(std::string& out, std::string_view key);
 

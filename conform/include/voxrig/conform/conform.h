@@ -77,9 +77,18 @@ enum class Check { Dump, Roundtrip, Canonicalize, Compile, Pose, Mesh };
 std::string_view to_string(Check c);
 std::optional<Check> check_from_string(std::string_view s);
 
-/// A golden case's level: required cases fail a run; recommended ones only with --level all.
+/// A golden case's level: required cases fail a run; recommended ones only with --recommended.
 enum class Level { Required, Recommended };
 std::string_view to_string(Level l);
+
+/// The adoption ladder (docs/spec/protocols.md, golden/README.md "Levels"): each rung runs the checks of the one below and
+/// more. Verdicts: accept / reject and the error code of every reader case, no dump compared;
+/// Dumps: the canonical dump too; Writers: roundtrip and canonicalize bytes too; Capabilities:
+/// compile, pose and mesh too. None: not even the reader cases ran (--no-dump).
+enum class ConformanceLevel { None, Verdicts, Dumps, Writers, Capabilities };
+/// "none", "verdicts", "dumps", "writers", "capabilities".
+std::string_view to_string(ConformanceLevel l);
+std::optional<ConformanceLevel> conformance_level_from_string(std::string_view s);
 
 /// --codes strict (error codes compared) or loose (accept/reject only).
 enum class CodeMode { Strict, Loose };
@@ -139,6 +148,10 @@ struct Judgement {
 /// (strict) or the dump (compare_dump_json). A dump mismatch names the first differing path.
 Judgement judge_dump(const DumpExpectation& expect, const RunOutcome& run, CodeMode codes);
 
+/// Judges a dump run on accept / reject and the error code alone (the ladder's first rung): the
+/// same as judge_dump except that stdout of an accepting run is not read.
+Judgement judge_verdict(const DumpExpectation& expect, const RunOutcome& run, CodeMode codes);
+
 /// Judges a writer run: exit 0 with `produced` (the OUT file; nullopt if absent) equal to the
 /// expected bytes, or exit 1 with the expected error code (compared only in strict mode).
 Judgement judge_writer(const WriterExpectation& expect, const RunOutcome& run,
@@ -165,13 +178,16 @@ struct CaseResult {
   Level level = Level::Required;
   Verdict verdict = Verdict::Pass;
   Verdict observed = Verdict::Pass;  ///< the verdict before the expected-failure list applied
+  /// Dump results: judge_verdict()'s verdict on the same run (accept / reject and code alone), so
+  /// a run that compares dumps still tells whether it reached the verdicts rung.
+  Verdict accept_reject = Verdict::Pass;
   std::string reason;
   std::string expected;     ///< "accept" / "reject skel.parent_missing" / "bytes" ...
   std::string stderr_tail;  ///< last lines of the reader's stderr on failures (bounded)
   int exit_code = -1;
   int signal = 0;
   double seconds = 0;
-  bool counted = true;        ///< false: a recommended case under --level required
+  bool counted = true;        ///< false: a recommended case, not counted (no --recommended)
   std::string listed_reason;  ///< the expected-failure entry's comment, when listed
   // What the case is about (describe_case) and, for failures, where (add_failure_context):
   std::string capability = "reader";  ///< "reader", "writer"; other capabilities add their own
@@ -257,13 +273,26 @@ struct Tally {
   void add(Verdict v);
 };
 
-/// Tallies of a run: counted results (required, or all with --level all) and the others.
+/// Tallies of a run: counted results (required, or all with --recommended) and the others.
 struct Summary {
   Tally counted;
-  Tally recommended;   ///< recommended cases under --level required: reported, not counted
+  Tally recommended;   ///< recommended cases without --recommended: reported, not counted
   size_t skipped = 0;  ///< (case, profile) pairs whose profile does not apply, filtered checks
+  ConformanceLevel level_run = ConformanceLevel::Dumps;      ///< see level_of_run()
+  ConformanceLevel level_reached = ConformanceLevel::Dumps;  ///< see level_reached()
 };
 Summary summarize(const std::vector<CaseResult>& results, size_t skipped);
+
+struct RunInfo;
+/// The highest rung of the ladder whose checks the run made (from `info`'s dump, dump_content,
+/// writer and capabilities).
+ConformanceLevel level_of_run(const RunInfo& info);
+/// The highest rung, at most level_of_run(), whose counted results all passed before the
+/// expected-failure list applied (pass or loose; a listed failure does not reach a rung).
+ConformanceLevel level_reached(const RunInfo& info, const std::vector<CaseResult>& results);
+/// What makes a run partial although its rung was reached: "2 of 4 profiles", "filtered",
+/// "codes loose". Empty for a run over the whole corpus.
+std::vector<std::string> partial_run_notes(const RunInfo& info);
 
 // ---- reports -----------------------------------------------------------------------------------
 
@@ -278,9 +307,10 @@ struct RunInfo {
   std::string reader;
   std::vector<std::string> profiles;
   CodeMode codes = CodeMode::Strict;
-  bool level_all = false;
+  bool count_recommended = false;  ///< --recommended: recommended cases count too
   bool writer = false;
   bool dump = true;                       ///< false: --no-dump (reader cases not run)
+  bool dump_content = true;               ///< false: --level verdicts (dumps not compared)
   std::vector<std::string> capabilities;  ///< "compile", "pose", "mesh" as claimed
   std::string filter;  ///< the --filter substrings, space-separated (ids have no spaces), or ""
   std::string expected_failures;  ///< the file, or ""
@@ -310,7 +340,8 @@ std::string summary_text(const RunInfo& info, const std::vector<CaseResult>& res
 /// non-passes give <skipped>. Text is repaired to UTF-8 and stripped of characters XML forbids.
 std::string junit_xml(const RunInfo& info, const std::vector<CaseResult>& results);
 
-/// The JSON report (schema "voxrig-conform-report/1"): run info, summary counts and one object
+/// The JSON report (schema "voxrig-conform-report/2"): run info, the conformance level
+/// {"run", "reached", "partial": [...]}, "cases" (required | all), summary counts and one object
 /// per result {id, profile, check, level, counted, verdict, reason, expected, exit_code,
 /// signal, time_ms, stderr_tail?, listed_reason?}. Deterministic for the same input.
 std::string report_json(const RunInfo& info, const std::vector<CaseResult>& results,
@@ -376,7 +407,7 @@ Judgement judge_mesh(const MeshFaces& faces, size_t reference_quads, const RunOu
 
 /// Judges `COMMAND compile IN.json OUT.vfp`: judge_writer, plus on an expected reject the JSON
 /// path the manifest records (`json_path`, may be empty): a different path is reported in the
-/// reason and turns a pass into Fail only when `check_path` (--level all).
+/// reason and turns a pass into Fail only when `check_path` (--recommended).
 Judgement judge_compile(const WriterExpectation& expect, const std::string& json_path,
                         bool check_path, const RunOutcome& run,
                         const std::optional<std::vector<uint8_t>>& produced, CodeMode codes);

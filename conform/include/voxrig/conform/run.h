@@ -70,12 +70,18 @@ std::string_view to_string(ReaderProtocol p);
 /// Which checks a run makes (docs/spec/protocols.md#the-reader-protocol, "Writers, evaluators and
 /// meshers").
 struct RunChecks {
-  bool dump = true;      ///< reader cases: verdict, error code, dump
+  bool dump = true;          ///< reader cases: verdict, error code, dump
+  bool dump_content = true;  ///< false: reader cases judged on verdict and error code alone
   bool writer = false;   ///< roundtrip / canonicalize output bytes of accepted reader cases
   bool compile = false;  ///< compile cases: `compile IN.json OUT.vfp`
   bool pose = false;     ///< pose cases: model matrices within D19's tolerance
   bool mesh = false;     ///< mesh cases: quads judged by properties
 };
+
+/// The checks of a rung of the adoption ladder (conform.h ConformanceLevel): verdicts = reader
+/// cases without the dump, dumps = the default, writers = + writer, capabilities = + compile,
+/// pose and mesh. None gives no reader cases and no capability.
+RunChecks checks_for_level(ConformanceLevel level);
 
 /// Everything a run needs. The defaults are `voxrig conform`'s.
 struct RunOptions {
@@ -100,7 +106,7 @@ struct RunOptions {
   std::vector<std::string> profiles;  ///< profile names; empty: all four
   RunChecks checks;
   CodeMode codes = CodeMode::Strict;
-  bool level_all = false;                 ///< recommended cases count too
+  bool count_recommended = false;                 ///< recommended cases count too
   std::vector<std::string> filters;       ///< only case ids containing one of these; empty: all
   ExpectedFailureList expected_failures;  ///< parsed by the caller (its `problems` ignored)
   std::string expected_failures_path;     ///< for the reports only
