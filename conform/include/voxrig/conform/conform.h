@@ -81,7 +81,7 @@ std::optional<Check> check_from_string(std::string_view s);
 enum class Level { Required, Recommended };
 std::string_view to_string(Level l);
 
-/// The adoption ladder (docs/spec/protocols.md, golden/README.md "Levels"): each rung runs the checks of the one below and
+/// The adoption ladder (golden/README.md "Levels"): each rung runs the checks of the one below and
 /// more. Verdicts: accept / reject and the error code of every reader case, no dump compared;
 /// Dumps: the canonical dump too; Writers: roundtrip and canonicalize bytes too; Capabilities:
 /// compile, pose and mesh too. None: not even the reader cases ran (--no-dump).
