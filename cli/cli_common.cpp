@@ -229,11 +229,7 @@ bool OutputStream::fail(const std::string& reason) {
 
 bool OutputStream::open() {
   opened_ = true;
-  if (path_ == "-") {
-    std::cout.flush();  // keep anything already printed in order
-    fd_ = 1;
-    return true;
-  }
+  if (path_ == "-") return true;  // through std::cout, which `voxrig serve` captures
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return fail(std::strerror(EISDIR));
   const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
@@ -250,6 +246,10 @@ bool OutputStream::open() {
 
 bool OutputStream::write(std::string_view piece) {
   if (failed_ || (!opened_ && !open())) return false;
+  if (path_ == "-") {
+    std::cout.write(piece.data(), std::streamsize(piece.size()));
+    return std::cout ? true : fail(std::strerror(EIO));
+  }
   size_t done = 0;
   while (done < piece.size()) {
     const ssize_t n = ::write(fd_, piece.data() + done, piece.size() - done);
@@ -263,6 +263,7 @@ bool OutputStream::write(std::string_view piece) {
 bool OutputStream::finish() {
   if (failed_ || (!opened_ && !open())) return false;
   finished_ = true;
+  if (path_ == "-") return std::cout.flush() ? true : fail(std::strerror(EIO));
   if (fd_ > 1 && ::close(fd_) != 0) {
     const int err = errno;
     fd_ = -1;

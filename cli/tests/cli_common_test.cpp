@@ -191,7 +191,7 @@ TEST(CommandTable, NamesAreUniqueAndEachUsageNamesItsCommand) {
     EXPECT_TRUE(c->usage.starts_with("usage: voxrig " + std::string(c->name))) << c->name;
     EXPECT_NE(c->run, nullptr);
   }
-  EXPECT_EQ(names.size(), 17u);
+  EXPECT_EQ(names.size(), 18u);
   EXPECT_EQ(find_command("nosuch"), nullptr);
 }
 

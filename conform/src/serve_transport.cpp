@@ -134,8 +134,13 @@ std::string hello_line() {
   return Json{{"id", 0}, {"op", "hello"}, {"protocol", std::string(kServeProtocol)}}.dump();
 }
 
+// At most `max` characters of `s` on one line (a reason sits inside one summary line).
 std::string clip(std::string_view s, size_t max = 120) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+    s.remove_suffix(1);
   std::string out(s.substr(0, max));
+  for (char& c : out)
+    if (c == '\n' || c == '\r') c = ' ';
   if (s.size() > max) out += "...";
   return out;
 }
