@@ -116,7 +116,8 @@ constexpr std::string_view kTail = R"HTML(</script>
       (data.corpus_version ? " | golden corpus " + data.corpus_version : "") + " | manifest sha256 " +
       data.manifest_sha256 + " | reader: " + data.reader + " | profiles: " +
       data.profiles.join(", ") + " | codes " + data.codes + " | cases " + data.cases +
-      " | " + data.time_s + " s";
+      " | " + data.time_s + " s | " + data.checks_per_s.toFixed(1) + " checks/s" +
+      (data.protocol ? " (" + data.protocol + ")" : "");
   // The rung reached on the adoption ladder; anything short of full conformance says so.
   const lv = data.level, full = lv.reached === "capabilities" && !lv.partial.length;
   $("level").className = "level " + (full ? "full" : "partial");

@@ -1,7 +1,8 @@
 // Loads a `voxrig conform --html` page in headless Chromium (puppeteer-core) and checks it against
 // the JSON report of the same run: the counts shown equal the report's, the matrix shows every
 // failure, the "failed only" filter hides every passing row, a detail row shows the rules and the
-// hex context, and the page loads nothing from the network. Saves a screenshot. PASSING.html, a
+// hex context, the header names the protocol and the checks per second, and the page loads
+// nothing from the network. Saves a screenshot. PASSING.html, a
 // page of a run that passed, shows "failed 0" not in red and its conformance level as reached.
 // usage: node html_report_check.cjs PAGE.html REPORT.json SCREENSHOT.png CHROMIUM TOOLS_DIR
 //        [PASSING.html]
@@ -41,6 +42,11 @@ const check = (ok, what) => {
           "results shown = report results (" + report.results.length + ")");
     check(await text("#shown") === String(report.results.length), "no filter: every result listed");
     check(c.failed > 0, "the run has failures to show (a broken reader)");
+    // The header says how fast the reader ran and through which protocol.
+    const meta = await text("#meta");
+    const rate = report.checks_per_s.toFixed(1) + " checks/s";
+    check(meta.includes(rate) && (!report.protocol || meta.includes("(" + report.protocol + ")")),
+          "header shows throughput and protocol (" + rate + ", " + report.protocol + ")");
     // Red is for counts that fail the run: failed (> 0 here) is red, a zero count is not.
     const colour = async sel => page.$eval(sel, e => getComputedStyle(e).color);
     const red = "rgb(207, 34, 46)";
