@@ -39,7 +39,8 @@ constexpr std::string_view kUsage =
     "--quick           a small corpus (CI smoke runs)\n"
     "--profile LIST    only the cases of these profiles (comma-separated; the corpus has\n"
     "                  vfp-static, vfp-rig and rkc-strict cases): for a reader that supports\n"
-    "                  some profiles only, e.g. --profile vfp-static\n"
+    "                  some profiles only, e.g. --profile vfp-static. Without it, a serve\n"
+    "                  reader runs only the profiles its hello claims\n"
     "Every dump is checked once first: a reader that rejects or fails a corpus file, or whose\n"
     "dump differs from the reference's (compared as JSON values, as voxrig conform does), is\n"
     "reported and the command exits 4 (no JSON).\n"
@@ -103,13 +104,16 @@ int run(const Args& args) {
     std::cerr << "[" << done << "/" << total << "] " << series << "\n";
   };
   const conform::BenchResult r = conform::bench_reader(
-      cases, {testee.get(), reader.value_or(""), protocol_option(args)}, options);
+      cases, {testee.get(), reader.value_or(""), protocol_option(args), !args.last("--profile")},
+      options);
   if (r.status != conform::BenchStatus::Written) {
     std::cerr << "voxrig bench-reader: " << r.problem << "\n";
     return r.status == conform::BenchStatus::IoError   ? kExitIo
            : r.status == conform::BenchStatus::NoServe ? kExitUsage
                                                        : kExitFailed;
   }
+  for (const std::string& p : r.unclaimed)
+    std::cerr << "voxrig bench-reader: " << p << ": not claimed by the reader's hello, not run\n";
   if (auto out = args.last("-o")) {
     if (!write_file(*out, r.json)) {
       std::cerr << "voxrig bench-reader: cannot write " << *out << "\n";

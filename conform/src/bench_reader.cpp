@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -114,6 +115,7 @@ class Runner {
       return "the reader does not answer `serve`: " + hello.problem;
     }
     protocol_ = hello.ok ? "serve" : "oneshot";
+    if (hello.ok) claimed_ = hello.profiles;
     std::error_code ec;
     dir_ = fs::temp_directory_path(ec) / ("voxrig-bench-reader-" + std::to_string(::getpid()));
     fs::create_directories(dir_, ec);
@@ -147,11 +149,18 @@ class Runner {
       exit = o.exit_code;
     });
     if (ran && exit == 0) return true;
+    out.erase(std::min(out.size(), out.find_last_not_of(" \n\r\t") + 1));  // the line's end
     why = "exit " + std::to_string(exit) + (out.empty() ? "" : ": ") + out.substr(0, 200);
     return false;
   }
 
   const std::string& protocol() const { return protocol_; }
+
+  // Whether the reader's hello claims `profile` (a hello claiming none claims every profile).
+  bool claims(Profile profile) const {
+    return claimed_.empty() ||
+           std::find(claimed_.begin(), claimed_.end(), to_string(profile)) != claimed_.end();
+  }
 
   // One process run of the reader command; `out` receives its stdout.
   bool run(std::vector<std::string> args, std::string& out, int& exit) const {
@@ -173,6 +182,7 @@ class Runner {
   std::vector<std::string> files_;
   std::shared_ptr<ReaderTransport> transport_;
   std::string protocol_ = "testee";
+  std::vector<std::string> claimed_;  // the serve hello's profiles
 };
 
 // The check before timing: accepted, and the same dump as the reference, compared as JSON values
@@ -190,7 +200,7 @@ std::string check(const Runner& runner, size_t i, const std::string& want) {
 }
 
 BenchResult failed(BenchStatus status, std::string problem) {
-  return {status, std::move(problem), ""};
+  return {status, std::move(problem), "", {}};
 }
 
 }  // namespace
@@ -202,8 +212,13 @@ BenchResult bench_reader(const std::vector<BenchCase>& cases, const BenchReader&
   if (std::string problem = runner.prepare(status); !problem.empty())
     return failed(status, problem);
   std::vector<Series> all;
+  std::set<std::string> unclaimed;
   for (size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
+    if (reader.claimed_only && !runner.claims(c.profile)) {
+      unclaimed.insert(std::string(to_string(c.profile)));
+      continue;
+    }
     const auto want = dump_any(c.bytes, c.profile, Limits{});
     if (!want.ok())
       return failed(BenchStatus::CheckFailed,
@@ -229,6 +244,10 @@ BenchResult bench_reader(const std::vector<BenchCase>& cases, const BenchReader&
                    },
                    {}});
   }
+  if (all.empty())
+    return failed(BenchStatus::CheckFailed,
+                  "the reader's serve hello claims none of the corpus's profiles (vfp-static, "
+                  "vfp-rig, rkc-strict); --profile runs them anyway");
   if (!reader.testee)
     all.push_back({"READER/process_startup",
                    0,
@@ -252,7 +271,8 @@ BenchResult bench_reader(const std::vector<BenchCase>& cases, const BenchReader&
     }
   return {BenchStatus::Written, "",
           to_json(all, reader.testee ? "testee" : "reader",
-                  reader.testee ? reader.testee->path() : reader.command, runner.protocol())};
+                  reader.testee ? reader.testee->path() : reader.command, runner.protocol()),
+          {unclaimed.begin(), unclaimed.end()}};
 }
 
 }  // namespace voxrig::conform

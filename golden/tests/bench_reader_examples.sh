@@ -9,7 +9,9 @@
 #   3. --reader 'python3 voxrig_reader.py' --profile vfp-static (it reads vfp-static and vfp-rig;
 #      the rig cases would cost ~15 s of Python here): exit 0, the same checks plus
 #      READER/process_startup (`voxrig_reader.py --help`, which exits 2: start-up is timed anyway);
-#   4. --profile rkc-compat (no such case in the corpus): exit 2.
+#   4. the Python reader without --profile: only the profiles its serve hello claims are timed,
+#      the rest named on stderr;
+#   5. --profile rkc-compat (no such case in the corpus): exit 2.
 # Usage: bench_reader_examples.sh VOXRIG TESTEE_DIR SOURCE_ROOT
 set -u
 voxrig=$1 testee_dir=$2 root=$3
@@ -87,7 +89,20 @@ py="python3 $root/golden/readers/python/voxrig_reader.py"
 check_json "$tmp/p.json" reader $static_cases ||
   fail "--reader JSON: see above"
 
-# 4. A profile the corpus has no case of.
+# 4. The Python reader without --profile: its serve hello claims vfp-static and vfp-rig, so the
+#    rkc-strict cases are left out and named, not failed.
+"$voxrig" bench-reader --reader "$py" --quick --repetitions 1 --min-time 0 -o "$tmp/c.json" \
+  2>"$tmp/err" || fail "--reader without --profile exited $? ($(tail -1 "$tmp/err"))"
+grep -q "rkc-strict: not claimed by the reader's hello, not run" "$tmp/err" ||
+  fail "unclaimed profile not named: $(tail -2 "$tmp/err")"
+python3 - "$tmp/c.json" <<'EOF' || fail "--reader without --profile: JSON rows"
+import json, sys
+names = {b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
+assert any(n.startswith("READER/vfp_rig/") for n in names), sorted(names)
+assert not any(n.startswith("READER/rkch") for n in names), sorted(names)
+EOF
+
+# 5. A profile the corpus has no case of.
 "$voxrig" bench-reader --testee "$testee" --profile rkc-compat --quick 2>"$tmp/err"
 rc=$?
 [ "$rc" = 2 ] || fail "--profile rkc-compat exited $rc, want 2"

@@ -37,6 +37,10 @@ struct BenchReader {
   /// How dumps reach the command (run.h): Auto uses `COMMAND serve` (serve.h) when it answers
   /// hello, so a persistent reader is timed without its start-up.
   ReaderProtocol protocol = ReaderProtocol::Auto;
+  /// True (no --profile given): a serve reader whose hello claims profiles is timed only on
+  /// the cases of those profiles, as `voxrig conform` runs only claimed profiles
+  /// (docs/spec/protocols.md); the others are listed in BenchResult::unclaimed.
+  bool claimed_only = false;
 };
 
 struct BenchOptions {
@@ -62,6 +66,8 @@ struct BenchResult {
 /// READER/process_startup (`COMMAND --help`, the fixed
   /// cost of one process, not subtracted) for a process reader.
   std::string json;
+  /// Profiles of the corpus left out because the reader's hello does not claim them (sorted).
+  std::vector<std::string> unclaimed;
 };
 
 /// Times `reader` and the reference on `cases` (see the top of this file).
