@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "voxrig/version.h"
 
 namespace {
 
@@ -36,8 +37,8 @@ int main(int argc, char** argv) {
     return voxrig::cli::kExitOk;
   }
   if (cmd == "--version") {
-    std::cout << "voxrig " << VOXRIG_VERSION << " (voxrig spec " << VOXRIG_SPEC_VERSION
-              << ", golden corpus " << VOXRIG_CORPUS_VERSION << ")\n";
+    std::cout << "voxrig " << voxrig::suite_version() << " (voxrig spec " << voxrig::spec_version()
+              << ", golden corpus " << voxrig::corpus_version() << ")\n";
     return voxrig::cli::kExitOk;
   }
   const int rc = voxrig::cli::run_command(argc, argv);  // dispatches through the command table

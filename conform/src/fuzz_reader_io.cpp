@@ -10,6 +10,7 @@
 
 #include "voxrig/any_format.h"
 #include "voxrig/conform/fuzz_reader.h"
+#include "voxrig/version.h"
 #include "voxrig/json_out.h"
 #include "voxrig/sha256.h"
 
@@ -220,6 +221,7 @@ std::vector<FuzzOutputFile> fuzz_output_files(const FuzzRunInfo& info, const Fuz
   Json manifest{{"schema", "voxrig-manifest/1"},
                 {"suite", "voxrig-fuzz-reader"},
                 {"suite_version", VOXRIG_VERSION},
+                {"spec_version", spec_version()},
                 {"cases", Json::array()}};
   for (const FuzzFinding& f : result.findings) {
     const std::string dir = "cases/" + stem(f.id) + "/";

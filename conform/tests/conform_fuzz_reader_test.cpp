@@ -182,6 +182,7 @@ TEST(FuzzReaderOutput, CorpusManifestCaseSourceAndExpectedFailureLine) {
   auto m = parse_manifest(std::string(manifest->bytes.begin(), manifest->bytes.end()), &problem);
   ASSERT_TRUE(m) << problem;
   ASSERT_EQ(m->cases.size(), 1u);
+  EXPECT_EQ(m->spec_version, "1.0");  // the findings are judged by this spec
   EXPECT_EQ(m->cases[0].id, id);
   const ManifestExpect* e = m->cases[0].find("vfp-static");
   ASSERT_NE(e, nullptr);

@@ -11,6 +11,7 @@
 #include "golden_capabilities.h"
 #include "golden_cases.h"
 #include "voxrig/sha256.h"
+#include "voxrig/version.h"
 
 namespace voxrig::golden {
 namespace {
@@ -118,8 +119,8 @@ BuiltCorpus build_corpus(const std::string& golden_dir) {
   m["schema"] = "voxrig-manifest/1";
   m["suite"] = "voxrig";
   m["suite_version"] = VOXRIG_VERSION;
-  m["spec_version"] = VOXRIG_SPEC_VERSION;
-  m["corpus_version"] = VOXRIG_CORPUS_VERSION;
+  m["spec_version"] = spec_version();
+  m["corpus_version"] = corpus_version();
   m["cases"] = cases;
   m["compile_cases"] = compile;
   m["pose_cases"] = cap.pose;

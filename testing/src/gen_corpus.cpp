@@ -10,6 +10,7 @@
 
 #include "voxrig/any_format.h"
 #include "voxrig/sha256.h"
+#include "voxrig/version.h"
 
 namespace voxrig::gen {
 
@@ -193,6 +194,8 @@ GenCorpusResult write_generated_corpus(const std::string& dir, const GenCorpusOp
   manifest["schema"] = "voxrig-manifest/1";
   manifest["suite"] = "voxrig";
   manifest["suite_version"] = VOXRIG_VERSION;
+  // The spec its verdicts follow; no corpus_version: that names the golden corpus only.
+  manifest["spec_version"] = spec_version();
   manifest["cases"] = std::move(cases);
   manifest["compile_cases"] = ordered_json::array();
   const std::string text = manifest.dump(1) + "\n";

@@ -45,6 +45,9 @@ TEST(GenCorpus, WritesALoadableReproducibleCorpus) {
   std::vector<std::string> problems;
   ASSERT_EQ(conform::load_corpus(dir + "/a", corpus, problems), conform::CorpusStatus::Ok);
   ASSERT_EQ(corpus.manifest.cases.size(), 30u);
+  // A generated corpus names the spec its verdicts follow, not a golden corpus version.
+  EXPECT_EQ(corpus.manifest.spec_version, "1.0");
+  EXPECT_EQ(corpus.manifest.corpus_version, "");
   size_t negative = 0;
   for (const auto& c : corpus.manifest.cases) {
     negative += c.id.find("-valid") == std::string::npos;
