@@ -14,6 +14,7 @@
 #include "option_values.h"
 #include "voxrig/conform/fuzz_reader.h"
 #include "voxrig/testing/fuzz_inputs.h"
+#include "voxrig/testing/rule_breakers.h"
 
 namespace voxrig::cli {
 namespace {
@@ -25,7 +26,7 @@ constexpr std::string_view kUsage =
     "                          [--seconds N] [--runs N] [--seed S] [--out DIR] [--jobs N]\n"
     "                          [--codes strict|loose] [--expected FILE] [--golden DIR]\n"
     "                          [--timeout SEC] [--minimize N] [--filter SUBSTR] [--generated N]\n"
-    "                          [--protocol auto|serve|oneshot]\n"
+    "                          [--protocol auto|serve|oneshot] [--breakers on|off]\n"
     "Differential fuzzing: mutates golden and generated files (the fuzz targets' structure-aware\n"
     "mutators, which keep lengths and hashes consistent, and plain byte mutations), runs the\n"
     "reference (in process) and the reader on each input, and compares verdict, error code and\n"
@@ -53,19 +54,23 @@ constexpr std::string_view kUsage =
     "  --timeout SEC       per reader run; its process group is killed (default 10)\n"
     "  --minimize N        reader runs spent minimizing each class (default 300)\n"
     "  --filter SUBSTR     seed only from golden cases whose id contains SUBSTR\n"
+    "  --breakers on|off   on (default): first break each rule at first/middle/last/deep\n"
+    "                      elements of deep seed files (report.json \"rules\"), then stack\n"
     "  --generated N       generated seed files per format of the profile (`voxrig gen`'s\n"
     "                      generators, 1 in 4 negative; default 16, 0 = golden files only)\n"
     "Progress (execs/s, classes, time left) goes to stderr, the summary to stdout.\n"
     "Exit: 0 no disagreement, 4 disagreement found, 2 usage, 3 I/O.\n";
 
 constexpr std::string_view kCodesChoices[] = {"strict", "loose"};
+constexpr std::string_view kOnOff[] = {"on", "off"};
 constexpr OptionSpec kOptions[] = {
     {"--protocol", true, kProtocolChoices},
     {"--reader", true},   {"--testee", true}, {"--profile", true, kProfileChoices},
     {"--seconds", true},  {"--runs", true},   {"--seed", true},
     {"--out", true},      {"--jobs", true},   {"--codes", true, kCodesChoices},
     {"--expected", true}, {"--golden", true}, {"--timeout", true},
-    {"--minimize", true}, {"--filter", true}, {"--generated", true}};
+    {"--minimize", true}, {"--filter", true}, {"--generated", true},
+    {"--breakers", true, kOnOff}};
 
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop(int) { g_stop = 1; }
@@ -200,6 +205,7 @@ int run(const Args& args) {
   run.golden_dir = *golden;
   run.extra_seeds = testing::generated_seeds(run.options.profile, run.options.seed, generated);
   run.mutators = testing::reader_mutators(run.options.profile);
+  if (args.last("--breakers") != "off") testing::add_rule_breakers(run);
   run.options.reduce = testing::drop_one_part;
   std::unique_ptr<Testee> testee;
   if (const auto path = args.last("--testee")) {
@@ -227,7 +233,7 @@ int run(const Args& args) {
   if (last >= 0) std::cerr << "\n";
   std::cout << fuzz_summary_text(out.info, out.result);
   if (const auto dir = args.last("--out")) {
-    if (const std::string error = write_fuzz_output(*dir, out, run.mutators); !error.empty()) {
+    if (const std::string error = write_fuzz_output(*dir, out); !error.empty()) {
       std::cerr << "voxrig: " << error << "\n";
       return kExitIo;
     }

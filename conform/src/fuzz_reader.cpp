@@ -233,6 +233,9 @@ FuzzResult fuzz_reader(const std::vector<FuzzSeed>& seeds, const std::vector<Fuz
   std::map<std::string, size_t> by_key;  // class key -> findings index
   Minimizer minimizer(mutators, runner, o);
   const size_t batch = std::max<size_t>(o.batch, 1);
+  const size_t random_mutators =
+      o.random_mutators == 0 ? mutators.size() : std::min(o.random_mutators, mutators.size());
+  size_t directed_at = 0;  // the next FuzzOptions::directed entry
   uint64_t exec = 0;
   while (true) {
     if (o.runs != 0 && exec >= o.runs) break;
@@ -246,7 +249,18 @@ FuzzResult fuzz_reader(const std::vector<FuzzSeed>& seeds, const std::vector<Fuz
     std::vector<size_t> seed_of(n);
     std::vector<std::vector<FuzzStep>> chains(n);
     for (size_t i = 0; i < n; ++i) {
-      plan_execution(o.seed, exec + i, seeds.size(), mutators.size(), o.max_chain, &seed_of[i],
+      // Rule-directed executions first; a breaker that does not apply to its seed is skipped.
+      while (directed_at < o.directed.size() && inputs[i].empty()) {
+        const auto [s, m] = o.directed[directed_at++];
+        seed_of[i] = s;
+        chains[i] = {{m, 0}};
+        inputs[i] = apply_chain(seeds[s].bytes, chains[i], mutators, o.max_input);
+      }
+      if (!inputs[i].empty()) {
+        ++result.directed_execs;
+        continue;
+      }
+      plan_execution(o.seed, exec + i, seeds.size(), random_mutators, o.max_chain, &seed_of[i],
                      &chains[i]);
       inputs[i] = apply_chain(seeds[seed_of[i]].bytes, chains[i], mutators, o.max_input);
     }
@@ -261,6 +275,8 @@ FuzzResult fuzz_reader(const std::vector<FuzzSeed>& seeds, const std::vector<Fuz
         continue;
       }
       const ReferenceAnswer ref = reference_answer(inputs[i], o.profile);
+      if (auto it = o.code_rules.find(ref.code); !ref.accept && it != o.code_rules.end())
+        for (const std::string& rule : it->second) ++result.rules_broken[rule];
       std::string reason;
       auto cls = classify(ref, runs[i], o.codes, &reason);
       if (!cls) continue;

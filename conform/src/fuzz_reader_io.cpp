@@ -181,6 +181,25 @@ FuzzRunner testee_runner(const Testee& testee, Profile profile) {
 
 // ---- results ----------------------------------------------------------------------------------
 
+std::vector<std::string> never_reached(const FuzzRunInfo& info, const FuzzResult& result) {
+  std::vector<std::string> out;
+  for (const std::string& r : info.breakable)
+    if (result.rules_broken.count(r) == 0) out.push_back(r);
+  return out;
+}
+
+// report.json's "rules": what the run broke, judged by the reference's error codes.
+Json rules_json(const FuzzRunInfo& info, const FuzzResult& result) {
+  Json broken = Json::object(), left_out = Json::array();
+  for (const auto& [rule, n] : result.rules_broken) broken[rule] = n;
+  for (const auto& [rule, why] : info.unbreakable)
+    left_out.push_back({{"rule", rule}, {"reason", why}});
+  return {{"breakable", info.breakable},
+          {"broken", broken},
+          {"never_reached", never_reached(info, result)},
+          {"not_breakable", left_out}};
+}
+
 std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
                              const std::vector<FuzzSeed>& seeds,
                              const std::vector<FuzzMutator>& mutators) {
@@ -204,6 +223,8 @@ std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
          {"seconds", result.seconds},
          {"execs_per_second", result.seconds > 0 ? double(result.execs) / result.seconds : 0.0},
          {"interrupted", result.interrupted}};
+  j["directed_executions"] = result.directed_execs;
+  j["rules"] = rules_json(info, result);
   Json classes = Json::array();
   for (const FuzzFinding& f : result.findings) classes.push_back(finding_json(info, f, mutators));
   j["classes"] = classes;
@@ -298,6 +319,14 @@ std::string fuzz_summary_text(const FuzzRunInfo& info, const FuzzResult& result)
       static_cast<unsigned long long>(result.known_hits));
   s += line;
   if (result.interrupted) s += "interrupted\n";
+  if (!info.breakable.empty()) {
+    const std::vector<std::string> missed = never_reached(info, result);
+    s += "rules broken: " + std::to_string(info.breakable.size() - missed.size()) + " of " +
+         std::to_string(info.breakable.size()) + " breakable (" +
+         std::to_string(result.directed_execs) + " rule-directed executions)";
+    for (size_t i = 0; i < missed.size(); ++i) s += (i ? " " : "; never reached: ") + missed[i];
+    s += "\n";
+  }
   s += std::to_string(result.execs) + " executions, " + std::to_string(result.findings.size()) +
        " classes of disagreement\n";
   return s;

@@ -33,7 +33,27 @@ std::vector<FuzzSeed> seed_files(const Corpus& corpus, const FuzzReaderRun& run)
       seeds.push_back({"golden:" + c.id, std::move(*bytes)});
   }
   seeds.insert(seeds.end(), run.extra_seeds.begin(), run.extra_seeds.end());
+  seeds.insert(seeds.end(), run.deep_seeds.begin(), run.deep_seeds.end());
   return seeds;
+}
+
+// Every breaker on every deep seed (the last seeds), breaker-major, so the first executions
+// break each rule once at its first position before any rule is broken twice.
+std::vector<std::pair<size_t, size_t>> directed_plan(const FuzzReaderRun& run, size_t seeds) {
+  std::vector<std::pair<size_t, size_t>> plan;
+  const size_t first_deep = seeds - run.deep_seeds.size();
+  for (size_t b = 0; b < run.breakers.size(); ++b)
+    for (size_t s = first_deep; s < seeds; ++s) plan.emplace_back(s, run.mutators.size() + b);
+  return plan;
+}
+
+// Error code -> the catalogue's rules listing it.
+std::map<std::string, std::vector<std::string>> code_rules(const Corpus& corpus) {
+  std::map<std::string, std::vector<std::string>> out;
+  if (corpus.rules)
+    for (const Rule& r : corpus.rules->rules)
+      for (const std::string& code : r.codes) out[code].push_back(r.id);
+  return out;
 }
 
 FuzzRunInfo run_info(const FuzzReaderRun& run, size_t seeds) {
@@ -48,6 +68,8 @@ FuzzRunInfo run_info(const FuzzReaderRun& run, size_t seeds) {
   info.seeds = seeds;
   for (const auto& m : run.mutators) info.mutators.push_back(m.name);
   info.expected = run.expected;
+  info.breakable = run.breakable;
+  info.unbreakable = run.unbreakable;
   return info;
 }
 
@@ -78,6 +100,11 @@ FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run) {
   }
   out.info = run_info(run, out.seeds.size());
   FuzzOptions o = run.options;
+  out.mutators = run.mutators;
+  out.mutators.insert(out.mutators.end(), run.breakers.begin(), run.breakers.end());
+  o.random_mutators = run.mutators.size();
+  o.directed = directed_plan(run, out.seeds.size());
+  o.code_rules = code_rules(corpus);
   WorkDir work;
   FuzzRunner runner;
   if (run.testee) {
@@ -107,15 +134,14 @@ FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run) {
     o.batch = size_t(run.jobs) * 4;
   }
   if (run.started) run.started(out.info);
-  out.result = fuzz_reader(out.seeds, run.mutators, runner, o);
+  out.result = fuzz_reader(out.seeds, out.mutators, runner, o);
   return out;
 }
 
-std::string write_fuzz_output(const std::string& dir, const FuzzReaderOutcome& outcome,
-                              const std::vector<FuzzMutator>& mutators) {
+std::string write_fuzz_output(const std::string& dir, const FuzzReaderOutcome& outcome) {
   std::error_code ec;
   for (const FuzzOutputFile& f :
-       fuzz_output_files(outcome.info, outcome.result, outcome.seeds, mutators)) {
+       fuzz_output_files(outcome.info, outcome.result, outcome.seeds, outcome.mutators)) {
     const fs::path p = fs::path(dir) / f.path;
     fs::create_directories(p.parent_path(), ec);
     std::ofstream file(p, std::ios::binary | std::ios::trunc);

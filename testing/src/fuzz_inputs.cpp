@@ -20,7 +20,7 @@ conform::FuzzMutator structured(std::string name, size_t (*fn)(uint8_t*, size_t,
             const ByteMutator bytes = plain_byte_mutator(seed);
             b.resize(fn(b.data(), in.size(), b.size(), unsigned(seed), bytes));
             return b;
-          }};
+          }, {}};
 }
 
 }  // namespace
@@ -51,7 +51,7 @@ std::vector<conform::FuzzMutator> reader_mutators(Profile profile) {
                  b.resize(in.size() + 64);
                  b.resize(mutate_plain_bytes(b.data(), in.size(), b.size(), seed));
                  return b;
-               }});
+               }, {}});
   return m;
 }
 

@@ -40,10 +40,13 @@ struct FuzzSeed {
   FuzzBytes bytes;
 };
 
-/// A named mutation: new bytes from `in` and a 64-bit seed (deterministic). Never throws.
+/// A named mutation: new bytes from `in` and a 64-bit seed (deterministic). Never throws. An
+/// empty result means "does not apply to this input" (a rule breaker on a seed without the
+/// element); such an execution is not run.
 struct FuzzMutator {
   std::string name;
   std::function<FuzzBytes(std::span<const uint8_t> in, uint64_t seed)> apply;
+  std::vector<std::string> rules;  ///< a rule breaker: the rule ids it aims at (else empty)
 };
 
 /// One link of a mutation chain: which mutator, with which seed.
@@ -105,6 +108,14 @@ struct FuzzOptions {
   size_t max_input = size_t{1} << 20;  ///< longer mutated inputs are cut to this size
   size_t minimize_budget = 300;        ///< runner executions spent minimizing one class
   std::set<std::string> known;         ///< class case ids to skip (the expected-failure list)
+  /// The first `random_mutators` mutators are the random ones plan_execution stacks (0: all).
+  size_t random_mutators = 0;
+  /// Rule-directed executions, run first and in order: {seed index, mutator index}, each one
+  /// mutator applied once (an empty result is skipped, not counted). Then random stacking.
+  std::vector<std::pair<size_t, size_t>> directed;
+  /// Error code -> the catalogue rules that list it: a reference rejection with that code
+  /// credits each of them in FuzzResult::rules_broken.
+  std::map<std::string, std::vector<std::string>> code_rules;
   /// Structure-aware reductions of an input, tried before byte-range deletions while
   /// minimizing (the CLI: every input with one section / chunk dropped, framing repaired).
   /// Optional; each candidate should be smaller than the input.
@@ -137,6 +148,9 @@ struct FuzzResult {
   uint64_t minimize_execs = 0;  ///< reader executions spent on minimization
   uint64_t known_hits = 0;      ///< executions whose class was on the expected-failure list
   uint64_t skipped = 0;         ///< executions whose mutated input left the profile's family
+  uint64_t directed_execs = 0;  ///< executions of FuzzOptions::directed (within execs)
+  /// Rule id -> executions whose reference rejection code the rule lists (code_rules).
+  std::map<std::string, uint64_t> rules_broken;
   double seconds = 0;
   bool interrupted = false;
   std::vector<FuzzFinding> findings;  ///< in order of discovery
@@ -183,6 +197,9 @@ struct FuzzRunInfo {
   size_t seeds = 0;
   std::vector<std::string> mutators;
   std::string expected;  ///< the expected-failure file, or ""
+  std::vector<std::string> breakable;  ///< the rules the breakers aim at (declared)
+  /// Rules of the profile's spec files left without a breaker: {id, why}.
+  std::vector<std::pair<std::string, std::string>> unbreakable;
 };
 
 /// A file fuzz-reader writes (path relative to --out).
@@ -206,6 +223,9 @@ std::string fuzz_report_json(const FuzzRunInfo& info, const FuzzResult& result,
                              const std::vector<FuzzSeed>& seeds,
                              const std::vector<FuzzMutator>& mutators);
 
+/// The breakable rules (info.breakable) the run never broke (result.rules_broken), in order.
+std::vector<std::string> never_reached(const FuzzRunInfo& info, const FuzzResult& result);
+
 /// The end-of-run summary for stdout: one block per class, then the line
 /// "N executions, N classes of disagreement".
 std::string fuzz_summary_text(const FuzzRunInfo& info, const FuzzResult& result);
@@ -217,7 +237,13 @@ struct FuzzReaderRun {
   std::string golden_dir;  ///< the corpus whose cases of the profile are the first seed files
   std::string filter;      ///< only golden cases whose id contains this ("": all)
   std::vector<FuzzSeed> extra_seeds;  ///< after the golden ones (e.g. generated files)
-  std::vector<FuzzMutator> mutators;  ///< non-empty
+  std::vector<FuzzMutator> mutators;  ///< non-empty: the random ones
+  /// Rule breakers (FuzzMutator::rules set), each run once on each of `deep_seeds` before the
+  /// random stacking; `breakable` / `unbreakable` describe them for the report.
+  std::vector<FuzzMutator> breakers;
+  std::vector<FuzzSeed> deep_seeds;
+  std::vector<std::string> breakable;
+  std::vector<std::pair<std::string, std::string>> unbreakable;
   const Testee* testee = nullptr;     ///< the reader in process (one call at a time), or
   std::string command;                ///< the reader protocol's command (a process per input)
   unsigned jobs = 1;                  ///< parallel reader processes
@@ -245,6 +271,7 @@ struct FuzzReaderOutcome {
   std::vector<std::string> problems;  ///< one line each, when not Ran
   FuzzRunInfo info;
   std::vector<FuzzSeed> seeds;
+  std::vector<FuzzMutator> mutators;  ///< the random ones, then the breakers (chain indices)
   FuzzResult result;
 };
 
@@ -253,9 +280,8 @@ struct FuzzReaderOutcome {
 /// returns what it found. Prints nothing; signals are the caller's (options.stop).
 FuzzReaderOutcome run_fuzz_reader(const FuzzReaderRun& run);
 
-/// Writes fuzz_output_files() of `outcome` under `dir` (created as needed). Returns "" or the
-/// first "cannot write PATH: reason".
-std::string write_fuzz_output(const std::string& dir, const FuzzReaderOutcome& outcome,
-                              const std::vector<FuzzMutator>& mutators);
+/// Writes fuzz_output_files() of `outcome` (with its own mutators) under `dir` (created as
+/// needed). Returns "" or the first "cannot write PATH: reason".
+std::string write_fuzz_output(const std::string& dir, const FuzzReaderOutcome& outcome);
 
 }  // namespace voxrig::conform

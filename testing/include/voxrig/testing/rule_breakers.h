@@ -1,0 +1,63 @@
+// voxrig/testing/rule_breakers.h — rule-directed mutations for `voxrig fuzz-reader`: for each
+// rule of the catalogue (golden/rules.json) that a positional edit can break, a breaker that
+// breaks exactly that rule at a chosen element (first, middle, last or a deep one: the 5th key of
+// a long track, the 4th joint, the 7th VSKN record, the 4th bone, the 6th clip) of a seed file.
+//
+// Why model edits: a breaker decodes the seed with the reference into its plain model structs
+// (vfp_model.h, rkc_model.h), changes one value, and writes it back with the library's writer
+// (encode_vfp / encode_rkc), which never validates semantics; for VFP it then rebinds every hash
+// (voxrig::rebind) unless the rule is the hash itself. So the edited file keeps every length,
+// count and hash right and reaches the one check the breaker aims at. The reference's answer, not
+// the breaker, decides which rule an input broke (fuzz-reader credits the rules listing the
+// reference's error code), so a breaker that misses is visible as a rule never reached.
+//
+// Deterministic; safe on any seed bytes (a seed the reference cannot decode, or one without the
+// element, gives no input).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "voxrig/conform/fuzz_reader.h"
+#include "voxrig/profile.h"
+
+namespace voxrig::testing {
+
+/// Where in an array a breaker strikes. Deep is the array's own deep index (joint 3, VSKN record
+/// 6, key 4, clip 5, bone 3), clamped to the last element.
+enum class BreakAt { First, Middle, Last, Deep };
+/// "first", "middle", "last", "deep".
+std::string_view to_string(BreakAt at);
+inline constexpr BreakAt kBreakPositions[] = {BreakAt::Deep, BreakAt::Last, BreakAt::Middle,
+                                              BreakAt::First};
+
+/// The rules rule_breakers(profile) can break, in catalogue order of their spec sections. This
+/// is the declared "breakable" list the report's never-reached list is measured against.
+std::vector<std::string> breakable_rules(Profile profile);
+
+/// Why each rule of the profile's family (docs/spec/vfp.md, rig.md for VFP; rkch.md for RKCH)
+/// that breakable_rules leaves out has no breaker: {rule id, reason}. Rules with no error code,
+/// or of other spec files, are not listed (a reader's verdict cannot show them).
+std::vector<std::pair<std::string, std::string>> unbreakable_rules(Profile profile);
+
+/// One FuzzMutator per breaker and position ("break:ANIM-11@deep"), its `rules` naming the rule
+/// it aims at. apply(seed, _) ignores the seed value and returns the broken file, or no bytes
+/// when the seed does not decode under `profile` or lacks the element. Empty for profiles
+/// without breakers (vfp-static: every rig rule is out of its scope, D11).
+std::vector<conform::FuzzMutator> rule_breakers(Profile profile);
+
+/// Valid seed files with deep positions for the profile's family, built with the writers and
+/// checked against the reference at creation (a seed it would reject is dropped): VFP: a 6x6x6
+/// grid, 10 joints (a chain of 6 and branches), ~40 VSKN records, 8 ANIM clips of 6 tracks x 9
+/// keys; RKCH: a medium generated character's meshes and voxel clips under 8 chained bones (a
+/// Static and a Clip attachment each) and 7 skeletal clips. Origins read "deep:vfp", "deep:rkc".
+std::vector<conform::FuzzSeed> deep_seeds(Profile profile);
+
+/// Sets `run`'s breakers, deep seeds and breakable / unbreakable lists for its profile (what
+/// `voxrig fuzz-reader` does unless --breakers off).
+void add_rule_breakers(conform::FuzzReaderRun& run);
+
+}  // namespace voxrig::testing

@@ -1,0 +1,31 @@
+// The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
+// rule_breakers_rkc.cpp), joined by rule_breakers.cpp.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "voxrig/testing/rule_breakers.h"
+
+namespace voxrig::testing::detail {
+
+/// The element a position names among n (n > 0): 0, n / 2, n - 1 or min(deep, n - 1).
+inline size_t break_index(BreakAt pos, size_t n, size_t deep) {
+  switch (pos) {
+    case BreakAt::First: return 0;
+    case BreakAt::Middle: return n / 2;
+    case BreakAt::Last: return n - 1;
+    case BreakAt::Deep: return std::min(deep, n - 1);
+  }
+  return 0;
+}
+
+/// The rules each family's breakers aim at, in table order.
+std::vector<std::string> vfp_breakable();
+std::vector<std::string> rkc_breakable();
+/// One mutator per breaker and position (non-positional breakers once, at Deep).
+std::vector<conform::FuzzMutator> vfp_breakers();
+std::vector<conform::FuzzMutator> rkc_breakers();
+
+}  // namespace voxrig::testing::detail

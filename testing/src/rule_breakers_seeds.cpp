@@ -1,0 +1,116 @@
+// The deep seed files of voxrig/testing/rule_breakers.h: valid files long enough that every
+// breaker position (the 5th key, the 4th joint, the 7th record, the 4th bone, the 6th clip)
+// exists. Built from models with the library's writers, so they are valid by construction; each
+// is still checked against the reference, and a seed it rejects is dropped (a test sees that).
+#include "voxrig/any_format.h"
+#include "voxrig/rkc.h"
+#include "voxrig/testing/gen.h"
+#include "voxrig/testing/rule_breakers.h"
+#include "voxrig/vfp.h"
+
+namespace voxrig::testing {
+namespace {
+
+// 6x6x6 grid (voxel k empty when k % 7 == 3, so VSKN-11 has targets), joints 10, 20, ..., 100
+// (a chain 10 <- 20 <- ... <- 60, then 70..100 hang off 10..40), a record on every 4th filled
+// voxel, 8 clips of 6 tracks x 9 keys.
+std::vector<uint8_t> deep_vfp() {
+  Vox0 g;
+  g.size_x = g.size_y = g.size_z = 6;
+  g.palette = {{0, 0, 0, 0}, {200, 40, 40, 255}, {40, 200, 40, 255}, {40, 40, 200, 255}};
+  for (uint32_t k = 0; k < 216; ++k) g.voxels.push_back(k % 7 == 3 ? 0 : uint8_t(1 + k % 3));
+  Skel s;
+  for (uint16_t j = 0; j < 10; ++j) {
+    SkelJoint jt;
+    jt.id = uint16_t(10 * (j + 1));
+    jt.parent = j == 0 ? int16_t(-1) : j < 6 ? int16_t(10 * j) : int16_t(10 * (j - 5));
+    jt.bind.t = {float(j), 0, 0};
+    jt.name = "joint" + std::to_string(j);
+    s.joints.push_back(jt);
+  }
+  Vskn v;
+  v.default_joint = 10;
+  for (uint32_t k = 0; k < 216; k += 4)
+    if (g.voxels[k]) v.bindings.push_back({k, uint16_t(20 + 10 * ((k / 4) % 9))});
+  Anim a;
+  for (uint16_t c = 0; c < 8; ++c) {
+    AnimClip clip;
+    clip.id = uint16_t(1 + 2 * c);
+    clip.duration_ms = 1000 + 100u * c;
+    clip.name = "clip" + std::to_string(c);
+    for (uint16_t t = 0; t < 6; ++t) {
+      AnimTrack track;
+      track.joint = uint16_t(10 * (t + 1));
+      for (uint32_t k = 0; k < 9; ++k) {
+        AnimKey key;
+        key.time_ms = 100 * k;
+        key.trs.t = {float(k), float(t), 0};
+        key.trs.r = {0, 0, 0.6f, 0.8f};
+        track.keys.push_back(key);
+      }
+      clip.tracks.push_back(std::move(track));
+    }
+    a.clips.push_back(std::move(clip));
+  }
+  VfpFile f;
+  f.sections.push_back({{make_tag("VOX0"), -1, 0, kSectionRequired}, std::move(g)});
+  f.sections.push_back({{make_tag("SKEL"), -1, 0, 0}, std::move(s)});
+  f.sections.push_back({{make_tag("VSKN"), -1, 0, 0}, std::move(v)});
+  f.sections.push_back({{make_tag("ANIM"), -1, 0, 0}, std::move(a)});
+  rebind(f);
+  auto bytes = encode_vfp(f);
+  return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
+}
+
+// The meshes and voxel clips of the first medium generated character that has both, under 8
+// bones (a chain of 5, then 3 off the root; a Static and a Clip attachment each) and 7 skeletal
+// clips of 2 frames.
+std::vector<uint8_t> deep_rkc() {
+  for (uint64_t i = 0; i < 256; ++i) {
+    const gen::GenCase gc =
+        gen::generate_case(gen::GenFormat::Rkc, gen::case_seed(0xDEE9, i), gen::GenSize::Medium,
+                           false);
+    auto decoded = decode_rkc(gc.bytes, DecodeOptions{Profile::RkcStrict, Limits{}});
+    if (!decoded.ok()) continue;
+    Character c = std::move(decoded).value();
+    if (c.meshes.empty() || c.voxel_clips.empty() || c.bones.empty()) continue;
+    const Hinge hinge = c.bones[0].hinge;
+    c.bones.clear();
+    for (uint32_t b = 0; b < 8; ++b) {
+      Bone bone;
+      bone.name = "bone" + std::to_string(b);
+      bone.hinge = hinge;
+      bone.hinge.parent = b == 0 ? -1 : b < 5 ? int32_t(b - 1) : 0;
+      Attachment st, cl;
+      st.kind = AttachmentKind::Static;
+      st.index = b % uint32_t(c.meshes.size());
+      cl.kind = AttachmentKind::Clip;
+      cl.index = b % uint32_t(c.voxel_clips.size());
+      bone.attachments = {st, cl};
+      c.bones.push_back(std::move(bone));
+    }
+    c.clips.clear();
+    for (uint32_t k = 0; k < 7; ++k) {
+      SkeletalClip s;
+      s.frame_count = 2;
+      s.numhin = 8;
+      s.frames.assign(16, BoneXform{});
+      s.seq = {{0, 0}, {100, 1}};
+      c.clips.push_back({"clip" + std::to_string(k), std::move(s)});
+    }
+    auto bytes = encode_rkc(c);
+    if (bytes.ok()) return std::move(bytes).value();
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<conform::FuzzSeed> deep_seeds(Profile profile) {
+  const bool vfp = profile == Profile::VfpStatic || profile == Profile::VfpRig;
+  std::vector<uint8_t> bytes = vfp ? deep_vfp() : deep_rkc();
+  if (bytes.empty() || !conform::reference_answer(bytes, profile).accept) return {};
+  return {{vfp ? "deep:vfp" : "deep:rkc", std::move(bytes)}};
+}
+
+}  // namespace voxrig::testing
