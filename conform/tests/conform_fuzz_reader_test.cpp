@@ -155,6 +155,49 @@ TEST(FuzzReaderLoop, FindsMinimizesDeduplicatesAndReproduces) {
   EXPECT_TRUE(fuzz_reader(seeds, poke(), honest, o).findings.empty());
 }
 
+// Directed executions run first, in order; one whose mutator does not apply is skipped
+// without counting; then random stacking uses only the random mutators; the reference's
+// rejection codes credit the rules listing them.
+TEST(FuzzReaderLoop, DirectedFirstThenRandomAndRulesCounted) {
+  const std::vector<FuzzSeed> seeds{{"golden:vfp/min/static", golden_file("vfp/min/static.vfp")}};
+  ASSERT_FALSE(seeds[0].bytes.empty());
+  std::vector<FuzzMutator> m = poke();
+  // Mutator 1 aims at the palette rule: the last byte of the file is the one voxel.
+  m.push_back({"break:palette", [](std::span<const uint8_t> in, uint64_t) {
+                 FuzzBytes b(in.begin(), in.end());
+                 b.back() = 9;
+                 return b;
+               }, {"VOX0-PAL"}});
+  m.push_back({"never", [](std::span<const uint8_t>, uint64_t) { return FuzzBytes{}; }, {"X"}});
+  FuzzOptions o;
+  o.profile = Profile::VfpStatic;
+  o.runs = 40;
+  o.seconds = 0;
+  o.random_mutators = 1;
+  o.directed = {{0, 2}, {0, 1}, {0, 2}};
+  o.code_rules = {{"vox0.palette_index", {"VOX0-PAL", "ALSO"}}};
+  const FuzzResult r = fuzz_reader(seeds, m, planted_reader(o.profile), o);
+  EXPECT_EQ(r.execs, 40u);
+  EXPECT_EQ(r.directed_execs, 1u);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].exec, 0u);  // the directed execution came first
+  ASSERT_EQ(r.findings[0].chain.size(), 1u);
+  EXPECT_EQ(r.findings[0].chain[0].mutator, 1u);
+  EXPECT_GE(r.rules_broken.at("VOX0-PAL"), 1u);
+  EXPECT_EQ(r.rules_broken.at("ALSO"), r.rules_broken.at("VOX0-PAL"));
+  EXPECT_EQ(r.rules_broken.count("X"), 0u);
+  FuzzRunInfo info;
+  info.breakable = {"VOX0-PAL", "X"};
+  EXPECT_EQ(never_reached(info, r), std::vector<std::string>{"X"});
+  // Random executions never stack the directed mutators: without `directed`, "never" (which
+  // empties the input) is not picked, so every execution has bytes.
+  o.directed.clear();
+  const FuzzResult random = fuzz_reader(seeds, m, planted_reader(o.profile), o);
+  EXPECT_EQ(random.directed_execs, 0u);
+  for (const FuzzFinding& f : random.findings)
+    for (const FuzzStep& s : f.chain) EXPECT_EQ(s.mutator, 0u);
+}
+
 TEST(FuzzReaderOutput, CorpusManifestCaseSourceAndExpectedFailureLine) {
   const std::vector<FuzzSeed> seeds{{"golden:vfp/min/static", golden_file("vfp/min/static.vfp")}};
   FuzzOptions o;

@@ -88,6 +88,15 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile) {
 void add_rule_breakers(conform::FuzzReaderRun& run) {
   const Profile p = run.options.profile;
   run.breakers = rule_breakers(p);
+  // Each deep seed once as it is, first: a reader that mishandles long arrays in a valid file
+  // (the 6th clip, the 9th key) shows it in the dump, which no breaker's rejection can.
+  if (!run.breakers.empty())
+    run.breakers.insert(run.breakers.begin(),
+                        {"deep-seed-as-is",
+                         [](std::span<const uint8_t> in, uint64_t) {
+                           return conform::FuzzBytes(in.begin(), in.end());
+                         },
+                         {}});
   run.deep_seeds = run.breakers.empty() ? std::vector<conform::FuzzSeed>{} : deep_seeds(p);
   run.breakable = breakable_rules(p);
   run.unbreakable = unbreakable_rules(p);

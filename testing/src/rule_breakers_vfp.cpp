@@ -69,11 +69,13 @@ bool record_on_empty_voxel(VfpFile& f, BreakAt pos) {
   const Vox0* g = f.vox0();
   if (!v || !g || v->bindings.empty()) return false;
   const size_t k = at(pos, v->bindings.size(), kDeepRecord);
-  const uint32_t lo = k == 0 ? 0 : v->bindings[k - 1].voxel_offset + 1;
-  const uint32_t hi = v->bindings[k].voxel_offset;  // stay inside the order: lo <= x <= hi
-  for (uint32_t x = lo; x <= hi && x < g->voxels.size(); ++x)
+  // Stay between the neighbouring records, so the order (VSKN-9) still holds.
+  const uint64_t lo = k == 0 ? 0 : uint64_t{v->bindings[k - 1].voxel_offset} + 1;
+  const uint64_t hi = k + 1 < v->bindings.size() ? uint64_t{v->bindings[k + 1].voxel_offset}
+                                                 : uint64_t{g->voxels.size()};
+  for (uint64_t x = lo; x < hi && x < g->voxels.size(); ++x)
     if (g->voxels[x] == 0) {
-      v->bindings[k].voxel_offset = x;
+      v->bindings[k].voxel_offset = uint32_t(x);
       return true;
     }
   return false;

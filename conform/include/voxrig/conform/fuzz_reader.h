@@ -46,7 +46,7 @@ struct FuzzSeed {
 struct FuzzMutator {
   std::string name;
   std::function<FuzzBytes(std::span<const uint8_t> in, uint64_t seed)> apply;
-  std::vector<std::string> rules;  ///< a rule breaker: the rule ids it aims at (else empty)
+  std::vector<std::string> rules = {};  ///< a rule breaker: the rule ids it aims at
 };
 
 /// One link of a mutation chain: which mutator, with which seed.

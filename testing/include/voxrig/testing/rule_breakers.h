@@ -56,7 +56,8 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile);
 /// Static and a Clip attachment each) and 7 skeletal clips. Origins read "deep:vfp", "deep:rkc".
 std::vector<conform::FuzzSeed> deep_seeds(Profile profile);
 
-/// Sets `run`'s breakers, deep seeds and breakable / unbreakable lists for its profile (what
+/// Sets `run`'s breakers (rule_breakers, after "deep-seed-as-is", which runs each deep seed
+/// unchanged), deep seeds and breakable / unbreakable lists for its profile (what
 /// `voxrig fuzz-reader` does unless --breakers off).
 void add_rule_breakers(conform::FuzzReaderRun& run);
 
