@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,16 @@ inline size_t break_index(BreakAt pos, size_t n, size_t deep) {
     case BreakAt::Deep: return std::min(deep, n - 1);
   }
   return 0;
+}
+
+/// The mutator "break:RULE[:VARIANT]@POS" aiming at `rule`; `apply` gets the seed's bytes.
+inline conform::FuzzMutator breaker_mutator(
+    const std::string& rule, const std::string& variant, BreakAt pos,
+    std::function<conform::FuzzBytes(std::span<const uint8_t>)> apply) {
+  return {"break:" + rule + (variant.empty() ? "" : ":" + variant) + "@" +
+              std::string(to_string(pos)),
+          [apply = std::move(apply)](std::span<const uint8_t> in, uint64_t) { return apply(in); },
+          {rule}};
 }
 
 /// The rules each family's breakers aim at, in table order.

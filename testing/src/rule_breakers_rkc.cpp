@@ -88,19 +88,14 @@ std::vector<conform::FuzzMutator> rkc_breakers() {
   std::vector<conform::FuzzMutator> out;
   for (BreakAt pos : kBreakPositions)
     for (const RkcBreaker& b : kRkcBreakers) {
-      conform::FuzzMutator m;
-      m.name = std::string("break:") + b.rule + (*b.variant ? std::string(":") + b.variant : "") +
-               "@" + std::string(to_string(pos));
-      m.rules = {b.rule};
-      m.apply = [b, pos](std::span<const uint8_t> in, uint64_t) -> conform::FuzzBytes {
+      out.push_back(breaker_mutator(b.rule, b.variant, pos, [b, pos](std::span<const uint8_t> in) {
         auto ch = decode_rkc(in, DecodeOptions{Profile::RkcStrict, Limits{}});
-        if (!ch.ok()) return {};
+        if (!ch.ok()) return conform::FuzzBytes{};
         Character c = std::move(ch).value();
-        if (!b.edit(c, pos)) return {};
+        if (!b.edit(c, pos)) return conform::FuzzBytes{};
         auto bytes = encode_rkc(c);
         return bytes.ok() ? std::move(bytes).value() : conform::FuzzBytes{};
-      };
-      out.push_back(std::move(m));
+      }));
     }
   return out;
 }

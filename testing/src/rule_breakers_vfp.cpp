@@ -244,19 +244,15 @@ std::vector<conform::FuzzMutator> vfp_breakers() {
   for (BreakAt pos : kBreakPositions)
     for (const VfpBreaker& b : kVfpBreakers) {
       if (!b.positional && pos != BreakAt::Deep) continue;
-      conform::FuzzMutator m;
-      m.name = std::string("break:") + b.rule + "@" + std::string(to_string(pos));
-      m.rules = {b.rule};
-      m.apply = [b, pos](std::span<const uint8_t> in, uint64_t) -> conform::FuzzBytes {
+      out.push_back(breaker_mutator(b.rule, "", pos, [b, pos](std::span<const uint8_t> in) {
         auto file = decode_vfp(in, DecodeOptions{Profile::VfpRig, Limits{}});
-        if (!file.ok()) return {};
+        if (!file.ok()) return conform::FuzzBytes{};
         VfpFile f = std::move(file).value();
-        if (!b.edit(f, pos)) return {};
+        if (!b.edit(f, pos)) return conform::FuzzBytes{};
         if (b.rebind) rebind(f);
         auto bytes = encode_vfp(f);
         return bytes.ok() ? std::move(bytes).value() : conform::FuzzBytes{};
-      };
-      out.push_back(std::move(m));
+      }));
     }
   return out;
 }
