@@ -84,8 +84,8 @@ inline void trs_columns(const Trs& trs, __m128 col[4]) {
 }
 
 // One joint on its own (scalar-shaped, the terms of trs_affine and mat4_mul): out = the local
-// matrix of trs for a root (parent == nullptr), else parent * local. The kernels' roots and the
-// joints after their last whole group take this path.
+// matrix of trs for a root (parent == nullptr), else parent * local. The SSE2 kernel's roots
+// and the joints after the kernels' last whole group take this path.
 inline void compose_one(const Trs& trs, const float* parent, float* out) {
   __m128 local[4];
   trs_columns(trs, local);
@@ -164,14 +164,26 @@ inline void compose_lane(const float* a, const float* parent, float* out) {
   _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), p2), p3));
 }
 
-// One joint of a group: a root takes its local matrix (scalar path, same terms), a child
-// composes with its parent (already written: parents come first in the order).
+// The local matrix of lane L of `a` (trs_affine4 / trs_affine8: the scalar trs_affine's terms,
+// bit for bit): a root's model, read from the terms the group computed anyway.
+template <int L, int S = 4>
+inline void store_local(const float* a, float* out) {
+  for (int c = 0; c < 4; ++c) {
+    out[4 * c] = a[S * (3 * c) + L];
+    out[4 * c + 1] = a[S * (3 * c + 1) + L];
+    out[4 * c + 2] = a[S * (3 * c + 2) + L];
+    out[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
+  }
+}
+
+// One joint of a group: a root takes its local matrix, a child composes with its parent
+// (already written: parents come first in the order).
 template <int L, int S = 4>
 inline void finish_lane(const float* a, uint32_t j, std::span<const int32_t> parents,
-                        std::span<const Trs> locals, std::span<Mat4> models) {
+                        std::span<Mat4> models) {
   float* out = models[j].m;
   if (parents[j] < 0) {
-    compose_one(locals[j], nullptr, out);
+    store_local<L, S>(a, out);
     return;
   }
   compose_lane<L, S>(a, models[parents[j]].m, out);
@@ -490,11 +502,11 @@ VOXRIG_AVX void compose_pair(const float* soa, const float* pa, const float* pb,
 // matrix is not written yet), else one at a time.
 template <int L>
 VOXRIG_AVX void finish_pair(const float* soa, const uint32_t* j, std::span<const int32_t> parents,
-                            std::span<const Trs> locals, std::span<Mat4> models) {
+                            std::span<Mat4> models) {
   const int32_t pa = parents[j[L]], pb = parents[j[L + 1]];
   if (pa < 0 || pb < 0 || pb == int32_t(j[L])) {
-    finish_lane<L>(soa, j[L], parents, locals, models);
-    finish_lane<L + 1>(soa, j[L + 1], parents, locals, models);
+    finish_lane<L>(soa, j[L], parents, models);
+    finish_lane<L + 1>(soa, j[L + 1], parents, models);
     return;
   }
   compose_pair<L>(soa, models[pa].m, models[pb].m, models[j[L]].m, models[j[L + 1]].m);
@@ -554,11 +566,11 @@ VOXRIG_AVX void trs_affine8(const Trs* const trs[8], __m256 a[12]) {
 // sure that j[4 + L]'s parent is not j[L + 1..3] (split_eight).
 template <int L>
 VOXRIG_AVX void finish_pair8(const float* soa, const uint32_t* j, std::span<const int32_t> parents,
-                             std::span<const Trs> locals, std::span<Mat4> models) {
+                             std::span<Mat4> models) {
   const int32_t pa = parents[j[L]], pb = parents[j[4 + L]];
   if (pa < 0 || pb < 0 || pb == int32_t(j[L])) {
-    finish_lane<L, 8>(soa, j[L], parents, locals, models);
-    finish_lane<L, 8>(soa + 4, j[4 + L], parents, locals, models);
+    finish_lane<L, 8>(soa, j[L], parents, models);
+    finish_lane<L, 8>(soa + 4, j[4 + L], parents, models);
     return;
   }
   const float* ppa = models[pa].m;
@@ -585,39 +597,56 @@ VOXRIG_AVX void finish_pair8(const float* soa, const uint32_t* j, std::span<cons
   pair_store(oa + 12, ob + 12, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(p0, p1), p2), p3));
 }
 
+// The SoA terms of T * R * S (trs_affine8) of joints j[0..7], stored to soa (stride 8).
+VOXRIG_AVX void terms8(const uint32_t* j, std::span<const Trs> locals, float* soa) {
+  const Trs* const trs[8] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]],
+                             &locals[j[4]], &locals[j[5]], &locals[j[6]], &locals[j[7]]};
+  __m256 a[12];
+  trs_affine8(trs, a);
+  for (int k = 0; k < 12; ++k) _mm256_store_ps(soa + 8 * k, a[k]);
+}
+
+// Joints j[0..7] from their terms (terms8): pairs (j[L], j[4 + L]) in L order. Those write
+// j[4 + L] before j[L + 1..3]: when one of those is its parent, the group runs as two halves,
+// j[0..3] then j[4..7], one joint at a time.
+VOXRIG_AVX void finish8(const float* soa, const uint32_t* j, std::span<const int32_t> parents,
+                        std::span<Mat4> models) {
+  const int32_t p4 = parents[j[4]], p5 = parents[j[5]], p6 = parents[j[6]];
+  const int32_t j1 = int32_t(j[1]), j2 = int32_t(j[2]), j3 = int32_t(j[3]);
+  if (p4 == j1 || p4 == j2 || p4 == j3 || p5 == j2 || p5 == j3 || p6 == j3) {
+    finish_lane<0, 8>(soa, j[0], parents, models);
+    finish_lane<1, 8>(soa, j[1], parents, models);
+    finish_lane<2, 8>(soa, j[2], parents, models);
+    finish_lane<3, 8>(soa, j[3], parents, models);
+    finish_lane<0, 8>(soa + 4, j[4], parents, models);
+    finish_lane<1, 8>(soa + 4, j[5], parents, models);
+    finish_lane<2, 8>(soa + 4, j[6], parents, models);
+    finish_lane<3, 8>(soa + 4, j[7], parents, models);
+    return;
+  }
+  finish_pair8<0>(soa, j, parents, models);
+  finish_pair8<1>(soa, j, parents, models);
+  finish_pair8<2>(soa, j, parents, models);
+  finish_pair8<3>(soa, j, parents, models);
+}
+
 // The AVX kernel (function multiversioning by hand: chosen at run time, pose.h PoseKernels):
 // VEX encoding (no register copies) and two joints per 256-bit product. Same bits as l2m_sse2.
+// Software-pipelined by one group of eight, like l2m_sse2: the terms of group g + 1 are
+// computed before the products of group g, so their dependency chains overlap.
 __attribute__((target("avx"))) void l2m_avx(std::span<const uint32_t> order,
                                             std::span<const int32_t> parents,
                                             std::span<const Trs> locals, std::span<Mat4> models) {
+  alignas(32) float soa[2][96];
+  float* cur = soa[0];
+  float* next = soa[1];
+  const size_t end8 = order.size() / 8 * 8;
+  if (end8 != 0) terms8(order.data(), locals, cur);
   size_t g = 0;
-  for (; g + 8 <= order.size(); g += 8) {
-    const uint32_t* j = order.data() + g;
-    const Trs* const trs[8] = {&locals[j[0]], &locals[j[1]], &locals[j[2]], &locals[j[3]],
-                               &locals[j[4]], &locals[j[5]], &locals[j[6]], &locals[j[7]]};
-    __m256 a[12];
-    trs_affine8(trs, a);
-    alignas(32) float soa[96];
-    for (int k = 0; k < 12; ++k) _mm256_store_ps(soa + 8 * k, a[k]);
-    // Pairs (j[L], j[4 + L]) in L order write j[4 + L] before j[L + 1..3]: when one of those is
-    // its parent, the group runs as two halves, j[0..3] then j[4..7], one joint at a time.
-    const int32_t p4 = parents[j[4]], p5 = parents[j[5]], p6 = parents[j[6]];
-    const int32_t j1 = int32_t(j[1]), j2 = int32_t(j[2]), j3 = int32_t(j[3]);
-    if (p4 == j1 || p4 == j2 || p4 == j3 || p5 == j2 || p5 == j3 || p6 == j3) {
-      finish_lane<0, 8>(soa, j[0], parents, locals, models);
-      finish_lane<1, 8>(soa, j[1], parents, locals, models);
-      finish_lane<2, 8>(soa, j[2], parents, locals, models);
-      finish_lane<3, 8>(soa, j[3], parents, locals, models);
-      finish_lane<0, 8>(soa + 4, j[4], parents, locals, models);
-      finish_lane<1, 8>(soa + 4, j[5], parents, locals, models);
-      finish_lane<2, 8>(soa + 4, j[6], parents, locals, models);
-      finish_lane<3, 8>(soa + 4, j[7], parents, locals, models);
-      continue;
-    }
-    finish_pair8<0>(soa, j, parents, locals, models);
-    finish_pair8<1>(soa, j, parents, locals, models);
-    finish_pair8<2>(soa, j, parents, locals, models);
-    finish_pair8<3>(soa, j, parents, locals, models);
+  for (; g < end8; g += 8) {
+    if (g + 8 != end8) terms8(order.data() + g + 8, locals, next);
+    finish8(cur, order.data() + g, parents, models);
+    std::swap(cur, next);
   }
   for (; g + 4 <= order.size(); g += 4) {
     const uint32_t* j = order.data() + g;
@@ -626,8 +655,8 @@ __attribute__((target("avx"))) void l2m_avx(std::span<const uint32_t> order,
     trs_affine4(trs, a);
     alignas(16) float soa[48];
     for (int k = 0; k < 12; ++k) _mm_store_ps(soa + 4 * k, a[k]);
-    finish_pair<0>(soa, j, parents, locals, models);
-    finish_pair<2>(soa, j, parents, locals, models);
+    finish_pair<0>(soa, j, parents, models);
+    finish_pair<2>(soa, j, parents, models);
   }
   l2m_tail(order.subspan(g), parents, locals, models);
 }
