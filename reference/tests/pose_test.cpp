@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "voxrig/pose.h"
@@ -100,6 +101,29 @@ TEST(ClipTime, ClampAndLoopFollowD19) {
   // A tiny negative time: fmod gives -1e-300, and -1e-300 + 300 rounds to 300 -> wraps to 0.
   EXPECT_EQ(map_clip_time(-1e-300, 300, TimeMode::Loop), 0.0);
   EXPECT_LT(map_clip_time(-1e-9, 300, TimeMode::Loop), 300.0);
+}
+
+// Loop mode's remainder equals std::fmod's exact one bit for bit, near every multiple of the
+// duration, for quotients up to 2^52 / d and past the fast path's range.
+TEST(ClipTime, LoopRemainderIsFmodsExactly) {
+  std::mt19937_64 rng(43);
+  const auto reference = [](double t, uint32_t dur) {
+    const double d = dur;
+    double r = std::fmod(t, d);
+    if (r < 0.0) r += d;
+    if (r >= d) r = 0.0;
+    return r + 0.0;
+  };
+  for (uint32_t dur : {1u, 3u, 7u, 300u, 1000u, 1001u, 65535u, 4294967295u}) {
+    for (int i = 0; i < 20000; ++i) {
+      const double scale = std::ldexp(1.0, int(rng() % 60));  // up to 2^59: past 2^52 too
+      double t = std::ldexp(double(rng() >> 11), -53) * scale;
+      if (i % 3 == 0) t = std::nextafter(std::round(t / dur) * dur, i % 2 ? 0.0 : 1e300);
+      const double got = map_clip_time(t, dur, TimeMode::Loop);
+      ASSERT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(reference(t, dur)))
+          << "t " << t << " duration " << dur;
+    }
+  }
 }
 
 TEST(Sampling, KeyTimesReturnTheNormalisedKeyExactly) {

@@ -208,7 +208,19 @@ double map_clip_time(double t_ms, uint32_t duration_ms, TimeMode mode) {
   const double d = static_cast<double>(duration_ms);
   if (mode == TimeMode::Clamp) return std::clamp(t_ms, 0.0, d) + 0.0;  // + 0.0: -0.0 -> 0.0
   if (duration_ms == 0) return 0.0;
-  double r = std::fmod(t_ms, d);  // exact; has the sign of t_ms
+  double r;
+  if (t_ms >= 0.0 && t_ms < 0x1p52) {
+    // fmod's exact result without its iterative library call (playback asks every frame).
+    // q = trunc(t / d) is floor(t / d) or, when the division rounds up to the next integer
+    // (rounding is monotone: never down past one), one more. q * d is an integer below 2^53,
+    // so exact; t - q * d is exact (Sterbenz: q * d lies within [t / 2, t + d] once q >= 1),
+    // and so is the + d below that corrects a quotient one too large (the sum is a multiple of
+    // t's ulp below d). The remainder in [0, d) is unique: fmod's.
+    const double q = static_cast<double>(static_cast<int64_t>(t_ms / d));
+    r = t_ms - q * d;
+  } else {
+    r = std::fmod(t_ms, d);  // exact; has the sign of t_ms
+  }
   if (r < 0.0) r += d;
   if (r >= d) r = 0.0;  // r + d rounded up to d: that is the start of the next period
   return r + 0.0;
