@@ -1,5 +1,5 @@
 // The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
-// rule_breakers_rkc.cpp), joined by rule_breakers.cpp.
+// rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp), joined by rule_breakers.cpp.
 #pragma once
 
 #include <algorithm>
@@ -39,5 +39,9 @@ std::vector<std::string> rkc_breakable();
 /// One mutator per breaker and position (non-positional breakers once, at Deep).
 std::vector<conform::FuzzMutator> vfp_breakers();
 std::vector<conform::FuzzMutator> rkc_breakers();
+/// The VFP header / section / VOX0 / limit breakers (rule_breakers_vfp_framing.cpp), for
+/// vfp-static and vfp-rig (`profile` decides whether the rig hashes are rebound).
+std::vector<std::string> vfp_framing_breakable();
+std::vector<conform::FuzzMutator> vfp_framing_breakers(Profile profile);
 
 }  // namespace voxrig::testing::detail

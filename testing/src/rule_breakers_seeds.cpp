@@ -13,7 +13,7 @@ namespace {
 
 // 6x6x6 grid (voxel k empty when k % 7 == 3, so VSKN-11 has targets), joints 10, 20, ..., 100
 // (a chain 10 <- 20 <- ... <- 60, then 70..100 hang off 10..40), a record on every 4th filled
-// voxel, 8 clips of 6 tracks x 9 keys.
+// voxel, 8 clips of 6 tracks x 9 keys; 5 sections, the 3rd an unknown optional one.
 std::vector<uint8_t> deep_vfp() {
   Vox0 g;
   g.size_x = g.size_y = g.size_z = 6;
@@ -55,6 +55,9 @@ std::vector<uint8_t> deep_vfp() {
   VfpFile f;
   f.sections.push_back({{make_tag("VOX0"), -1, 0, kSectionRequired}, std::move(g)});
   f.sections.push_back({{make_tag("SKEL"), -1, 0, 0}, std::move(s)});
+  // The 3rd of 5 sections is unknown and optional: a reader keeps it (VFP-SEC-8), and the
+  // section breakers strike it as their deep position.
+  f.sections.push_back({{make_tag("XTRA"), 7, 3, 0}, RawPayload{{1, 2, 3, 4, 5, 6, 7, 8}}});
   f.sections.push_back({{make_tag("VSKN"), -1, 0, 0}, std::move(v)});
   f.sections.push_back({{make_tag("ANIM"), -1, 0, 0}, std::move(a)});
   rebind(f);

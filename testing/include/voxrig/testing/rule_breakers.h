@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "voxrig/conform/fuzz_reader.h"
+#include "voxrig/conform/rules.h"
 #include "voxrig/profile.h"
 
 namespace voxrig::testing {
@@ -38,15 +39,20 @@ inline constexpr BreakAt kBreakPositions[] = {BreakAt::Deep, BreakAt::Last, Brea
 /// is the declared "breakable" list the report's never-reached list is measured against.
 std::vector<std::string> breakable_rules(Profile profile);
 
-/// Why each rule of the profile's family (docs/spec/vfp.md, rig.md for VFP; rkch.md for RKCH)
-/// that breakable_rules leaves out has no breaker: {rule id, reason}. Rules with no error code,
-/// or of other spec files, are not listed (a reader's verdict cannot show them).
-std::vector<std::pair<std::string, std::string>> unbreakable_rules(Profile profile);
+/// Why each rule of `catalogue` that breakable_rules(profile) leaves out has no breaker, in
+/// catalogue order: {rule id, reason}. Together with breakable_rules this is total over the
+/// catalogue. A rule of the profile's own family with an error code needs a reason declared in
+/// rule_breakers.cpp; one without gets a reason starting with kUndecided (a unit test fails).
+std::vector<std::pair<std::string, std::string>> unbreakable_rules(
+    Profile profile, const conform::RuleCatalogue& catalogue);
+/// The prefix of the reason given to a rule nobody decided about.
+inline constexpr std::string_view kUndecided = "undecided";
 
 /// One FuzzMutator per breaker and position ("break:ANIM-11@deep"), its `rules` naming the rule
 /// it aims at. apply(seed, _) ignores the seed value and returns the broken file, or no bytes
 /// when the seed does not decode under `profile` or lacks the element. Empty for profiles
-/// without breakers (vfp-static: every rig rule is out of its scope, D11).
+/// without breakers (vfp-static has the header / section / VOX0 ones only: rig rules are out of
+/// its scope, D11).
 std::vector<conform::FuzzMutator> rule_breakers(Profile profile);
 
 /// Valid seed files with deep positions for the profile's family, built with the writers and
@@ -58,7 +64,8 @@ std::vector<conform::FuzzSeed> deep_seeds(Profile profile);
 
 /// Sets `run`'s breakers (rule_breakers, after "deep-seed-as-is", which runs each deep seed
 /// unchanged), deep seeds and breakable / unbreakable lists for its profile (what
-/// `voxrig fuzz-reader` does unless --breakers off).
+/// `voxrig fuzz-reader` does unless --breakers off). The unbreakable list is measured against
+/// `run.golden_dir`/rules.json, so set golden_dir first.
 void add_rule_breakers(conform::FuzzReaderRun& run);
 
 }  // namespace voxrig::testing
