@@ -71,22 +71,26 @@ const Reason kRkcLeftOut[] = {
 };
 // The RKCH family's nested formats, which have neither deep seeds nor breakers yet: declared so
 // that the report says so instead of leaving them out silently.
-constexpr const char* kNoRvcBreaker =
-    "no breaker yet: needs a standalone RVC deep seed and RVC frame / chunk edits";
 constexpr const char* kNoKv6Breaker =
     "no breaker yet: needs a KV6 deep seed and run-table / column edits";
 constexpr const char* kNoKfaBreaker = "no breaker yet: needs a KFA deep seed and KFA edits";
 const Reason kRkcPending[] = {
-    {"RVC-1", kNoRvcBreaker},  {"RVC-2", kNoRvcBreaker},  {"RVC-3", kNoRvcBreaker},
-    {"RVC-4", kNoRvcBreaker},  {"RVC-8", kNoRvcBreaker},  {"RVC-9", kNoRvcBreaker},
-    {"RVC-10", kNoRvcBreaker}, {"RVC-11", kNoRvcBreaker}, {"RVC-13", kNoRvcBreaker},
-    {"RVC-14", kNoRvcBreaker}, {"RVC-15", kNoRvcBreaker}, {"D8", kNoRvcBreaker},
-    {"LIM-11", kNoRvcBreaker}, {"KV6-1", kNoKv6Breaker},  {"KV6-2", kNoKv6Breaker},
-    {"KV6-3", kNoKv6Breaker},  {"D9", kNoKv6Breaker},     {"LIM-9", kNoKv6Breaker},
-    {"KFA-1", kNoKfaBreaker},  {"KFA-2", kNoKfaBreaker},  {"KFA-3", kNoKfaBreaker},
-    {"KFA-4", kNoKfaBreaker},  {"LIM-12", kNoKfaBreaker},
+    {"KV6-1", kNoKv6Breaker},  {"KV6-2", kNoKv6Breaker},  {"KV6-3", kNoKv6Breaker},
+    {"D9", kNoKv6Breaker},     {"LIM-9", kNoKv6Breaker},  {"KFA-1", kNoKfaBreaker},
+    {"KFA-2", kNoKfaBreaker},  {"KFA-3", kNoKfaBreaker},  {"KFA-4", kNoKfaBreaker},
+    {"LIM-12", kNoKfaBreaker},
     {"LIM-7", "no breaker yet: a count one over an RKCH limit needs a chunk count byte edit"},
     {"LIM-8", "no breaker yet: a frame-cell / seq count over the limit needs a byte edit"},
+    {"D8", "its codes are RVC-13's and RVC-14's (rkc-strict only), whose breakers credit it"},
+};
+// Frame decode is part of the verdict under rkc-strict only (D8).
+constexpr const char* kParseOnly =
+    "rkc-compat gives the seed's parse-only verdict: clips are not frame-decoded (D8)";
+const Reason kCompatLeftOut[] = {
+    {"DIFF-2", "rkc-compat repairs a name that is not UTF-8 (accepts it)"},
+    {"RVC-13", kParseOnly},
+    {"RVC-14", kParseOnly},
+    {"RVC-15", kParseOnly},
 };
 
 const char* const kRigSpec = "docs/spec/rig.md";
@@ -128,8 +132,8 @@ const char* explicit_reason(const std::string& id, Profile p) {
   if (rkc_profile(p)) {
     if (const char* why = find(kRkcLeftOut)) return why;
     if (const char* why = find(kRkcPending)) return why;
-    if (p == Profile::RkcCompat && id == "DIFF-2")
-      return "rkc-compat repairs a name that is not UTF-8 (accepts it)";
+    if (p == Profile::RkcCompat)
+      if (const char* why = find(kCompatLeftOut)) return why;
   }
   return nullptr;
 }
@@ -147,6 +151,7 @@ std::vector<std::string> breakable_rules(Profile profile) {
   std::vector<std::string> ids = detail::rkc_breakable();
   if (profile == Profile::RkcCompat)  // rkc-compat repairs a bad name instead (DIFF-2)
     std::erase(ids, std::string("DIFF-2"));
+  for (std::string& id : detail::rvc_breakable(profile)) ids.push_back(std::move(id));
   return ids;
 }
 
@@ -187,6 +192,7 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile) {
   std::vector<conform::FuzzMutator> m = detail::rkc_breakers();
   if (profile == Profile::RkcCompat)
     std::erase_if(m, [](const conform::FuzzMutator& b) { return b.rules[0] == "DIFF-2"; });
+  for (conform::FuzzMutator& b : detail::rvc_breakers(profile)) m.push_back(std::move(b));
   return m;
 }
 

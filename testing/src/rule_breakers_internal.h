@@ -1,5 +1,5 @@
 // The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
-// rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp), joined by rule_breakers.cpp.
+// rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp, rule_breakers_rvc.cpp), joined by rule_breakers.cpp.
 #pragma once
 
 #include <algorithm>
@@ -43,5 +43,9 @@ std::vector<conform::FuzzMutator> rkc_breakers();
 /// vfp-static and vfp-rig (`profile` decides whether the rig hashes are rebound).
 std::vector<std::string> vfp_framing_breakable();
 std::vector<conform::FuzzMutator> vfp_framing_breakers(Profile profile);
+/// The RVC breakers (rule_breakers_rvc.cpp), standalone and inside an RKCH VCLP; the frame-decode
+/// rules only under rkc-strict (D8).
+std::vector<std::string> rvc_breakable(Profile profile);
+std::vector<conform::FuzzMutator> rvc_breakers(Profile profile);
 
 }  // namespace voxrig::testing::detail

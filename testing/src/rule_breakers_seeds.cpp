@@ -4,6 +4,7 @@
 // is still checked against the reference, and a seed it rejects is dropped (a test sees that).
 #include "voxrig/any_format.h"
 #include "voxrig/rkc.h"
+#include "voxrig/rvc.h"
 #include "voxrig/testing/gen.h"
 #include "voxrig/testing/rule_breakers.h"
 #include "voxrig/vfp.h"
@@ -65,10 +66,40 @@ std::vector<uint8_t> deep_vfp() {
   return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
 }
 
+// A 6x5x40 clip (two occupancy words per column) of 12 frames, a key every 4th and deltas between
+// (the frames differ), with TIME; FRMS is deflated (D4), so the deflate breaker has a stream.
+std::vector<uint8_t> deep_rvc() {
+  constexpr uint32_t kX = 6, kY = 5, kZ = 40, kFrames = 12;
+  const uint32_t owpc = rvc_owpc(kZ);
+  std::vector<RvcVoxelFrame> frames;
+  for (uint32_t f = 0; f < kFrames; ++f) {
+    RvcVoxelFrame fr;
+    fr.occupancy.assign(size_t{kX} * kY * owpc, 0);
+    fr.color_offsets.push_back(0);
+    for (uint32_t col = 0; col < kX * kY; ++col) {
+      for (uint32_t z = 0; z < kZ; ++z)
+        if ((col + z + f) % 5 == 0) {
+          fr.occupancy[col * owpc + (z >> 5)] |= uint32_t{1} << (z & 31);
+          fr.colors.push_back(0x80000000u | ((col * 0x010203u + z * 0x040000u) & 0xFFFFFFu));
+        }
+      fr.color_offsets.push_back(uint32_t(fr.colors.size()));
+    }
+    frames.push_back(std::move(fr));
+  }
+  const std::vector<uint32_t> durations(kFrames, 80);
+  RvcClip clip = rvc_from_frames({kX, kY, kZ}, {3, 2.5f, 0}, 0.1f, RvcLoopMode::Loop, frames,
+                                 durations, 80, 4);
+  auto bytes = encode_rvc(clip);
+  return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
+}
+
 // The meshes and voxel clips of the first medium generated character that has both, under 8
 // bones (a chain of 5, then 3 off the root; a Static and a Clip attachment each) and 7 skeletal
-// clips of 2 frames.
+// clips of 2 frames; VCLP holds 7 copies of deep_rvc's clip, so the 6th clip has a deep frame.
 std::vector<uint8_t> deep_rkc() {
+  const std::vector<uint8_t> rvc = deep_rvc();
+  auto clip = decode_rvc(rvc, 0, DecodeOptions{Profile::RkcStrict, Limits{}});
+  if (!clip.ok()) return {};
   for (uint64_t i = 0; i < 256; ++i) {
     const gen::GenCase gc =
         gen::generate_case(gen::GenFormat::Rkc, gen::case_seed(0xDEE9, i), gen::GenSize::Medium,
@@ -77,6 +108,7 @@ std::vector<uint8_t> deep_rkc() {
     if (!decoded.ok()) continue;
     Character c = std::move(decoded).value();
     if (c.meshes.empty() || c.voxel_clips.empty() || c.bones.empty()) continue;
+    c.voxel_clips.assign(7, clip.value());
     const Hinge hinge = c.bones[0].hinge;
     c.bones.clear();
     for (uint32_t b = 0; b < 8; ++b) {
@@ -110,10 +142,15 @@ std::vector<uint8_t> deep_rkc() {
 }  // namespace
 
 std::vector<conform::FuzzSeed> deep_seeds(Profile profile) {
-  const bool vfp = profile == Profile::VfpStatic || profile == Profile::VfpRig;
-  std::vector<uint8_t> bytes = vfp ? deep_vfp() : deep_rkc();
-  if (bytes.empty() || !conform::reference_answer(bytes, profile).accept) return {};
-  return {{vfp ? "deep:vfp" : "deep:rkc", std::move(bytes)}};
+  std::vector<conform::FuzzSeed> seeds;
+  if (profile == Profile::VfpStatic || profile == Profile::VfpRig)
+    seeds.push_back({"deep:vfp", deep_vfp()});
+  else
+    seeds = {{"deep:rkc", deep_rkc()}, {"deep:rvc", deep_rvc()}};
+  std::erase_if(seeds, [&](const conform::FuzzSeed& s) {
+    return s.bytes.empty() || !conform::reference_answer(s.bytes, profile).accept;
+  });
+  return seeds;
 }
 
 }  // namespace voxrig::testing

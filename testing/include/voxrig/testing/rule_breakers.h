@@ -58,8 +58,10 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile);
 /// Valid seed files with deep positions for the profile's family, built with the writers and
 /// checked against the reference at creation (a seed it would reject is dropped): VFP: a 6x6x6
 /// grid, 10 joints (a chain of 6 and branches), ~40 VSKN records, 8 ANIM clips of 6 tracks x 9
-/// keys; RKCH: a medium generated character's meshes and voxel clips under 8 chained bones (a
-/// Static and a Clip attachment each) and 7 skeletal clips. Origins read "deep:vfp", "deep:rkc".
+/// keys, 5 sections (the 3rd unknown); RKCH: a medium generated character's meshes under 8
+/// chained bones (a Static and a Clip attachment each), 7 skeletal clips and 7 voxel clips, and
+/// that voxel clip standalone (12 frames, keys and deltas). Origins read "deep:vfp", "deep:rkc",
+/// "deep:rvc".
 std::vector<conform::FuzzSeed> deep_seeds(Profile profile);
 
 /// Sets `run`'s breakers (rule_breakers, after "deep-seed-as-is", which runs each deep seed
