@@ -1,5 +1,6 @@
 // The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
-// rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp, rule_breakers_rvc.cpp), joined by rule_breakers.cpp.
+// rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp, rule_breakers_rvc.cpp,
+// rule_breakers_kv6.cpp, rule_breakers_kfa.cpp), joined by rule_breakers.cpp.
 #pragma once
 
 #include <algorithm>
@@ -47,5 +48,12 @@ std::vector<conform::FuzzMutator> vfp_framing_breakers(Profile profile);
 /// rules only under rkc-strict (D8).
 std::vector<std::string> rvc_breakable(Profile profile);
 std::vector<conform::FuzzMutator> rvc_breakers(Profile profile);
+/// The KV6 breakers (rule_breakers_kv6.cpp), standalone and inside an RKCH MSHS; the run tables
+/// only under rkc-strict (D9).
+std::vector<std::string> kv6_breakable(Profile profile);
+std::vector<conform::FuzzMutator> kv6_breakers(Profile profile);
+/// The KFA breakers (rule_breakers_kfa.cpp), on a standalone KFA file.
+std::vector<std::string> kfa_breakable();
+std::vector<conform::FuzzMutator> kfa_breakers();
 
 }  // namespace voxrig::testing::detail

@@ -3,6 +3,8 @@
 // exists. Built from models with the library's writers, so they are valid by construction; each
 // is still checked against the reference, and a seed it rejects is dropped (a test sees that).
 #include "voxrig/any_format.h"
+#include "voxrig/kfa.h"
+#include "voxrig/kv6.h"
 #include "voxrig/rkc.h"
 #include "voxrig/rvc.h"
 #include "voxrig/testing/gen.h"
@@ -93,9 +95,55 @@ std::vector<uint8_t> deep_rvc() {
   return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
 }
 
+// An 8x6x12 sprite of 96 voxels, two per column, with consistent run tables.
+Kv6 deep_kv6_model() {
+  Kv6 k;
+  k.xsiz = 8, k.ysiz = 6, k.zsiz = 12;
+  k.pivot = {4, 3, 6};
+  for (uint32_t x = 0; x < k.xsiz; ++x) {
+    for (uint32_t y = 0; y < k.ysiz; ++y) {
+      for (uint16_t z : {uint16_t(x % 3), uint16_t(5 + y % 4)}) {
+        Kv6Voxel v;
+        v.col = 0x80000000u | (x * 0x200000u + y * 0x2000u + z * 0x10u);
+        v.z = z;
+        v.vis = 0x3F;
+        k.voxels.push_back(v);
+      }
+      k.ylen.push_back(2);
+    }
+    k.xlen.push_back(2 * k.ysiz);
+  }
+  return k;
+}
+
+std::vector<uint8_t> deep_kv6() {
+  auto bytes = encode_kv6(deep_kv6_model());
+  return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
+}
+
+// 8 hinges (a chain of 5, then 3 off the root, as the RKCH seed's bones), 6 frames, 2 seq entries.
+std::vector<uint8_t> deep_kfa() {
+  Kfa k;
+  const std::string name = "deep.kv6";
+  k.kv6_name.assign(name.begin(), name.end());
+  for (int32_t h = 0; h < 8; ++h) {
+    Hinge hinge;
+    hinge.parent = h == 0 ? -1 : h < 5 ? h - 1 : 0;
+    hinge.v[0] = {0, 0, 1};
+    hinge.v[1] = {0, 0, 1};
+    k.hinges.push_back(hinge);
+  }
+  k.frame_count = 6;
+  for (int16_t i = 0; i < 48; ++i) k.frames.push_back(int16_t(i * 300));
+  k.seq = {{0, 0}, {100, 5}};
+  auto bytes = encode_kfa(k);
+  return bytes.ok() ? std::move(bytes).value() : std::vector<uint8_t>{};
+}
+
 // The meshes and voxel clips of the first medium generated character that has both, under 8
 // bones (a chain of 5, then 3 off the root; a Static and a Clip attachment each) and 7 skeletal
-// clips of 2 frames; VCLP holds 7 copies of deep_rvc's clip, so the 6th clip has a deep frame.
+// clips of 2 frames; VCLP holds 7 copies of deep_rvc's clip, so the 6th clip has a deep frame,
+// and MSHS 4 copies of deep_kv6's sprite.
 std::vector<uint8_t> deep_rkc() {
   const std::vector<uint8_t> rvc = deep_rvc();
   auto clip = decode_rvc(rvc, 0, DecodeOptions{Profile::RkcStrict, Limits{}});
@@ -109,6 +157,7 @@ std::vector<uint8_t> deep_rkc() {
     Character c = std::move(decoded).value();
     if (c.meshes.empty() || c.voxel_clips.empty() || c.bones.empty()) continue;
     c.voxel_clips.assign(7, clip.value());
+    c.meshes.assign(4, deep_kv6_model());
     const Hinge hinge = c.bones[0].hinge;
     c.bones.clear();
     for (uint32_t b = 0; b < 8; ++b) {
@@ -146,7 +195,10 @@ std::vector<conform::FuzzSeed> deep_seeds(Profile profile) {
   if (profile == Profile::VfpStatic || profile == Profile::VfpRig)
     seeds.push_back({"deep:vfp", deep_vfp()});
   else
-    seeds = {{"deep:rkc", deep_rkc()}, {"deep:rvc", deep_rvc()}};
+    seeds = {{"deep:rkc", deep_rkc()},
+             {"deep:rvc", deep_rvc()},
+             {"deep:kv6", deep_kv6()},
+             {"deep:kfa", deep_kfa()}};
   std::erase_if(seeds, [&](const conform::FuzzSeed& s) {
     return s.bytes.empty() || !conform::reference_answer(s.bytes, profile).accept;
   });

@@ -39,7 +39,7 @@ TEST(RuleBreakers, DeepSeedsAreValidAndLong) {
   for (Profile p : kProfiles) {
     const auto seeds = deep_seeds(p);
     const bool vfp = p == Profile::VfpStatic || p == Profile::VfpRig;
-    ASSERT_EQ(seeds.size(), vfp ? 1u : 2u) << to_string(p);
+    ASSERT_EQ(seeds.size(), vfp ? 1u : 4u) << to_string(p);
     for (const conform::FuzzSeed& s : seeds)
       EXPECT_TRUE(conform::reference_answer(s.bytes, p).accept) << to_string(p) << s.origin;
   }

@@ -60,8 +60,9 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile);
 /// grid, 10 joints (a chain of 6 and branches), ~40 VSKN records, 8 ANIM clips of 6 tracks x 9
 /// keys, 5 sections (the 3rd unknown); RKCH: a medium generated character's meshes under 8
 /// chained bones (a Static and a Clip attachment each), 7 skeletal clips and 7 voxel clips, and
-/// that voxel clip standalone (12 frames, keys and deltas). Origins read "deep:vfp", "deep:rkc",
-/// "deep:rvc".
+/// that voxel clip standalone (12 frames, keys and deltas), an 8x6 KV6 of 96 voxels (also the
+/// RKCH meshes) and a KFA of 8 hinges. Origins read "deep:vfp", "deep:rkc", "deep:rvc",
+/// "deep:kv6", "deep:kfa".
 std::vector<conform::FuzzSeed> deep_seeds(Profile profile);
 
 /// Sets `run`'s breakers (rule_breakers, after "deep-seed-as-is", which runs each deep seed
