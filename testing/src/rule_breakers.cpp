@@ -57,8 +57,6 @@ const Reason kRigLeftOut[] = {
     {"ANIM-15", "the writer never writes trailing payload bytes (vfp-structure mutator)"},
     {"FP-5", "its codes are SKEL-11's and ANIM-7's, whose breakers credit it"},
     {"D15", "its codes are SKEL-9's and ANIM-14's, whose breakers credit it"},
-    {"LIM-3", "no breaker yet: a SKEL jointCount of 16385 needs a SKEL payload byte edit"},
-    {"LIM-5", "no breaker yet: a key count of 2^20 + 1 needs an ANIM payload byte edit"},
 };
 const Reason kRkcLeftOut[] = {
     {"RKC-HDR-1", "the magic is the header, not an element (golden, rkc-structure mutator)"},
@@ -69,10 +67,7 @@ const Reason kRkcLeftOut[] = {
     {"DIFF-1", "its codes are RKC-BONS-3..5's, whose breakers credit it"},
     {"DIFF-3", "a writer rule: no reader input breaks it"},
 };
-// Counts one over an RKCH limit sit in chunk headers the model derives: no breaker yet.
-const Reason kRkcPending[] = {
-    {"LIM-7", "no breaker yet: a count one over an RKCH limit needs a chunk count byte edit"},
-    {"LIM-8", "no breaker yet: a frame-cell / seq count over the limit needs a byte edit"},
+const Reason kRkcShared[] = {
     {"D8", "its codes are RVC-13's and RVC-14's (rkc-strict only), whose breakers credit it"},
     {"KFA-1", "kfa.bad_magic is a KFA-only decoder's code: through the reader protocol another "
               "magic is file.unknown_format (D7); KFA is never nested"},
@@ -127,7 +122,7 @@ const char* explicit_reason(const std::string& id, Profile p) {
     if (const char* why = find(kRigLeftOut)) return why;
   if (rkc_profile(p)) {
     if (const char* why = find(kRkcLeftOut)) return why;
-    if (const char* why = find(kRkcPending)) return why;
+    if (const char* why = find(kRkcShared)) return why;
     if (p == Profile::RkcCompat)
       if (const char* why = find(kCompatLeftOut)) return why;
   }
@@ -141,6 +136,7 @@ std::vector<std::string> breakable_rules(Profile profile) {
     std::vector<std::string> ids = detail::vfp_framing_breakable();
     if (profile == Profile::VfpRig)
       for (std::string& id : detail::vfp_breakable()) ids.push_back(std::move(id));
+    for (std::string& id : detail::limit_breakable(profile)) ids.push_back(std::move(id));
     return ids;
   }
   if (!rkc_profile(profile)) return {};
@@ -148,7 +144,8 @@ std::vector<std::string> breakable_rules(Profile profile) {
   if (profile == Profile::RkcCompat)  // rkc-compat repairs a bad name instead (DIFF-2)
     std::erase(ids, std::string("DIFF-2"));
   for (const std::vector<std::string>& family :
-       {detail::rvc_breakable(profile), detail::kv6_breakable(profile), detail::kfa_breakable()})
+       {detail::rvc_breakable(profile), detail::kv6_breakable(profile), detail::kfa_breakable(),
+        detail::limit_breakable(profile)})
     ids.insert(ids.end(), family.begin(), family.end());
   return ids;
 }
@@ -184,6 +181,7 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile) {
     std::vector<conform::FuzzMutator> m = detail::vfp_framing_breakers(profile);
     if (profile == Profile::VfpRig)
       for (conform::FuzzMutator& b : detail::vfp_breakers()) m.push_back(std::move(b));
+    for (conform::FuzzMutator& b : detail::limit_breakers(profile)) m.push_back(std::move(b));
     return m;
   }
   if (!rkc_profile(profile)) return {};
@@ -191,7 +189,8 @@ std::vector<conform::FuzzMutator> rule_breakers(Profile profile) {
   if (profile == Profile::RkcCompat)
     std::erase_if(m, [](const conform::FuzzMutator& b) { return b.rules[0] == "DIFF-2"; });
   for (std::vector<conform::FuzzMutator> family :
-       {detail::rvc_breakers(profile), detail::kv6_breakers(profile), detail::kfa_breakers()})
+       {detail::rvc_breakers(profile), detail::kv6_breakers(profile), detail::kfa_breakers(),
+        detail::limit_breakers(profile)})
     for (conform::FuzzMutator& b : family) m.push_back(std::move(b));
   return m;
 }

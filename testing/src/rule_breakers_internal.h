@@ -1,6 +1,6 @@
 // The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
 // rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp, rule_breakers_rvc.cpp,
-// rule_breakers_kv6.cpp, rule_breakers_kfa.cpp), joined by rule_breakers.cpp.
+// rule_breakers_kv6.cpp, rule_breakers_kfa.cpp, rule_breakers_limits.cpp), joined by rule_breakers.cpp.
 #pragma once
 
 #include <algorithm>
@@ -55,5 +55,9 @@ std::vector<conform::FuzzMutator> kv6_breakers(Profile profile);
 /// The KFA breakers (rule_breakers_kfa.cpp), on a standalone KFA file.
 std::vector<std::string> kfa_breakable();
 std::vector<conform::FuzzMutator> kfa_breakers();
+/// The count-limit breakers of limits.md (rule_breakers_limits.cpp): rig counts under vfp-rig,
+/// RKCH counts under rkc-*.
+std::vector<std::string> limit_breakable(Profile profile);
+std::vector<conform::FuzzMutator> limit_breakers(Profile profile);
 
 }  // namespace voxrig::testing::detail
