@@ -1,6 +1,7 @@
 // The per-family halves of voxrig/testing/rule_breakers.h (rule_breakers_vfp.cpp,
 // rule_breakers_vfp_framing.cpp, rule_breakers_rkc.cpp, rule_breakers_rvc.cpp,
-// rule_breakers_kv6.cpp, rule_breakers_kfa.cpp, rule_breakers_limits.cpp), joined by rule_breakers.cpp.
+// rule_breakers_kv6.cpp, rule_breakers_kfa.cpp, rule_breakers_limits.cpp,
+// rule_breakers_nested.cpp), joined by rule_breakers.cpp.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +34,38 @@ inline conform::FuzzMutator breaker_mutator(
           [apply = std::move(apply)](std::span<const uint8_t> in, uint64_t) { return apply(in); },
           {rule}};
 }
+
+/// Where a breaker of a format that RKCH also embeds (RVC in VCLP, KV6 in MSHS) runs.
+enum class Where { Both, Standalone, Nested };
+
+/// What the RVC / KV6 breaker tables share (rule_breakers_nested.cpp).
+struct NestedBreakerSpec {
+  const char* rule;
+  const char* variant;  // "" or what tells two breakers of one rule apart
+  bool positional;      // true: at every position; false: once, at Deep
+  bool strict_only;     // true: offered under rkc-strict only
+  Where where;
+};
+
+/// `edit` applied to blob `pos` (deep: min(deep, n - 1)) of the RKCH chunk `tag`'s blob list,
+/// then the chunk and the file re-framed; no bytes when `rkch` is no RKCH file, lacks the chunk,
+/// or the edit gives none.
+std::vector<uint8_t> break_in_blob(
+    std::span<const uint8_t> rkch, std::string_view tag, BreakAt pos, size_t deep,
+    const std::function<std::vector<uint8_t>(std::span<const uint8_t>)>& edit);
+
+/// Breaker i of a table at a position, on a standalone file of its format.
+using NestedApply =
+    std::function<std::vector<uint8_t>(size_t, BreakAt, std::span<const uint8_t>)>;
+
+/// The rules of `specs` offered under `profile`, each once, in table order.
+std::vector<std::string> nested_breakable(std::span<const NestedBreakerSpec> specs, Profile p);
+
+/// Per position and spec: "break:RULE[:VARIANT]@POS" on a standalone file and
+/// "break:RULE:[VARIANT-]tag@POS" on blob `pos` of the RKCH chunk `tag` (deep: `deep_blob`).
+std::vector<conform::FuzzMutator> nested_breakers(std::span<const NestedBreakerSpec> specs,
+                                                  Profile profile, std::string_view tag,
+                                                  size_t deep_blob, const NestedApply& apply);
 
 /// The rules each family's breakers aim at, in table order.
 std::vector<std::string> vfp_breakable();

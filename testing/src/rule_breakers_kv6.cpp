@@ -39,8 +39,6 @@ std::optional<Kv6Shape> shape(const Bytes& b) {
 
 using Edit = bool (*)(Bytes&, const Kv6Shape&, BreakAt);
 
-enum class Where { Both, Standalone, Nested };
-
 struct Kv6Breaker {
   const char* rule;
   const char* variant;
@@ -90,54 +88,24 @@ Bytes break_kv6(const Kv6Breaker& k, BreakAt pos, std::span<const uint8_t> in) {
   return out;
 }
 
-// The same edit on mesh `pos` (the 3rd when deep) of an RKCH file's MSHS chunk.
-Bytes break_nested(const Kv6Breaker& k, BreakAt pos, std::span<const uint8_t> in) {
-  auto s = split(in);
-  if (!s || s->container != Container::Rkch) return {};
-  for (Part& part : s->parts) {
-    if (!part.is("MSHS")) continue;
-    BlobList list = split_blobs(part.payload);
-    if (list.blobs.empty()) return {};
-    Bytes& blob = list.blobs[break_index(pos, list.blobs.size(), kDeepMesh)];
-    Bytes broken = break_kv6(k, pos, blob);
-    if (broken.empty()) return {};
-    blob = std::move(broken);
-    part.payload = join_blobs(list);
-    return join(*s);
-  }
-  return {};
+std::vector<NestedBreakerSpec> specs() {
+  std::vector<NestedBreakerSpec> out;
+  for (const Kv6Breaker& b : kKv6Breakers)
+    out.push_back({b.rule, b.variant, b.positional, b.strict_only, b.where});
+  return out;
 }
 
 }  // namespace
 
 std::vector<std::string> kv6_breakable(Profile profile) {
-  std::vector<std::string> ids;
-  for (const Kv6Breaker& k : kKv6Breakers)
-    if ((!k.strict_only || profile == Profile::RkcStrict) &&
-        std::find(ids.begin(), ids.end(), k.rule) == ids.end())
-      ids.push_back(k.rule);
-  return ids;
+  return nested_breakable(specs(), profile);
 }
 
 std::vector<conform::FuzzMutator> kv6_breakers(Profile profile) {
-  std::vector<conform::FuzzMutator> out;
-  for (BreakAt pos : kBreakPositions)
-    for (const Kv6Breaker& k : kKv6Breakers) {
-      if ((!k.positional && pos != BreakAt::Deep) ||
-          (k.strict_only && profile != Profile::RkcStrict))
-        continue;
-      const std::string v = k.variant;
-      if (k.where != Where::Nested)
-        out.push_back(breaker_mutator(k.rule, v, pos, [k, pos](std::span<const uint8_t> in) {
-          return break_kv6(k, pos, in);
-        }));
-      if (k.where != Where::Standalone)
-        out.push_back(breaker_mutator(k.rule, v.empty() ? "mshs" : v + "-mshs", pos,
-                                      [k, pos](std::span<const uint8_t> in) {
-                                        return break_nested(k, pos, in);
-                                      }));
-    }
-  return out;
+  return nested_breakers(specs(), profile, "MSHS", kDeepMesh,
+                         [](size_t i, BreakAt pos, std::span<const uint8_t> in) {
+                           return break_kv6(kKv6Breakers[i], pos, in);
+                         });
 }
 
 }  // namespace voxrig::testing::detail

@@ -51,8 +51,6 @@ bool edit_meta(RvcClip& c, void (*edit)(RvcMeta&)) {
 using ClipEdit = bool (*)(RvcClip&, BreakAt);
 using BytesEdit = bool (*)(Bytes&, BreakAt);
 
-enum class Where { Both, Standalone, Nested };
-
 struct RvcBreaker {
   const char* rule;
   const char* variant;
@@ -163,54 +161,24 @@ Bytes break_clip(const RvcBreaker& b, BreakAt pos, std::span<const uint8_t> in) 
   return out;
 }
 
-// The same edit on clip `pos` (the 6th when deep) of an RKCH file's VCLP chunk.
-Bytes break_nested(const RvcBreaker& b, BreakAt pos, std::span<const uint8_t> in) {
-  auto s = split(in);
-  if (!s || s->container != Container::Rkch) return {};
-  for (Part& part : s->parts) {
-    if (!part.is("VCLP")) continue;
-    BlobList list = split_blobs(part.payload);
-    if (list.blobs.empty()) return {};
-    Bytes& blob = list.blobs[break_index(pos, list.blobs.size(), kDeepVclp)];
-    Bytes broken = break_clip(b, pos, blob);
-    if (broken.empty()) return {};
-    blob = std::move(broken);
-    part.payload = join_blobs(list);
-    return join(*s);
-  }
-  return {};
+std::vector<NestedBreakerSpec> specs() {
+  std::vector<NestedBreakerSpec> out;
+  for (const RvcBreaker& b : kRvcBreakers)
+    out.push_back({b.rule, b.variant, b.positional, b.strict_only, b.where});
+  return out;
 }
 
 }  // namespace
 
 std::vector<std::string> rvc_breakable(Profile profile) {
-  std::vector<std::string> ids;
-  for (const RvcBreaker& b : kRvcBreakers)
-    if ((!b.strict_only || profile == Profile::RkcStrict) &&
-        std::find(ids.begin(), ids.end(), b.rule) == ids.end())
-      ids.push_back(b.rule);
-  return ids;
+  return nested_breakable(specs(), profile);
 }
 
 std::vector<conform::FuzzMutator> rvc_breakers(Profile profile) {
-  std::vector<conform::FuzzMutator> out;
-  for (BreakAt pos : kBreakPositions)
-    for (const RvcBreaker& b : kRvcBreakers) {
-      if ((!b.positional && pos != BreakAt::Deep) ||
-          (b.strict_only && profile != Profile::RkcStrict))
-        continue;
-      const std::string v = b.variant;
-      if (b.where != Where::Nested)
-        out.push_back(breaker_mutator(b.rule, v, pos, [b, pos](std::span<const uint8_t> in) {
-          return break_clip(b, pos, in);
-        }));
-      if (b.where != Where::Standalone)
-        out.push_back(breaker_mutator(b.rule, v.empty() ? "vclp" : v + "-vclp", pos,
-                                      [b, pos](std::span<const uint8_t> in) {
-                                        return break_nested(b, pos, in);
-                                      }));
-    }
-  return out;
+  return nested_breakers(specs(), profile, "VCLP", kDeepVclp,
+                         [](size_t i, BreakAt pos, std::span<const uint8_t> in) {
+                           return break_clip(kRvcBreakers[i], pos, in);
+                         });
 }
 
 }  // namespace voxrig::testing::detail
