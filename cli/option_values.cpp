@@ -89,10 +89,9 @@ int write_generated(const std::string& dir, const gen::GenCorpusOptions& o, bool
 }
 
 conform::ReaderProtocol protocol_option(const Args& args) {
-  const auto p = args.last("--protocol");
-  return p == "serve"     ? conform::ReaderProtocol::Serve
-         : p == "oneshot" ? conform::ReaderProtocol::OneShot
-                          : conform::ReaderProtocol::Auto;
+  // parse_args has checked the value against kProtocolChoices.
+  return conform::reader_protocol_from_string(args.last("--protocol").value_or("auto"))
+      .value_or(conform::ReaderProtocol::Auto);
 }
 
 }  // namespace voxrig::cli

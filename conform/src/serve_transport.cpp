@@ -22,6 +22,7 @@
 
 #include "interrupt_guard.h"
 #include "voxrig/conform/serve.h"
+#include "voxrig/enum_names.h"
 
 extern char** environ;
 
@@ -412,16 +413,14 @@ class ServeTransport final : public ReaderTransport {
 
 }  // namespace
 
-std::string_view to_string(ReaderProtocol p) {
-  switch (p) {
-    case ReaderProtocol::Serve:
-      return "serve";
-    case ReaderProtocol::OneShot:
-      return "oneshot";
-    case ReaderProtocol::Auto:
-      break;
-  }
-  return "auto";
+constexpr EnumName<ReaderProtocol> kProtocolNames[] = {
+    {ReaderProtocol::Auto, "auto"}, {ReaderProtocol::Serve, "serve"},
+    {ReaderProtocol::OneShot, "oneshot"}};
+
+std::string_view to_string(ReaderProtocol p) { return name_of(kProtocolNames, p, "auto"); }
+
+std::optional<ReaderProtocol> reader_protocol_from_string(std::string_view name) {
+  return value_of(kProtocolNames, name);
 }
 
 ServeHello probe_serve(const std::vector<std::string>& reader_argv, double timeout_seconds) {

@@ -5,20 +5,16 @@
 
 #include <cstring>
 
+#include "voxrig/enum_names.h"
 #include "voxrig/testee.h"
 
 namespace voxrig::conform {
 
 std::string_view to_string(TesteeStatus s) {
-  switch (s) {
-    case TesteeStatus::Accept:
-      return "accept";
-    case TesteeStatus::Reject:
-      return "reject";
-    case TesteeStatus::Failure:
-      return "testee failure";
-  }
-  return "testee failure";
+  static constexpr EnumName<TesteeStatus> kNames[] = {{TesteeStatus::Accept, "accept"},
+                                                      {TesteeStatus::Reject, "reject"},
+                                                      {TesteeStatus::Failure, "testee failure"}};
+  return name_of(kNames, s, "testee failure");
 }
 
 Testee::Testee(std::string path, void* handle, DumpFn dump, FreeFn release)

@@ -11,6 +11,7 @@
 #include <random>
 #include <utility>
 
+#include "voxrig/enum_names.h"
 #include "voxrig/vfp.h"
 
 namespace voxrig::perf {
@@ -87,6 +88,17 @@ Vox0 make_grid(GridKind kind, uint32_t n) {
   return g;
 }
 
+// A bone named `name` with mesh `mesh` attached statically: every perf character's bone.
+Bone bone_with_mesh(std::string name, uint32_t mesh) {
+  Bone b;
+  b.name = std::move(name);
+  Attachment a;
+  a.kind = AttachmentKind::Static;
+  a.index = mesh;
+  b.attachments.push_back(a);
+  return b;
+}
+
 }  // namespace
 
 void require(bool ok, const std::string& what) {
@@ -96,15 +108,11 @@ void require(bool ok, const std::string& what) {
 }
 
 const char* grid_name(GridKind kind) {
-  switch (kind) {
-    case GridKind::Random50:
-      return "random50";
-    case GridKind::Sphere:
-      return "sphere";
-    case GridKind::Terrain:
-      return "terrain";
-  }
-  return "?";
+  // string_view of a literal: data() is the literal, so NUL-terminated.
+  static constexpr EnumName<GridKind> kNames[] = {{GridKind::Random50, "random50"},
+                                                  {GridKind::Sphere, "sphere"},
+                                                  {GridKind::Terrain, "terrain"}};
+  return name_of(kNames, kind, "?").data();
 }
 
 const Vox0& grid(GridKind kind, uint32_t n) {
@@ -286,12 +294,7 @@ Character character(uint32_t bones, bool voxel_clips) {
   for (uint32_t i = 0; i < clips; ++i) c.voxel_clips.push_back(vclip);
   for (uint32_t i = 0; i < bones; ++i) {
     c.meshes.push_back(shell);
-    Bone b;
-    b.name = "bone_" + std::to_string(i);
-    Attachment a;
-    a.kind = AttachmentKind::Static;
-    a.index = i;
-    b.attachments.push_back(a);
+    Bone b = bone_with_mesh("bone_" + std::to_string(i), i);
     if (voxel_clips && i % 10 == 0 && i / 10 < clips) {
       Attachment v;
       v.kind = AttachmentKind::Clip;
@@ -348,12 +351,7 @@ Character seed_character(uint32_t bones, uint32_t frames) {
   c.root = {70, -75, 50};
   for (uint32_t i = 0; i < bones; ++i) {
     c.meshes.push_back(unit_kv6(0x00FF8040u + i));
-    Bone b;
-    b.name = "b" + std::to_string(i);
-    Attachment a;
-    a.kind = AttachmentKind::Static;
-    a.index = i;
-    b.attachments.push_back(a);
+    Bone b = bone_with_mesh("b" + std::to_string(i), i);
     b.hinge = seed_hinge(i == 0 ? -1 : static_cast<int32_t>(below(rng, i)));
     c.bones.push_back(std::move(b));
   }

@@ -24,8 +24,10 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "voxrig/conform/conform.h"
@@ -66,6 +68,8 @@ enum class ReaderProtocol { Auto, Serve, OneShot };
 
 /// "auto", "serve", "oneshot".
 std::string_view to_string(ReaderProtocol p);
+/// The protocol named `name` by to_string, or nullopt (the CLI's --protocol reads it).
+std::optional<ReaderProtocol> reader_protocol_from_string(std::string_view name);
 
 /// Which checks a run makes (docs/spec/protocols.md#the-reader-protocol, "Writers, evaluators and
 /// meshers").
