@@ -6,12 +6,4 @@
 // indices, parents, cycles) and the embedded decoders. Checks: check_rkc_file.
 #include "fuzz_common.h"
 
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
-                                          unsigned int seed) {
-  return voxrig::fuzz::mutate_rkc(data, size, max_size, seed);
-}
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  voxrig::fuzz::check_rkc_file({data, size});
-  return 0;
-}
+VOXRIG_STRUCTURED_FUZZ_TARGET(mutate_rkc, voxrig::fuzz::check_rkc_file)

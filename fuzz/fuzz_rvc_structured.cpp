@@ -6,12 +6,4 @@
 // decoder's delta, working-set and validation paths (H6-H8). Checks: check_rvc_file.
 #include "fuzz_common.h"
 
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
-                                          unsigned int seed) {
-  return voxrig::fuzz::mutate_rvc(data, size, max_size, seed);
-}
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  voxrig::fuzz::check_rvc_file({data, size});
-  return 0;
-}
+VOXRIG_STRUCTURED_FUZZ_TARGET(mutate_rvc, voxrig::fuzz::check_rvc_file)

@@ -5,12 +5,8 @@
 // The checks are the whole-file VFP oracle with round trips (check_vfp_file, deep).
 #include "fuzz_common.h"
 
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
-                                          unsigned int seed) {
-  return voxrig::fuzz::mutate_vfp(data, size, max_size, seed);
-}
+namespace {
+void check_deep(voxrig::fuzz::View bytes) { voxrig::fuzz::check_vfp_file(bytes, /*deep=*/true); }
+}  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  voxrig::fuzz::check_vfp_file({data, size}, /*deep=*/true);
-  return 0;
-}
+VOXRIG_STRUCTURED_FUZZ_TARGET(mutate_vfp, check_deep)

@@ -171,6 +171,19 @@ size_t mutate_vfp(uint8_t* data, size_t size, size_t max_size, unsigned seed);
 size_t mutate_rkc(uint8_t* data, size_t size, size_t max_size, unsigned seed);
 size_t mutate_rvc(uint8_t* data, size_t size, size_t max_size, unsigned seed);
 
+/// Defines a structure-aware target's two libFuzzer entry points: MUTATE (one of the mutators
+/// above) as LLVMFuzzerCustomMutator, and CHECK (a callable taking a View) on every input. A
+/// macro because libFuzzer looks the entry points up by name in each target's own object.
+#define VOXRIG_STRUCTURED_FUZZ_TARGET(MUTATE, CHECK)                                         \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,     \
+                                            unsigned int seed) {                             \
+    return voxrig::fuzz::MUTATE(data, size, max_size, seed);                                 \
+  }                                                                                          \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                  \
+    CHECK(voxrig::fuzz::View(data, size));                                                   \
+    return 0;                                                                                \
+  }
+
 // ---- shared oracles and contexts (fuzz_common.cpp) --------------------------------------------
 
 /// Decodes a VFP file under both profiles and checks: no internal error; vfp-rig accepting
