@@ -1,15 +1,9 @@
 #!/usr/bin/env python3
 """A deliberately broken player: the Python example reader's pose, but it clamps when asked to loop.
-golden/tests/broken_testees_caught.sh checks that `voxrig conform --pose` catches it on exactly
-the pose cases where that mistake changes a matrix beyond D19's tolerance."""
-import os
+Its one mistake is switched on by broken_pose.py, which every pose_*.py shares."""
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import voxrig_pose  # noqa: E402
-import voxrig_reader  # noqa: E402
-
-voxrig_pose.BROKEN["loop_is_clamp"] = True
+import broken_pose  # beside this script: its folder is on sys.path when run as a script
 
 if __name__ == "__main__":
-    sys.exit(voxrig_reader.main())
+    sys.exit(broken_pose.run("loop_is_clamp"))
