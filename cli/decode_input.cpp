@@ -5,13 +5,12 @@
 #include <iostream>
 
 #include "voxrig/any_format.h"
+#include "voxrig/file_summary.h"
 
 namespace voxrig::cli {
 
 Profile effective_profile(std::optional<Profile> given, std::span<const uint8_t> bytes) {
-  if (given) return *given;
-  const Format f = detect_format(bytes);
-  return f == Format::Vfp || f == Format::Unknown ? Profile::VfpRig : Profile::RkcStrict;
+  return given ? *given : default_profile(bytes);
 }
 
 int file_arguments(const Args& args, size_t files, std::optional<Profile>& profile) {

@@ -28,7 +28,7 @@ namespace voxrig::cli {
 inline constexpr OptionSpec kFileOptions[] = {{"--profile", true, kProfileChoices}, {"-o", true}};
 
 /// The profile to use for `bytes`: `given` (--profile), else the format's strict default
-/// (vfp-rig for VFP and unknown files, rkc-strict for the RKCH family). Allocates nothing.
+/// (default_profile, voxrig/file_summary.h). Allocates nothing.
 Profile effective_profile(std::optional<Profile> given, std::span<const uint8_t> bytes);
 
 /// The arguments of dump / roundtrip / canonicalize: --profile (into `profile`; nullopt = by
