@@ -52,6 +52,18 @@ std::string snippet(std::string_view s, size_t max = 80) {
   return out;
 }
 
+// As snippet, but keeps the last `max` bytes: a reader's stderr ends with what identifies the
+// failure (the file Python cannot open, a traceback's exception), while its start is the
+// interpreter's path. Never cuts inside a UTF-8 sequence.
+std::string snippet_tail(std::string_view s, size_t max = 80) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+    s.remove_suffix(1);
+  if (s.size() <= max) return snippet(s, max);
+  size_t from = s.size() - max;
+  while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xC0) == 0x80) ++from;
+  return "..." + snippet(s.substr(from), max);
+}
+
 // The problems every operation shares: the run did not end with exit 0 or 1.
 std::optional<Judgement> abnormal(const RunOutcome& run) {
   char buf[64];
@@ -76,7 +88,7 @@ std::optional<Judgement> abnormal(const RunOutcome& run) {
            signal_name(run.exit_code - 128) + ")";
     else
       r += " (the protocol allows 0 and 1)";
-    if (!run.err.empty()) r += "; stderr: " + snippet(run.err);
+    if (!run.err.empty()) r += "; stderr: " + snippet_tail(run.err);
     return Judgement{Verdict::Crash, r};
   }
   return std::nullopt;

@@ -72,6 +72,19 @@ TEST(ConformVerdict, CrashesAndTimeouts) {
   EXPECT_NE(j.reason.find("exit code 2"), std::string::npos);
   EXPECT_NE(j.reason.find("usage"), std::string::npos);
 
+  // A long stderr keeps its end, where Python names the file it cannot open (issue 41: the
+  // text used to stop before the file name).
+  const std::string cannot_open =
+      "/root/.pyenv/versions/3.11.7/bin/python3: can't open file "
+      "'/home/someone/projects/my-voxel-reader/src/my_reader.py': [Errno 2] No such file or "
+      "directory\n";
+  j = judge_dump(kAccept, exited(2, "", cannot_open), CodeMode::Strict);
+  EXPECT_EQ(j.verdict, Verdict::Crash);
+  EXPECT_NE(j.reason.find("src/my_reader.py': [Errno 2] No such file or directory"),
+            std::string::npos)
+      << j.reason;
+  EXPECT_LE(j.reason.size(), 140u) << j.reason;  // a summary line stays within 200
+
   j = judge_dump(kAccept, exited(0, "hello"), CodeMode::Strict);  // invalid JSON
   EXPECT_EQ(j.verdict, Verdict::Crash);
   j = judge_dump(kReject, exited(0, "hello"), CodeMode::Strict);  // invalid JSON beats verdict
