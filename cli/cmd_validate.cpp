@@ -13,10 +13,12 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: voxrig validate [--profile P] [--json] FILE...\n"
-    "Checks each FILE under the profile and prints human-readable diagnostics:\n"
-    "  FILE: ok (format, profile)            or\n"
-    "  FILE:OFFSET: error CODE at PATH: detail\n"
-    "plus one line per warning (duplicates, non-canonical order, trailing payload bytes...).\n"  //
+    "Checks each FILE under the profile and prints human-readable diagnostics, one line each\n"
+    "in the form every command's messages take:\n"
+    "  voxrig: FILE: ok (format, profile, N warning(s))            or\n"
+    "  voxrig: FILE: CODE at offset N (PATH): detail\n"
+    "plus one line per warning (duplicates, non-canonical order, trailing payload bytes...):\n"
+    "  voxrig: FILE: warning CODE at offset N (PATH): detail\n"  //
     VOXRIG_CLI_PROFILE_HELP                                                                      //
     "  --json        one JSON object per file instead of text\n"
     "A --profile of the other family (rkc-strict on a .vfp, vfp-rig on a .rkc) rejects that\n"
@@ -39,20 +41,18 @@ void print_json(const std::string& path, Profile profile, const ValidationReport
   std::cout << "]}\n";
 }
 
+// The error line is the one every other command prints for a rejected file (report_rejection:
+// "voxrig: FILE: " and Error::to_text), so one error reads the same whichever command found it.
 void print_text(const std::string& path, Profile profile, const ValidationReport& r) {
   for (const Warning& w : r.warnings)
-    std::cout << path << ":" << w.offset << ": warning " << to_string(w.code)
-              << (w.path.empty() ? "" : " at " + w.path)
+    std::cout << "voxrig: " << path << ": warning " << to_string(w.code) << " at offset "
+              << w.offset << (w.path.empty() ? "" : " (" + w.path + ")")
               << (w.detail.empty() ? "" : ": " + w.detail) << "\n";
-  if (r.error) {
-    const Error& e = *r.error;
-    std::cout << path << ":" << e.offset << ": error " << to_string(e.code) << " ("
-              << to_string(category_of(e.code)) << ")" << (e.path.empty() ? "" : " at " + e.path)
-              << (e.detail.empty() ? "" : ": " + e.detail) << "\n";
-  } else {
-    std::cout << path << ": ok (" << to_string(r.format) << ", " << to_string(profile) << ", "
-              << r.warnings.size() << " warning(s))\n";
-  }
+  if (r.error)
+    std::cout << "voxrig: " << path << ": " << r.error->to_text() << "\n";
+  else
+    std::cout << "voxrig: " << path << ": ok (" << to_string(r.format) << ", "
+              << to_string(profile) << ", " << r.warnings.size() << " warning(s))\n";
 }
 
 int run(const Args& args) {

@@ -175,7 +175,7 @@ def edges(tmp):
     rc, dump_stdin, se = run(["dump", "-"], stdin=rig_bytes)
     check("dump - reads stdin", rc == 0 and dump_stdin == dump_file and dump_file, se)
     rc, so, _ = run(["validate", "-"], stdin=rig_bytes)
-    check("validate - reads stdin", rc == 0 and so.startswith("-: ok"), so)
+    check("validate - reads stdin", rc == 0 and so.startswith("voxrig: -: ok"), so)
     rc, so, _ = run(["--help"])
     check("--version is in --help", rc == 0 and "--version" in so, so[-300:])
     # The spec and corpus versions, read here from their homes, in --version and the manifest.
@@ -278,6 +278,16 @@ def first_hour_edges(tmp):
         check("empty file rejected: %s" % argv[0], rc == 1 and "file.unknown_format" in so, so)
         msgs.add(se.split("file.unknown_format", 1)[-1].strip())
     check("empty file messages agree", msgs == {"at offset 0: fewer than 4 bytes"}, str(msgs))
+    # validate's text lines take the prefix, and its rejection line is the one mesh prints.
+    broken = os.path.join(GOLDEN, "files", "vfp", "anim", "skeleton_hash_before_clips.vfp")
+    rc, so, se = run(["validate", RIG, broken, empty])
+    lines = so.splitlines()
+    check("validate lines start with voxrig:", rc == 1 and len(lines) == 3 and
+          all(l.startswith("voxrig: ") for l in lines), so + se)
+    _, _, mesh_err = run(["mesh", broken])
+    check("validate and mesh say the same about a rejected file",
+          mesh_err.strip() in lines and "anim.skeleton_hash at offset 485 (ANIM)" in mesh_err,
+          "validate %r, mesh %r" % (so, mesh_err))
     # mesh -o - is stdout (the README's rule), JSON by default.
     rc, so, se = run(["mesh", RIG, "-o", "-"])
     check("mesh -o - writes JSON to stdout", rc == 0 and "quads" in json.loads(so), se)
