@@ -51,8 +51,8 @@ void print_text(const std::string& path, Profile profile, const ValidationReport
   if (r.error)
     std::cout << "voxrig: " << path << ": " << r.error->to_text() << "\n";
   else
-    std::cout << "voxrig: " << path << ": ok (" << to_string(r.format) << ", "
-              << to_string(profile) << ", " << r.warnings.size() << " warning(s))\n";
+    std::cout << "voxrig: " << path << ": ok (" << to_string(r.format) << ", " << to_string(profile)
+              << ", " << r.warnings.size() << " warning(s))\n";
 }
 
 int run(const Args& args) {

@@ -32,9 +32,9 @@ TEST(FileSummary, CountsARigUnderVfpRig) {
   EXPECT_EQ(m.at("sections"), rig.sections.size());
   EXPECT_EQ(m.at("size_x"), 8u);
   EXPECT_EQ(m.at("palette"), rig.vox0()->palette.size());
-  EXPECT_EQ(m.at("voxels"), uint64_t(std::count_if(rig.vox0()->voxels.begin(),
-                                                   rig.vox0()->voxels.end(),
-                                                   [](uint8_t v) { return v != 0; })));
+  EXPECT_EQ(m.at("voxels"),
+            uint64_t(std::count_if(rig.vox0()->voxels.begin(), rig.vox0()->voxels.end(),
+                                   [](uint8_t v) { return v != 0; })));
   EXPECT_EQ(m.at("joints"), 8u);
   EXPECT_EQ(m.at("bindings"), rig.vskn()->bindings.size());
   EXPECT_EQ(c.counts.front().first, "sections");  // the documented order

@@ -55,7 +55,9 @@ Counts counts_under(std::span<const uint8_t> bytes, Profile profile) {
       break;
     case Format::Kv6:
       if (auto k = decode_kv6(bytes, 0, o); decoded(k))
-        c = {{"size_x", k->xsiz}, {"size_y", k->ysiz}, {"size_z", k->zsiz},
+        c = {{"size_x", k->xsiz},
+             {"size_y", k->ysiz},
+             {"size_z", k->zsiz},
              {"voxels", k->voxels.size()}};
       break;
     case Format::Rvc:
