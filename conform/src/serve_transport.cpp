@@ -307,6 +307,23 @@ class ServeTransport final : public ReaderTransport {
     finish(w, done, false);
   }
 
+  // Appends stderr bytes to the request's outcome, up to pool_.max_stderr (the rest is dropped).
+  void keep_stderr(Worker& w, std::string_view bytes) {
+    const size_t room = pool_.max_stderr - std::min(pool_.max_stderr, w.outcome.err.size());
+    w.outcome.err.append(bytes.substr(0, room));
+  }
+
+  // Reads what is already in worker `w`'s stderr pipe, without waiting for more.
+  void take_stderr(Worker& w) {
+    char buf[65536];
+    while (w.err >= 0) {
+      const ssize_t n = ::read(w.err, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;  // EAGAIN: nothing more yet; 0: closed
+      keep_stderr(w, {buf, size_t(n)});
+    }
+  }
+
   // Reads what worker `w` has on stdout (s = 0) or stderr (s = 1).
   void drain(Worker& w, int s, std::span<const ReaderRequest> requests,
              const std::function<void(size_t, RunOutcome&&)>& done) {
@@ -320,6 +337,8 @@ class ServeTransport final : public ReaderTransport {
       if (n <= 0) {  // EOF: on stdout the reader can no longer answer
         close_fd(fd);
         if (s == 1) return;
+        // What it wrote to stderr before it ended belongs to this request (often why it ended).
+        take_stderr(w);
         const bool in_hello = w.hello_pending;
         const int status = w.stop();
         ended(w.outcome, status, in_hello);
@@ -327,8 +346,7 @@ class ServeTransport final : public ReaderTransport {
         return;
       }
       if (s == 1) {
-        const size_t room = pool_.max_stderr - std::min(pool_.max_stderr, w.outcome.err.size());
-        w.outcome.err.append(buf, std::min(room, size_t(n)));
+        keep_stderr(w, {buf, size_t(n)});
         continue;
       }
       std::string_view chunk(buf, size_t(n));
