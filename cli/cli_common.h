@@ -78,14 +78,11 @@ struct ReadOptions {
   size_t max_bytes = kMaxInputBytes;  ///< a larger input fails as unreadable
 };
 
-/// Every file the CLI reads goes through here. "-" is stdin (a pipe or a file). Any other path
-/// must be a regular file: it is opened non-blocking and checked with fstat before any read, so
-/// a directory, a FIFO, a socket or a device fails at once ("is a directory", "is a FIFO, not a
-/// regular file (pipe it to stdin with -)") and never hangs; a regular file over `max_bytes`
-/// fails before it is read, stdin as soon as it passes `max_bytes`. On failure (cannot open, not
-/// a regular file, a read error such as EIO, more than `max_bytes`) returns nullopt, after
+/// Every file the CLI reads goes through here: "-" is stdin (conform::read_stdin), any other
+/// path a regular file (conform::read_regular_file: a directory, a FIFO, a socket or a device
+/// fails at once and never hangs; over `max_bytes` fails). On failure returns nullopt, after
 /// printing the one line "voxrig: cannot read FILE: reason" to stderr unless `quiet`. Allocates
-/// the bytes (a regular file's exactly); std::bad_alloc when that fails.
+/// the bytes; std::bad_alloc when that fails.
 std::optional<std::vector<uint8_t>> read_file(const std::string& path,
                                               const ReadOptions& options = {});
 /// Every file the CLI writes goes through here: creates or truncates `path` and writes `bytes`

@@ -88,31 +88,6 @@ void check_capability_files(const Corpus& c, Damage& d, std::vector<std::string>
 
 }  // namespace
 
-std::optional<std::vector<uint8_t>> read_regular_file(const std::string& path, size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::vector<uint8_t>> out;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && uint64_t(st.st_size) <= max_bytes) {
-    std::vector<uint8_t> bytes(size_t(st.st_size));
-    size_t got = 0;
-    while (true) {
-      if (got == bytes.size()) bytes.resize(std::min(max_bytes + 1, bytes.size() * 2 + 4096));
-      const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) break;
-      got += size_t(n);
-      if (n == 0 || got > max_bytes) {
-        bytes.resize(got);
-        if (got <= max_bytes) out = std::move(bytes);
-        break;
-      }
-    }
-  }
-  ::close(fd);
-  return out;
-}
-
 std::optional<std::string> locate_golden(const std::optional<std::string>& explicit_dir,
                                          std::span<const CorpusCandidate> defaults,
                                          std::vector<std::string>& tried) {

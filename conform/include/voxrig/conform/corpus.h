@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "voxrig/conform/conform.h"
+#include "voxrig/conform/file_input.h"
 
 namespace voxrig::conform {
 
@@ -53,14 +54,5 @@ enum class CorpusStatus {
 /// one line per problem to `problems` ("case ID: cannot read PATH", ..., and last a line saying
 /// nothing was run). Fills `out` as far as it got.
 CorpusStatus load_corpus(const std::string& dir, Corpus& out, std::vector<std::string>& problems);
-
-/// The largest file the corpus functions (and a run, for a reader's output file) read: 1 GiB.
-inline constexpr size_t kMaxCorpusFile = size_t{1} << 30;
-
-/// The bytes of the regular file at `path`, or nullopt when it cannot be opened, is not a
-/// regular file (a FIFO or a directory fails at once, never blocks), cannot be read, or holds more
-/// than `max_bytes`. Never throws except std::bad_alloc.
-std::optional<std::vector<uint8_t>> read_regular_file(const std::string& path,
-                                                      size_t max_bytes = kMaxCorpusFile);
 
 }  // namespace voxrig::conform
