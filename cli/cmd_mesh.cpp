@@ -120,22 +120,7 @@ int run(const Args& args) {
   auto all = mesh_quads(*model, *mesher, max_quads);
   if (!all.ok()) return report_rejection(all.error(), file);
   Skel names;  // OBJ group names of an RKCH character: the bone a mesh is attached to
-  if (auto* c = std::get_if<Character>(&*model)) {
-    for (size_t m = 0; m < c->meshes.size() && m <= UINT16_MAX; ++m) {
-      SkelJoint j;
-      j.id = uint16_t(m);
-      j.name = "mesh_" + std::to_string(m);
-      names.joints.push_back(std::move(j));
-    }
-    // One pass over the attachments in bone order (not one per mesh: 65,536 meshes times
-    // 98,304 attachments was a 6-billion-step loop in an 8 MB file); a named bone names the
-    // mesh while its name is still a mesh_ one.
-    for (const Bone& b : c->bones)
-      for (const Attachment& a : b.attachments)
-        if (a.kind == AttachmentKind::Static && a.index < names.joints.size() &&
-            !b.name.empty() && names.joints[a.index].name.rfind("mesh_", 0) == 0)
-          names.joints[a.index].name = b.name;
-  }
+  if (auto* c = std::get_if<Character>(&*model)) names = mesh_group_names(*c);
   return emit(out, *format, *all, {}, names.joints.empty() ? nullptr : &names, max_output);
 }
 

@@ -180,6 +180,25 @@ Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQ
   return error_at(ErrorCode::EvalBadClip, 0, "", "a KV6 file has no clips");
 }
 
+Skel mesh_group_names(const Character& c) {
+  Skel names;
+  for (size_t m = 0; m < c.meshes.size() && m <= UINT16_MAX; ++m) {
+    SkelJoint j;
+    j.id = uint16_t(m);
+    j.name = "mesh_" + std::to_string(m);
+    names.joints.push_back(std::move(j));
+  }
+  // One pass over the attachments in bone order (not one per mesh: 65,536 meshes times 98,304
+  // attachments would be a 6-billion-step loop in an 8 MB file); a named bone names the mesh
+  // while its name is still a mesh_ one.
+  for (const Bone& b : c.bones)
+    for (const Attachment& a : b.attachments)
+      if (a.kind == AttachmentKind::Static && a.index < names.joints.size() && !b.name.empty() &&
+          names.joints[a.index].name.rfind("mesh_", 0) == 0)
+        names.joints[a.index].name = b.name;
+  return names;
+}
+
 Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher,
                                      size_t max_quads) {
   if (auto* f = std::get_if<VfpFile>(&model)) {

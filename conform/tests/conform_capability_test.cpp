@@ -173,6 +173,31 @@ TEST(MeshFacesFromReference, AgreeWithTheDecodedGoldenFiles) {
   EXPECT_EQ(meshes, 296u);
 }
 
+TEST(MeshGroupNames, TheFirstNamedBoneThatAttachesAMeshStatically) {
+  Character c;
+  c.meshes.resize(3);
+  auto bone = [](std::string name, AttachmentKind kind, uint32_t index) {
+    Bone b;
+    b.name = std::move(name);
+    Attachment a;
+    a.kind = kind;
+    a.index = index;
+    b.attachments.push_back(a);
+    return b;
+  };
+  c.bones = {bone("", AttachmentKind::Static, 2),       // unnamed: the mesh keeps mesh_2
+             bone("arm", AttachmentKind::Static, 1),    // names mesh 1
+             bone("leg", AttachmentKind::Static, 1),    // too late: mesh 1 is arm's
+             bone("tail", AttachmentKind::Clip, 0),     // a voxel clip names no mesh
+             bone("wing", AttachmentKind::Static, 7)};  // out of range: ignored
+  const Skel names = mesh_group_names(c);
+  ASSERT_EQ(names.joints.size(), 3u);
+  EXPECT_EQ(names.joints[0].name, "mesh_0");
+  EXPECT_EQ(names.joints[1].name, "arm");
+  EXPECT_EQ(names.joints[2].name, "mesh_2");
+  EXPECT_EQ(names.joints[2].id, 2u);
+}
+
 TEST(JudgeCompile, JsonPathCountsAtLevelAll) {
   WriterExpectation e;
   e.error = true;

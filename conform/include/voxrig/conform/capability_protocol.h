@@ -53,6 +53,12 @@ Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQ
 Result<std::vector<Quad>> mesh_quads(const CapabilityModel& model, std::string_view mesher,
                                      size_t max_quads = SIZE_MAX);
 
+/// The names mesh_quads' joints take in an OBJ of an RKCH character (`voxrig mesh --format obj`):
+/// one joint per MSHS mesh (ids 0.., at most 65,536), named after the first named bone that
+/// attaches it statically, else "mesh_M". One pass over the attachments in bone order, so its
+/// time is meshes + attachments. Allocates the names.
+Skel mesh_group_names(const Character& character);
+
 /// {"model": [[16 numbers], ...]}: one column-major matrix per entry, each element as the
 /// shortest decimal that round-trips the double; a non-finite element is written as null.
 std::string model_matrices_json(std::span<const Mat4d> models);
