@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -211,14 +210,9 @@ class Progress {
  public:
   Progress() : tty_(::isatty(2) == 1), start_(std::chrono::steady_clock::now()) {}
   void step(size_t done, size_t total, const CaseResult& r) {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    char rate[32];
-    std::snprintf(rate, sizeof rate, " %.1f/s ", s > 0 ? double(done) / s : 0.0);
-    std::string line =
-        "[" + std::to_string(done) + "/" + std::to_string(total) + rate + "] " + r.id + " " +
-        r.profile;
-    if (r.check != Check::Dump) line += " " + std::string(to_string(r.check));
+    const std::string line = progress_text(
+        done, total,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(), r);
     if (tty_) {
       std::cerr << "\r\x1b[K" << line << std::flush;
       return;
@@ -370,14 +364,8 @@ int write_outputs(const Options& o, const RunResult& r) {
   if (!o.update_expected) return exit;
   const std::string text = render_expected_failures(r.results, r.kept);
   write_text(*o.expected_failures, text);
-  size_t entries = 0;
-  for (size_t at = 0; at < text.size();) {
-    const size_t nl = text.find('\n', at);
-    entries += text[at] != '#';
-    at = nl == std::string::npos ? text.size() : nl + 1;
-  }
-  std::cerr << "voxrig conform: rewrote " << *o.expected_failures << " (" << entries
-            << " entries)\n";
+  std::cerr << "voxrig conform: rewrote " << *o.expected_failures << " ("
+            << parse_expected_failures(text).entries.size() << " entries)\n";
   return exit == kExitFailed ? kExitOk : exit;  // every current failure is now listed
 }
 

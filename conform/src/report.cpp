@@ -3,6 +3,7 @@
 // and XML gets only the characters XML 1.0 allows.
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <map>
 
 #include "voxrig/conform/conform.h"
@@ -195,6 +196,15 @@ std::string level_line(const RunInfo& info, const Summary& summary) {
 }
 
 }  // namespace
+
+std::string progress_text(size_t done, size_t total, double seconds, const CaseResult& r) {
+  char rate[32];
+  std::snprintf(rate, sizeof rate, " %.1f/s ", seconds > 0 ? double(done) / seconds : 0.0);
+  std::string line = "[" + std::to_string(done) + "/" + std::to_string(total) + rate + "] " +
+                     r.id + " " + r.profile;
+  if (r.check != Check::Dump) line += " " + std::string(to_string(r.check));
+  return line;
+}
 
 std::string header_text(const RunInfo& info) {
   std::string out = "voxrig conform: suite " + info.suite + " " + info.suite_version;

@@ -159,6 +159,13 @@ CaseResult result(std::string id, std::string profile, Verdict v, Check c = Chec
   return r;
 }
 
+TEST(ConformProgress, CountRateCaseProfileAndANonDumpCheck) {
+  EXPECT_EQ(progress_text(3, 10, 1.5, result("vfp/a", "vfp-rig", Verdict::Pass)),
+            "[3/10 2.0/s ] vfp/a vfp-rig");
+  EXPECT_EQ(progress_text(1, 2, 0, result("vfp/b", "vfp-static", Verdict::Fail, Check::Pose)),
+            "[1/2 0.0/s ] vfp/b vfp-static pose");
+}
+
 TEST(ConformExpectedFailures, ParsesEntriesCommentsAndChecks) {
   auto list = parse_expected_failures(
       "# header comment\n"

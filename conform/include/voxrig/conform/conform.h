@@ -328,6 +328,10 @@ struct RunInfo {
 /// The header lines printed before running: suite, manifest hash, reader, profiles, modes.
 std::string header_text(const RunInfo& info);
 
+/// The progress line after result `r`, the `done`th of `total`, `seconds` into the run:
+/// "[done/total R/s ] ID PROFILE" and, for a check other than dump, " CHECK" (no newline).
+std::string progress_text(size_t done, size_t total, double seconds, const CaseResult& r);
+
 /// The end-of-run summary for stdout: one line per counted non-pass, the recommended group, the
 /// counts, and last the line exactly "N passed, N failed" (failed = fail+crash+timeout+xpass
 /// of counted results; the run fails iff it is not 0).
