@@ -24,6 +24,18 @@ uint32_t* copy_to(uint32_t* out, std::span<const uint32_t> v) {
   return std::copy(v.begin(), v.end(), out);
 }
 
+// The N arrays of one stored frame: a header of N word counts, then the arrays back to back.
+template <size_t N>
+std::array<std::span<const uint32_t>, N> packed_spans(const uint32_t* header) {
+  std::array<std::span<const uint32_t>, N> spans;
+  const uint32_t* data = header + N;
+  for (size_t k = 0; k < N; ++k) {
+    spans[k] = {data, header[k]};
+    data += header[k];
+  }
+  return spans;
+}
+
 }  // namespace
 
 RvcVoxelFrame RvcKeyView::to_frame() const {
@@ -89,23 +101,21 @@ void RvcFrames::push_back(const RvcEncodedFrame& f) {
 }
 
 RvcKeyView RvcFrames::key(size_t i) const {
-  const uint32_t* p = words_.data() + at(i);
+  const auto s = packed_spans<3>(words_.data() + at(i));
   RvcKeyView v;
-  const uint32_t* data = p + 3;
-  v.occupancy = {data, p[0]};
-  v.color_offsets = {data + p[0], p[1]};
-  v.colors = {data + p[0] + p[1], p[2]};
+  v.occupancy = s[0];
+  v.color_offsets = s[1];
+  v.colors = s[2];
   return v;
 }
 
 RvcDeltaView RvcFrames::delta(size_t i) const {
-  const uint32_t* p = words_.data() + at(i);
+  const auto s = packed_spans<4>(words_.data() + at(i));
   RvcDeltaView v;
-  const uint32_t* data = p + 4;
-  v.cols = {data, p[0]};
-  v.occupancy = {data + p[0], p[1]};
-  v.color_counts = {data + p[0] + p[1], p[2]};
-  v.colors = {data + p[0] + p[1] + p[2], p[3]};
+  v.cols = s[0];
+  v.occupancy = s[1];
+  v.color_counts = s[2];
+  v.colors = s[3];
   return v;
 }
 
