@@ -12,18 +12,8 @@ namespace {
 constexpr SamplePolicy kPolicies[] = {SamplePolicy::Step, SamplePolicy::Linear,
                                       SamplePolicy::Slerp};
 
-struct Rig {
-  Skel skel;
-  Anim anim;
-};
-
-// A skeleton and clips in D20's domain, with at least one clip.
-Rig gen_rig() {
-  Rig r;
-  r.skel = *gen_skel(Numbers::Eval, 8);
-  r.anim = *gen_anim(r.skel, Numbers::Eval, 3, 1);
-  return r;
-}
+// A skeleton and one to three clips in D20's domain.
+GenRig gen_rig() { return gen_eval_rig(3); }
 
 std::vector<Trs> sample(const RigRuntime& rt, size_t clip, double t, SamplePolicy p, TimeMode m) {
   std::vector<Trs> out(rt.joint_count());
@@ -32,7 +22,7 @@ std::vector<Trs> sample(const RigRuntime& rt, size_t clip, double t, SamplePolic
   return out;
 }
 
-void record_rig(const Rig& r) {
+void record_rig(const GenRig& r) {
   VfpFile f;
   f.sections = {Section{{make_tag("VOX0"), -1, 0, kSectionRequired}, Vox0{1, 1, 1, {Rgba{}}, {0}}},
                 Section{{make_tag("SKEL"), -1, 0, 0}, r.skel},
@@ -43,7 +33,7 @@ void record_rig(const Rig& r) {
 }
 
 // r recorded (as a VFP file, to replay a failing case) and then its runtime.
-RigRuntime build_recorded(const Rig& r) {
+RigRuntime build_recorded(const GenRig& r) {
   record_rig(r);
   auto rt = RigRuntime::build(r.skel, &r.anim);
   if (!rt.ok()) RC_FAIL("RigRuntime::build failed: " + rt.error().to_text());
@@ -53,7 +43,7 @@ RigRuntime build_recorded(const Rig& r) {
 }  // namespace
 
 VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
-  const Rig r = gen_rig();
+  const GenRig r = gen_rig();
   const RigRuntime rt = build_recorded(r);
   for (size_t c = 0; c < r.anim.clips.size(); ++c) {
     const AnimClip& clip = r.anim.clips[c];
@@ -82,7 +72,7 @@ VOXRIG_PROP(PoseEval, KeyTimesReturnTheNormalisedKey, 1000, ()) {
 }
 
 VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
-  const Rig r = gen_rig();
+  const GenRig r = gen_rig();
   const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const double d = r.anim.clips[c].duration_ms;
@@ -100,7 +90,7 @@ VOXRIG_PROP(PoseEval, RotationsAreUnitAtAnyTime, 1000, ()) {
 }
 
 VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
-  const Rig r = gen_rig();
+  const GenRig r = gen_rig();
   const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const uint32_t d = r.anim.clips[c].duration_ms;
@@ -125,7 +115,7 @@ VOXRIG_PROP(PoseEval, LoopIsPeriodic, 1000, ()) {
 }
 
 VOXRIG_PROP(PoseEval, ModelIsTheProductOfLocalsAlongTheChain, 1000, ()) {
-  const Rig r = gen_rig();
+  const GenRig r = gen_rig();
   const RigRuntime rt = build_recorded(r);
   const size_t c = uniform<size_t>(0, r.anim.clips.size());
   const std::vector<Trs> locals =

@@ -132,6 +132,16 @@ rc::Gen<Vskn> gen_vskn(const Vox0& vox0, const Skel& skel) {
   });
 }
 
+GenRig gen_eval_rig(int max_clips, bool extreme_bind_scales) {
+  GenRig r;
+  r.skel = *gen_skel(Numbers::Eval, 8);
+  if (extreme_bind_scales && one_in(2))
+    for (auto& j : r.skel.joints)
+      j.bind.s = {one_in(2) ? 0.25f : 4.0f, one_in(2) ? 0.25f : 4.0f, one_in(2) ? 0.25f : 4.0f};
+  r.anim = *gen_anim(r.skel, Numbers::Eval, max_clips, 1);
+  return r;
+}
+
 rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers, int max_clips, int min_clips) {
   return rc::gen::exec([skel, numbers, max_clips, min_clips] {
     Anim a;

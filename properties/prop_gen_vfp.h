@@ -38,6 +38,18 @@ rc::Gen<Vskn> gen_vskn(const Vox0& vox0, const Skel& skel);
 rc::Gen<Anim> gen_anim(const Skel& skel, Numbers numbers = Numbers::Codec, int max_clips = 3,
                        int min_clips = 0);
 
+/// A skeleton and its clips: what the evaluation properties pose.
+struct GenRig {
+  Skel skel;
+  Anim anim;
+};
+
+/// Inside a property: a skeleton of up to 8 joints with 1..max_clips clips, in D20's domain
+/// (Numbers::Eval). With `extreme_bind_scales`, half of the rigs get every bind scale axis at
+/// 0.25 or 4 (the edges of Numbers::Eval) while keeping the generated rotations and
+/// translations: ill-conditioned binds for the precision properties.
+GenRig gen_eval_rig(int max_clips, bool extreme_bind_scales = false);
+
 /// Options for whole files.
 struct VfpGenOptions {
   enum class Rig { Maybe, Always, Never } rig = Rig::Maybe;
