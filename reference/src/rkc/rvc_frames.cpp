@@ -7,6 +7,7 @@
 // declared empty deltas (a 7.7 KB file) cost ~120 MB; here they cost 24 MB.
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "voxrig/rvc.h"
@@ -24,16 +25,15 @@ uint32_t* copy_to(uint32_t* out, std::span<const uint32_t> v) {
   return std::copy(v.begin(), v.end(), out);
 }
 
-// The N arrays of one stored frame: a header of N word counts, then the arrays back to back.
-template <size_t N>
-std::array<std::span<const uint32_t>, N> packed_spans(const uint32_t* header) {
-  std::array<std::span<const uint32_t>, N> spans;
-  const uint32_t* data = header + N;
-  for (size_t k = 0; k < N; ++k) {
-    spans[k] = {data, header[k]};
-    data += header[k];
+// Points `spans` at the arrays of one stored frame: a header of their word counts, then the
+// arrays back to back.
+void point_at_packed(const uint32_t* header,
+                     std::initializer_list<std::span<const uint32_t>*> spans) {
+  const uint32_t* data = header + spans.size();
+  for (std::span<const uint32_t>* s : spans) {
+    *s = {data, *header};
+    data += *header++;
   }
-  return spans;
 }
 
 }  // namespace
@@ -101,21 +101,14 @@ void RvcFrames::push_back(const RvcEncodedFrame& f) {
 }
 
 RvcKeyView RvcFrames::key(size_t i) const {
-  const auto s = packed_spans<3>(words_.data() + at(i));
   RvcKeyView v;
-  v.occupancy = s[0];
-  v.color_offsets = s[1];
-  v.colors = s[2];
+  point_at_packed(words_.data() + at(i), {&v.occupancy, &v.color_offsets, &v.colors});
   return v;
 }
 
 RvcDeltaView RvcFrames::delta(size_t i) const {
-  const auto s = packed_spans<4>(words_.data() + at(i));
   RvcDeltaView v;
-  v.cols = s[0];
-  v.occupancy = s[1];
-  v.color_counts = s[2];
-  v.colors = s[3];
+  point_at_packed(words_.data() + at(i), {&v.cols, &v.occupancy, &v.color_counts, &v.colors});
   return v;
 }
 
