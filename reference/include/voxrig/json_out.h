@@ -36,29 +36,13 @@ class JsonOut {
   void value_digest(uint64_t count, std::span<const uint8_t> bytes);
 
   // Shorthands: key + value.
-  void field_u64(std::string_view k, uint64_t v) {
-    key(k);
-    value_u64(v);
-  }
-  void field_i64(std::string_view k, int64_t v) {
-    key(k);
-    value_i64(v);
-  }
-  void field_f32(std::string_view k, float v) {
-    key(k);
-    value_f32(v);
-  }
-  void field_bool(std::string_view k, bool v) {
-    key(k);
-    value_bool(v);
-  }
-  void field_string(std::string_view k, std::string_view v) {
-    key(k);
-    value_string(v);
-  }
+  void field_u64(std::string_view k, uint64_t v) { field(k, &JsonOut::value_u64, v); }
+  void field_i64(std::string_view k, int64_t v) { field(k, &JsonOut::value_i64, v); }
+  void field_f32(std::string_view k, float v) { field(k, &JsonOut::value_f32, v); }
+  void field_bool(std::string_view k, bool v) { field(k, &JsonOut::value_bool, v); }
+  void field_string(std::string_view k, std::string_view v) { field(k, &JsonOut::value_string, v); }
   void field_hex(std::string_view k, std::span<const uint8_t> v) {
-    key(k);
-    value_hex(v);
+    field(k, &JsonOut::value_hex, v);
   }
   /// key + [a, b, c] of floats, inline.
   void field_f32s(std::string_view k, std::span<const float> v);
@@ -67,6 +51,12 @@ class JsonOut {
   std::string take();
 
  private:
+  // The one body of the shorthands: `k`, then `v` written by `value`.
+  template <class V>
+  void field(std::string_view k, void (JsonOut::*value)(V), V v) {
+    key(k);
+    (this->*value)(v);
+  }
   void before_value();
   void newline();
   struct Level {
