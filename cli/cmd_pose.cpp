@@ -82,12 +82,7 @@ int pose_obj(const VfpFile& f, const Request& r) {
   auto check = pose_models(CapabilityModel{f}, q);  // the clip and time errors
   if (!check.ok()) return report_rejection(check.error(), r.file);
   const Anim* anim = f.anim();
-  size_t clip = 0;
-  for (size_t i = 0; i < anim->clips.size(); ++i)
-    if (std::to_string(anim->clips[i].id) == r.clip || anim->clips[i].name == r.clip) {
-      clip = i;
-      break;
-    }
+  const size_t clip = find_clip(*anim, r.clip).value_or(0);  // pose_models found it
   auto runtime = RigRuntime::build(*f.skel(), anim);
   if (!runtime.ok()) return report_rejection(runtime.error(), "rig");
   auto joints = joint_map(*f.vox0(), *f.vskn());

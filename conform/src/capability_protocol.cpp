@@ -104,15 +104,7 @@ bool whole_number(const std::string& text, double& v) {
 
 Result<std::vector<Mat4d>> pose_vfp(const VfpFile& f, const PoseQuery& q) {
   const Anim* anim = f.skel() && f.vskn() ? f.anim() : nullptr;
-  std::optional<size_t> clip;
-  if (anim) {
-    double id = 0;
-    if (whole_number(q.clip, id))
-      for (size_t i = 0; i < anim->clips.size() && !clip; ++i)
-        if (double(anim->clips[i].id) == id) clip = i;
-    for (size_t i = 0; i < anim->clips.size() && !clip; ++i)
-      if (anim->clips[i].name == q.clip) clip = i;
-  }
+  const std::optional<size_t> clip = anim ? find_clip(*anim, q.clip) : std::nullopt;
   if (!clip) {
     std::string list = "clips:";
     if (!anim || anim->clips.empty())
@@ -173,6 +165,16 @@ Result<std::vector<Quad>> kv6_quads(const Kv6& kv6, std::string_view mesher, siz
 }
 
 }  // namespace
+
+std::optional<size_t> find_clip(const Anim& anim, const std::string& clip) {
+  double id = 0;
+  if (whole_number(clip, id))
+    for (size_t i = 0; i < anim.clips.size(); ++i)
+      if (double(anim.clips[i].id) == id) return i;
+  for (size_t i = 0; i < anim.clips.size(); ++i)
+    if (anim.clips[i].name == clip) return i;
+  return std::nullopt;
+}
 
 Result<std::vector<Mat4d>> pose_models(const CapabilityModel& model, const PoseQuery& q) {
   if (auto* f = std::get_if<VfpFile>(&model)) return pose_vfp(*f, q);

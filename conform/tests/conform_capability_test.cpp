@@ -198,6 +198,21 @@ TEST(MeshGroupNames, TheFirstNamedBoneThatAttachesAMeshStatically) {
   EXPECT_EQ(names.joints[2].id, 2u);
 }
 
+TEST(FindClip, IdFirstThenName) {
+  Anim a;
+  a.clips.resize(3);
+  a.clips[0].id = 5;
+  a.clips[0].name = "2";  // a name that looks like another clip's id
+  a.clips[1].id = 2;
+  a.clips[1].name = "walk";
+  a.clips[2].id = 9;
+  a.clips[2].name = "run";
+  EXPECT_EQ(find_clip(a, "2"), 1u);  // the id wins over clip 0's name
+  EXPECT_EQ(find_clip(a, "2.0"), 1u);
+  EXPECT_EQ(find_clip(a, "run"), 2u);
+  EXPECT_EQ(find_clip(a, "fly"), std::nullopt);
+}
+
 TEST(JudgeCompile, JsonPathCountsAtLevelAll) {
   WriterExpectation e;
   e.error = true;

@@ -39,6 +39,10 @@ struct PoseQuery {
   TimeMode mode = TimeMode::Clamp;
 };
 
+/// The index of the VFP clip `--clip` names: the first clip whose id equals it as a number
+/// ("2", "2.0"), else the first whose name equals it; nullopt when none does.
+std::optional<size_t> find_clip(const Anim& anim, const std::string& clip);
+
 /// The protocol answer for a decoded model: VFP model matrices in double (evaluate_models_f64)
 /// or the RKCH solved bone transforms (clock from 0 advanced by floor(t), in two steps past
 /// INT32_MAX so the i32 clock wraps, D21; placement p = the character's META root). Errors:
