@@ -2,6 +2,7 @@
 // docs/spec/rig.md that a value inside SKEL / VSKN / ANIM can break, at a chosen element.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "rule_breakers_internal.h"
 #include "voxrig/vfp.h"
@@ -81,6 +82,23 @@ bool record_on_empty_voxel(VfpFile& f, BreakAt pos) {
   return false;
 }
 
+// One bit of a stored hash flipped: the section's payload is intact, its binding no longer holds.
+template <class Member>
+struct SectionOf;
+template <class S, class T>
+struct SectionOf<T S::*> {
+  static S* in(VfpFile& f) {
+    if constexpr (std::is_same_v<S, Skel>) return f.skel();
+    else if constexpr (std::is_same_v<S, Vskn>) return f.vskn();
+    else return f.anim();
+  }
+};
+template <auto Hash, size_t Byte, uint8_t Bit>
+bool flip_hash(VfpFile& f, BreakAt) {
+  auto* s = SectionOf<decltype(Hash)>::in(f);
+  return s && ((s->*Hash)[Byte] ^= Bit, true);
+}
+
 using Edit = bool (*)(VfpFile&, BreakAt);
 
 struct VfpBreaker {
@@ -118,24 +136,9 @@ const VfpBreaker kVfpBreakers[] = {
        SkelJoint* j = joint_at(f, p);
        return j && (j->name += kBadUtf8, true);
      }},
-    {"SKEL-5",
-     [](VfpFile& f, BreakAt) {
-       Skel* s = f.skel();
-       return s && (s->base_source_hash[31] ^= 1, true);
-     },
-     false, false},
-    {"VSKN-6",
-     [](VfpFile& f, BreakAt) {
-       Vskn* v = f.vskn();
-       return v && (v->base_source_hash[0] ^= 1, true);
-     },
-     false, false},
-    {"VSKN-7",
-     [](VfpFile& f, BreakAt) {
-       Vskn* v = f.vskn();
-       return v && (v->skeleton_hash[17] ^= 0x80, true);
-     },
-     false, false},
+    {"SKEL-5", flip_hash<&Skel::base_source_hash, 31, 1>, false, false},
+    {"VSKN-6", flip_hash<&Vskn::base_source_hash, 0, 1>, false, false},
+    {"VSKN-7", flip_hash<&Vskn::skeleton_hash, 17, 0x80>, false, false},
     {"VSKN-8",
      [](VfpFile& f, BreakAt) {
        Vskn* v = f.vskn();
@@ -167,18 +170,8 @@ const VfpBreaker kVfpBreakers[] = {
        VsknBinding* b = record_at(f, p);
        return b && (b->joint = f.vskn()->default_joint, true);
      }},
-    {"ANIM-4",
-     [](VfpFile& f, BreakAt) {
-       Anim* a = f.anim();
-       return a && (a->base_source_hash[5] ^= 4, true);
-     },
-     false, false},
-    {"ANIM-5",
-     [](VfpFile& f, BreakAt) {
-       Anim* a = f.anim();
-       return a && (a->skeleton_hash[30] ^= 2, true);
-     },
-     false, false},
+    {"ANIM-4", flip_hash<&Anim::base_source_hash, 5, 4>, false, false},
+    {"ANIM-5", flip_hash<&Anim::skeleton_hash, 30, 2>, false, false},
     {"ANIM-6",
      [](VfpFile& f, BreakAt p) {
        Anim* a = f.anim();

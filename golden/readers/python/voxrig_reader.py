@@ -636,6 +636,28 @@ def _read_vec(sub, n, path, non_finite):
     return v
 
 
+def _read_version_reserved(sub, base, section):
+    """SKEL's and ANIM's first two bytes: version 1 (SECTION.bad_version), reserved 0."""
+    if sub.rd("u8", "version") != 1:
+        sub.fail(section + ".bad_version", base, "version")
+    if sub.rd("u8", "reserved") != 0:
+        sub.fail(section + ".reserved", base + 1, "reserved")
+
+
+def _read_padded_name(sub, path, section):
+    """A joint's or clip's name: nameLen (u8), 3 reserved zero bytes (SECTION.reserved), then
+    nameLen bytes of UTF-8 (SECTION.bad_utf8)."""
+    name_len = sub.rd("u8", path + "/nameLen")
+    pat = sub.at()
+    if sub.rd(None, path + "/pad", 3) != b"\x00\x00\x00":
+        sub.fail(section + ".reserved", pat, path + "/pad")
+    nat = sub.at()
+    name = sub.rd(None, path + "/name", name_len)
+    if not is_valid_utf8(name):
+        sub.fail(section + ".bad_utf8", nat, path + "/name")
+    return name
+
+
 def _read_trs(sub, path, non_finite, non_unit):
     t = _read_vec(sub, 3, path + "/translation", non_finite)
     at = sub.at()
@@ -656,10 +678,7 @@ def _read_trs(sub, path, non_finite, non_unit):
 
 def decode_skel(payload, base, source_hash, limits):
     sub = _Sub(payload, base, "skel.truncated", "SKEL")
-    if sub.rd("u8", "version") != 1:
-        sub.fail("skel.bad_version", base, "version")
-    if sub.rd("u8", "reserved") != 0:
-        sub.fail("skel.reserved", base + 1, "reserved")
+    _read_version_reserved(sub, base, "skel")
     at = sub.at()
     n = sub.rd("u16", "jointCount")
     if n == 0:
@@ -686,14 +705,7 @@ def decode_skel(payload, base, source_hash, limits):
         if mutant("SKEL-7.parent_below_minus1_when_read") and parent < -1:
             sub.fail("skel.parent_missing", jat + 2, path + "/parentId")
         t, r, s = _read_trs(sub, path, "skel.non_finite", "skel.non_unit_rotation")
-        name_len = sub.rd("u8", path + "/nameLen")
-        pat = sub.at()
-        if sub.rd(None, path + "/pad", 3) != b"\x00\x00\x00":
-            sub.fail("skel.reserved", pat, path + "/pad")
-        nat = sub.at()
-        name = sub.rd(None, path + "/name", name_len)
-        if not is_valid_utf8(name):
-            sub.fail("skel.bad_utf8", nat, path + "/name")
+        name = _read_padded_name(sub, path, "skel")
         joints.append(Joint(jid, parent, t, r, s, name))
         joint_at.append(jat)
     trailing_at = sub.at() if sub.r.remaining() else None
@@ -786,10 +798,7 @@ def decode_vskn(payload, base, source_hash, skeleton_hash, ids, vox0):
 
 def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
     sub = _Sub(payload, base, "anim.truncated", "ANIM")
-    if sub.rd("u8", "version") != 1:
-        sub.fail("anim.bad_version", base, "version")
-    if sub.rd("u8", "reserved") != 0:
-        sub.fail("anim.reserved", base + 1, "reserved")
+    _read_version_reserved(sub, base, "anim")
     at = sub.at()
     n = sub.rd("u16", "clipCount")
     if n > limits.anim_clips:
@@ -810,14 +819,7 @@ def decode_anim(payload, base, source_hash, skeleton_hash, ids, limits):
         prev_clip = cid
         track_count = sub.rd("u16", cpath + "/trackCount")
         duration = sub.rd("u32", cpath + "/durationMs")
-        name_len = sub.rd("u8", cpath + "/nameLen")
-        pat = sub.at()
-        if sub.rd(None, cpath + "/pad", 3) != b"\x00\x00\x00":
-            sub.fail("anim.reserved", pat, cpath + "/pad")
-        nat = sub.at()
-        name = sub.rd(None, cpath + "/name", name_len)
-        if not is_valid_utf8(name):
-            sub.fail("anim.bad_utf8", nat, cpath + "/name")
+        name = _read_padded_name(sub, cpath, "anim")
         tracks = []
         prev_joint = -1
         for ti in range(track_count):
