@@ -70,15 +70,6 @@ bool mixed_joints(const uint8_t* vox, const uint16_t* joints, size_t i, size_t n
 }  // namespace detail
 
 static Status mesh_bone_aware_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
-                                        std::vector<Quad>& out, MeshScratch& scratch);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
-                       MeshScratch& scratch) {
-  return guard_out_of_memory([&] { return mesh_bone_aware_unguarded(vox0, joints, out, scratch); });
-}
-
-static Status mesh_bone_aware_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
                                         std::vector<Quad>& out, MeshScratch& scratch) {
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
@@ -112,6 +103,12 @@ static Status mesh_bone_aware_unguarded(const Vox0& vox0, std::span<const uint16
   }
   s.flush_grouped(out);
   return ok_status();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Status mesh_bone_aware(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
+                       MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_bone_aware_unguarded(vox0, joints, out, scratch); });
 }
 
 }  // namespace voxrig

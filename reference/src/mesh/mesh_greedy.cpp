@@ -3,13 +3,6 @@
 
 namespace voxrig {
 
-static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratch);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratch) {
-  return guard_out_of_memory([&] { return mesh_greedy_unguarded(vox0, out, scratch); });
-}
-
 static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out,
                                     MeshScratch& scratch) {
   detail::Grid g{};
@@ -18,6 +11,11 @@ static Status mesh_greedy_unguarded(const Vox0& vox0, std::vector<Quad>& out,
   detail::mesh_binary(g, 0, scratch.impl(), out);
   if (scratch.impl().over_quad_limit) return detail::quad_limit_error(scratch.impl().max_quads);
   return ok_status();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Status mesh_greedy(const Vox0& vox0, std::vector<Quad>& out, MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_greedy_unguarded(vox0, out, scratch); });
 }
 
 }  // namespace voxrig

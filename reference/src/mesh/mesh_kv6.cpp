@@ -63,13 +63,6 @@ Quad face_quad(uint8_t axis, uint8_t positive, uint32_t slice, uint32_t row, uin
 
 }  // namespace
 
-static Status mesh_kv6_naive_unguarded(const Kv6& kv6, std::vector<Quad>& out);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Status mesh_kv6_naive(const Kv6& kv6, std::vector<Quad>& out) {
-  return guard_out_of_memory([&] { return mesh_kv6_naive_unguarded(kv6, out); });
-}
-
 static Status mesh_kv6_naive_unguarded(const Kv6& kv6, std::vector<Quad>& out) {
   out.clear();
   return for_each_voxel(kv6, [&](uint32_t x, uint32_t y, const Kv6Voxel& v) {
@@ -89,6 +82,11 @@ static Status mesh_kv6_naive_unguarded(const Kv6& kv6, std::vector<Quad>& out) {
       out.push_back(q);
     }
   });
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Status mesh_kv6_naive(const Kv6& kv6, std::vector<Quad>& out) {
+  return guard_out_of_memory([&] { return mesh_kv6_naive_unguarded(kv6, out); });
 }
 
 static Status mesh_kv6_greedy_unguarded(const Kv6& kv6, std::vector<Quad>& out,

@@ -5,15 +5,6 @@
 namespace voxrig {
 
 static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
-                                   std::vector<Quad>& out, MeshScratch& scratch);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
-                  MeshScratch& scratch) {
-  return guard_out_of_memory([&] { return mesh_naive_unguarded(vox0, joints, out, scratch); });
-}
-
-static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> joints,
                                    std::vector<Quad>& out, MeshScratch& scratch) {
   detail::Grid g{};
   VOXRIG_TRY(detail::make_grid(vox0, joints, g));
@@ -64,6 +55,12 @@ static Status mesh_naive_unguarded(const Vox0& vox0, std::span<const uint16_t> j
   if (dst.size() > s.max_quads) return detail::quad_limit_error(s.max_quads);
   if (g.joints != nullptr) detail::group_by_joint(s.staged, out, s);
   return ok_status();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Status mesh_naive(const Vox0& vox0, std::span<const uint16_t> joints, std::vector<Quad>& out,
+                  MeshScratch& scratch) {
+  return guard_out_of_memory([&] { return mesh_naive_unguarded(vox0, joints, out, scratch); });
 }
 
 }  // namespace voxrig

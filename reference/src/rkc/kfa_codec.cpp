@@ -107,30 +107,20 @@ Result<Kfa> decode_kfa_impl(std::span<const uint8_t> bytes, const DecodeOptions&
 }  // namespace
 
 static Result<Kfa> decode_kfa_unguarded(std::span<const uint8_t> bytes,
-                                        const DecodeOptions& options);
+                                        const DecodeOptions& options) {
+  detail::WarningSink none;
+  return decode_kfa_impl(bytes, options, none);
+}
 
 // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<Kfa> decode_kfa(std::span<const uint8_t> bytes, const DecodeOptions& options) {
   return guard_out_of_memory([&] { return decode_kfa_unguarded(bytes, options); });
 }
 
-static Result<Kfa> decode_kfa_unguarded(std::span<const uint8_t> bytes,
-                                        const DecodeOptions& options) {
-  detail::WarningSink none;
-  return decode_kfa_impl(bytes, options, none);
-}
-
 Result<std::vector<Warning>> validate_kfa(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
   return detail::collect_warnings(
       [&](detail::WarningSink& sink) { return decode_kfa_impl(bytes, options, sink); });
-}
-
-static Result<std::vector<uint8_t>> encode_kfa_unguarded(const Kfa& k);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
-  return guard_out_of_memory([&] { return encode_kfa_unguarded(k); });
 }
 
 static Result<std::vector<uint8_t>> encode_kfa_unguarded(const Kfa& k) {
@@ -159,6 +149,11 @@ static Result<std::vector<uint8_t>> encode_kfa_unguarded(const Kfa& k) {
     w.i32(s.frm);
   }
   return w.take();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<std::vector<uint8_t>> encode_kfa(const Kfa& k) {
+  return guard_out_of_memory([&] { return encode_kfa_unguarded(k); });
 }
 
 Result<Kfa> character_to_kfa(const Character& c, std::optional<size_t> clip,

@@ -262,7 +262,10 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
 }  // namespace detail
 
 static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
-                                        const DecodeOptions& options);
+                                        const DecodeOptions& options) {
+  detail::WarningSink none;
+  return detail::decode_kv6_impl(bytes, base_offset, options, none);
+}
 
 // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
 Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
@@ -270,23 +273,10 @@ Result<Kv6> decode_kv6(std::span<const uint8_t> bytes, uint64_t base_offset,
   return guard_out_of_memory([&] { return decode_kv6_unguarded(bytes, base_offset, options); });
 }
 
-static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
-                                        const DecodeOptions& options) {
-  detail::WarningSink none;
-  return detail::decode_kv6_impl(bytes, base_offset, options, none);
-}
-
 Result<std::vector<Warning>> validate_kv6(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
   return detail::collect_warnings(
       [&](detail::WarningSink& sink) { return detail::decode_kv6_impl(bytes, 0, options, sink); });
-}
-
-static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
-  return guard_out_of_memory([&] { return encode_kv6_unguarded(m); });
 }
 
 static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
@@ -331,6 +321,11 @@ static Result<std::vector<uint8_t>> encode_kv6_unguarded(const Kv6& m) {
     w.bytes(std::span<const uint8_t>(*m.palette));
   }
   return w.take();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<std::vector<uint8_t>> encode_kv6(const Kv6& m) {
+  return guard_out_of_memory([&] { return encode_kv6_unguarded(m); });
 }
 
 }  // namespace voxrig

@@ -135,14 +135,6 @@ Status write_chunk(ByteWriter& w, const char* tag, Body&& body) {
 }  // namespace
 
 static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
-                                              const DecodeOptions& options);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions& options) {
-  return guard_out_of_memory([&] { return decode_rkc_unguarded(bytes, options); });
-}
-
-static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
                                               const DecodeOptions& options) {
   // The success path first (rkc_fast.cpp); anything it does not accept is decoded again here,
   // field by field, which reports the error (or repairs, under rkc-compat). One named result on
@@ -160,6 +152,11 @@ static Result<Character> decode_rkc_unguarded(std::span<const uint8_t> bytes,
   return out;
 }
 
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<Character> decode_rkc(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_rkc_unguarded(bytes, options); });
+}
+
 Result<Character> decode_rkc_field_by_field(std::span<const uint8_t> bytes,
                                             const DecodeOptions& options) {
   return guard_out_of_memory([&] {
@@ -172,13 +169,6 @@ Result<std::vector<Warning>> validate_rkc(std::span<const uint8_t> bytes,
                                           const DecodeOptions& options) {
   return detail::collect_warnings(
       [&](detail::WarningSink& sink) { return decode_rkc_impl(bytes, options, sink); });
-}
-
-static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> encode_rkc(const Character& c) {
-  return guard_out_of_memory([&] { return encode_rkc_unguarded(c); });
 }
 
 static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c) {
@@ -203,6 +193,11 @@ static Result<std::vector<uint8_t>> encode_rkc_unguarded(const Character& c) {
     }));
   }
   return w.take();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<std::vector<uint8_t>> encode_rkc(const Character& c) {
+  return guard_out_of_memory([&] { return encode_rkc_unguarded(c); });
 }
 
 }  // namespace voxrig

@@ -436,13 +436,6 @@ static Result<RvcClip> decode_rvc_unguarded(std::span<const uint8_t> bytes, uint
   return clip;
 }
 
-static Result<std::vector<uint8_t>> encode_rvc_unguarded(const RvcClip& clip);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
-  return guard_out_of_memory([&] { return encode_rvc_unguarded(clip); });
-}
-
 static Result<std::vector<uint8_t>> encode_rvc_unguarded(const RvcClip& clip) {
   if (clip.version != 1 && clip.version != 2)
     return error_at(ErrorCode::RvcUnsupportedVersion, 4, Path("header").child("version"),
@@ -469,6 +462,11 @@ static Result<std::vector<uint8_t>> encode_rvc_unguarded(const RvcClip& clip) {
     w.bytes(c.stored);
   }
   return w.take();
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<std::vector<uint8_t>> encode_rvc(const RvcClip& clip) {
+  return guard_out_of_memory([&] { return encode_rvc_unguarded(clip); });
 }
 
 // ---- building chunks in memory (D3/D4) -----------------------------------------------------

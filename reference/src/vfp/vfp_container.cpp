@@ -224,14 +224,6 @@ Status check_vox0_writable(const Vox0& v) {
 }  // namespace
 
 static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
-                                            const DecodeOptions& options);
-
-// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
-Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options) {
-  return guard_out_of_memory([&] { return decode_vfp_unguarded(bytes, options); });
-}
-
-static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
                                             const DecodeOptions& options) {
   const bool rig = options.profile != Profile::VfpStatic;
   VfpFile out;
@@ -284,6 +276,11 @@ static Result<VfpFile> decode_vfp_unguarded(std::span<const uint8_t> bytes,
       raw->bytes.assign(frames[i].payload.begin(), frames[i].payload.end());
   }
   return out;
+}
+
+// The public entry point: allocation failure becomes internal.out_of_memory (result.h).
+Result<VfpFile> decode_vfp(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+  return guard_out_of_memory([&] { return decode_vfp_unguarded(bytes, options); });
 }
 
 namespace {
