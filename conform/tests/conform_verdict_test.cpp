@@ -72,8 +72,7 @@ TEST(ConformVerdict, CrashesAndTimeouts) {
   EXPECT_NE(j.reason.find("exit code 2"), std::string::npos);
   EXPECT_NE(j.reason.find("usage"), std::string::npos);
 
-  // A long stderr keeps its end, where Python names the file it cannot open (issue 41: the
-  // text used to stop before the file name).
+  // A long stderr keeps its end, where Python names the file it cannot open.
   const std::string cannot_open =
       "/root/.pyenv/versions/3.11.7/bin/python3: can't open file "
       "'/home/someone/projects/my-voxel-reader/src/my_reader.py': [Errno 2] No such file or "
