@@ -115,7 +115,7 @@ class Runner {
       return "the reader does not answer `serve`: " + hello.problem;
     }
     protocol_ = hello.ok ? "serve" : "oneshot";
-    if (hello.ok) claimed_ = hello.profiles;
+    hello_ = hello;
     std::error_code ec;
     dir_ = fs::temp_directory_path(ec) / ("voxrig-bench-reader-" + std::to_string(::getpid()));
     fs::create_directories(dir_, ec);
@@ -156,11 +156,7 @@ class Runner {
 
   const std::string& protocol() const { return protocol_; }
 
-  // Whether the reader's hello claims `profile` (a hello claiming none claims every profile).
-  bool claims(Profile profile) const {
-    return claimed_.empty() ||
-           std::find(claimed_.begin(), claimed_.end(), to_string(profile)) != claimed_.end();
-  }
+  bool claims(Profile profile) const { return hello_.claims(to_string(profile)); }
 
   // One process run of the reader command; `out` receives its stdout.
   bool run(std::vector<std::string> args, std::string& out, int& exit) const {
@@ -182,7 +178,7 @@ class Runner {
   std::vector<std::string> files_;
   std::shared_ptr<ReaderTransport> transport_;
   std::string protocol_ = "testee";
-  std::vector<std::string> claimed_;  // the serve hello's profiles
+  ServeHello hello_;  // a testee, or a reader without serve, claims every profile
 };
 
 // The check before timing: accepted, and the same dump as the reference, compared as JSON values

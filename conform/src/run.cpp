@@ -93,10 +93,6 @@ std::string probe(ReaderTransport& transport, const ReaderRequest& first) {
   return why;
 }
 
-bool contains(const std::vector<std::string>& list, const std::string& s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
-}
-
 RunResult stop(RunResult r, RunStatus status, std::string problem) {
   r.status = status;
   r.problems.push_back(std::move(problem));
@@ -134,8 +130,7 @@ RunResult run_conformance(const RunOptions& o, const RunProgress& progress) {
   std::vector<std::string> profiles = o.profiles, unclaimed;
   if (profiles.empty())
     for (const char* p : kAllProfiles)
-      (!hello.ok || hello.profiles.empty() || contains(hello.profiles, p) ? profiles : unclaimed)
-          .push_back(p);
+      (hello.claims(p) ? profiles : unclaimed).push_back(p);
   r.info = run_info(corpus, o, profiles);
   r.info.protocol = o.transport ? "" : hello.ok ? "serve" : "oneshot";
   if (!o.transport && o.protocol != ReaderProtocol::OneShot) r.info.protocol_note = hello.problem;

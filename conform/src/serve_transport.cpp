@@ -441,6 +441,11 @@ std::optional<ReaderProtocol> reader_protocol_from_string(std::string_view name)
   return value_of(kProtocolNames, name);
 }
 
+bool ServeHello::claims(std::string_view profile) const {
+  return !ok || profiles.empty() ||
+         std::find(profiles.begin(), profiles.end(), profile) != profiles.end();
+}
+
 ServeHello probe_serve(const std::vector<std::string>& reader_argv, double timeout_seconds) {
   ServeHello h;
   detail::InterruptGuard guard;

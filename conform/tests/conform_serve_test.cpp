@@ -53,6 +53,19 @@ TEST(ConformServe, HelloNamesOpsAndProfiles) {
   EXPECT_EQ(starts(dir), 1u);
 }
 
+// Without --profile a run takes the claimed profiles only; no hello, or a hello claiming
+// none, runs every profile.
+TEST(ConformServe, HelloClaimsDecideTheProfilesRun) {
+  ServeHello h;
+  EXPECT_TRUE(h.claims("rkc-strict"));  // no hello
+  h.ok = true;
+  EXPECT_TRUE(h.claims("rkc-strict"));  // a hello claiming none
+  h.profiles = {"vfp-static", "vfp-rig"};
+  EXPECT_TRUE(h.claims("vfp-rig"));
+  EXPECT_FALSE(h.claims("rkc-strict"));
+  EXPECT_FALSE(h.claims("vfp"));
+}
+
 TEST(ConformServe, AReaderWithoutServeFailsHelloWithAReason) {
   const ServeHello h = probe_serve({"/bin/sh", "-c", "echo 'usage: r dump' >&2; exit 2", "sh"}, 10);
   EXPECT_FALSE(h.ok);

@@ -30,6 +30,9 @@ struct ServeHello {
   std::vector<std::string> ops;       ///< operations it serves (a subset of kServeOps)
   std::vector<std::string> profiles;  ///< profiles it claims; empty: it claims none
   std::string problem;                ///< !ok: one line (no answer, exit N, not a hello, ...)
+  /// Whether a run without --profile runs `profile`: without a hello, or with one claiming
+  /// no profile, every profile runs (docs/spec/protocols.md, "Hello").
+  bool claims(std::string_view profile) const;
 };
 
 /// Starts `reader_argv + {"serve"}` once, sends hello, waits at most `timeout_seconds` for the
