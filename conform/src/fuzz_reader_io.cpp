@@ -241,7 +241,7 @@ std::vector<FuzzOutputFile> fuzz_output_files(const FuzzRunInfo& info, const Fuz
       "# --expected to skip these classes, or add the cases to the corpus and fix the reader.\n";
   Json manifest{{"schema", "voxrig-manifest/1"},
                 {"suite", "voxrig-fuzz-reader"},
-                {"suite_version", VOXRIG_VERSION},
+                {"suite_version", suite_version()},
                 {"spec_version", spec_version()},
                 {"cases", Json::array()}};
   for (const FuzzFinding& f : result.findings) {

@@ -118,7 +118,7 @@ BuiltCorpus build_corpus(const std::string& golden_dir) {
   ordered_json m;
   m["schema"] = "voxrig-manifest/1";
   m["suite"] = "voxrig";
-  m["suite_version"] = VOXRIG_VERSION;
+  m["suite_version"] = suite_version();
   m["spec_version"] = spec_version();
   m["corpus_version"] = corpus_version();
   m["cases"] = cases;

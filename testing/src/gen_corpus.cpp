@@ -193,7 +193,7 @@ GenCorpusResult write_generated_corpus(const std::string& dir, const GenCorpusOp
   ordered_json manifest;
   manifest["schema"] = "voxrig-manifest/1";
   manifest["suite"] = "voxrig";
-  manifest["suite_version"] = VOXRIG_VERSION;
+  manifest["suite_version"] = suite_version();
   // The spec its verdicts follow; no corpus_version: that names the golden corpus only.
   manifest["spec_version"] = spec_version();
   manifest["cases"] = std::move(cases);
