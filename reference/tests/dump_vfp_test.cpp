@@ -13,6 +13,7 @@
 #include <string>
 
 #include "voxrig/dump.h"
+#include "voxrig/json_out.h"
 #include "voxrig/sha256.h"
 #include "voxrig/vfp.h"
 #include "voxrig/vfp_json.h"
@@ -250,6 +251,27 @@ TEST(DumpVfp, FloatSpelling) {
   EXPECT_NE(d.find(R"("rotation": [16777216.0, 0.7071, -1.5, "f32:0x7F800000"])"),
             std::string::npos)
       << d;
+}
+
+// The compact layout (the glTF writer's) is the canonical tokens with no whitespace at all.
+TEST(JsonOut, CompactLayoutWritesTheSameTokensWithoutWhitespace) {
+  for (const auto layout : {JsonOut::Layout::Canonical, JsonOut::Layout::Compact}) {
+    JsonOut out(layout);
+    out.begin_object();
+    out.field_string("name", "a \"b\"");
+    out.key("xs");
+    out.begin_array(true);
+    out.value_f32(1.0f);
+    out.value_u64(2);
+    out.end_array();
+    out.key("o");
+    out.begin_object();
+    out.end_object();
+    out.end_object();
+    EXPECT_EQ(out.take(), layout == JsonOut::Layout::Compact
+                              ? R"({"name":"a \"b\"","xs":[1.0,2],"o":{}})"
+                              : "{\n  \"name\": \"a \\\"b\\\"\",\n  \"xs\": [1.0, 2],\n  \"o\": {}\n}\n");
+  }
 }
 
 TEST(DumpVfp, Deterministic) {

@@ -195,6 +195,55 @@ TEST(ExportGltf, StaticModelAndColours) {
   EXPECT_EQ(c[3], 1.0f);
 }
 
+// The .gltf text is the GLB's JSON with buffers[0].uri added: a data URI whose base64 is the
+// BIN chunk's bytes. A joint name that is not UTF-8 (a hand-built model) is repaired, so both
+// documents stay JSON.
+TEST(ExportGltf, TextFormEmbedsTheBufferAndNamesStayUtf8) {
+  SmallRig rig;
+  rig.skel.joints[0].name = "arm\xff";
+  auto parts = export_gltf_parts(rig.vox, &rig.skel, &rig.vskn, &rig.anim);
+  ASSERT_TRUE(parts.ok()) << parts.error().to_text();
+  std::string text;
+  ASSERT_TRUE(write_gltf_json(*parts, UINT64_MAX, [&](std::string_view p) { text += p; }).ok());
+  ASSERT_EQ(text.back(), '\n');
+  const json doc = json::parse(text);  // throws on invalid JSON or UTF-8
+  EXPECT_EQ(doc["nodes"][0]["name"], "arm\xef\xbf\xbd");
+  EXPECT_EQ(doc["buffers"].size(), 1u);
+  EXPECT_EQ(doc["buffers"][0]["byteLength"], parts->bin.size());
+  const std::string uri = doc["buffers"][0]["uri"];
+  const std::string prefix = "data:application/octet-stream;base64,";
+  ASSERT_EQ(uri.substr(0, prefix.size()), prefix);
+  // Decode the base64 by hand: it must give the buffer back.
+  static const std::string kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<uint8_t> decoded;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : uri.substr(prefix.size())) {
+    if (c == '=') break;
+    acc = acc << 6 | static_cast<uint32_t>(kAlphabet.find(c));
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      decoded.push_back(static_cast<uint8_t>(acc >> bits));
+    }
+  }
+  EXPECT_EQ(decoded, parts->bin);
+  // Without the uri, the text's JSON is the GLB's.
+  json glb_doc = doc;
+  glb_doc["buffers"][0].erase("uri");
+  const auto glb = export_gltf(rig.vox, &rig.skel, &rig.vskn, &rig.anim);
+  ASSERT_TRUE(glb.ok());
+  EXPECT_EQ(glb_json(*glb), glb_doc);
+  // The size is known before the first byte: one byte short is limit.output, nothing written.
+  bool wrote = false;
+  const Status over =
+      write_gltf_json(*parts, text.size() - 1, [&](std::string_view) { wrote = true; });
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().code, ErrorCode::LimitOutput);
+  EXPECT_FALSE(wrote);
+}
+
 TEST(ExportGltf, Errors) {
   SmallRig rig;
   EXPECT_EQ(export_gltf(rig.vox, &rig.skel, nullptr, nullptr).error().code,

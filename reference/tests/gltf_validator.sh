@@ -17,8 +17,11 @@ fi
 "$voxrig" compile "$root/golden/sources/vfp/models/seed_rig.json" -o "$tmp/seed.vfp"
 "$voxrig" export-gltf "$tmp/seed.vfp" -o "$tmp/linear.glb"
 "$voxrig" export-gltf "$tmp/seed.vfp" -o "$tmp/step.glb" --step
-for f in linear step; do
-  NODE_PATH="$root/tools/node_modules" node "$root/reference/tests/gltf_validate.js" "$tmp/$f.glb"
+# The .gltf text form (the buffer as a data URI) and a static model, validated the same way.
+"$voxrig" export-gltf "$tmp/seed.vfp" --format gltf -o "$tmp/text.gltf"
+"$voxrig" mesh --profile vfp-static --format gltf -o "$tmp/static.gltf" "$tmp/seed.vfp"
+for f in linear.glb step.glb text.gltf static.gltf; do
+  NODE_PATH="$root/tools/node_modules" node "$root/reference/tests/gltf_validate.js" "$tmp/$f"
 done
 python3 - "$tmp/linear.glb" "$tmp/step.glb" <<'PY'
 import json, struct, sys

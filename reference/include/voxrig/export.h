@@ -100,18 +100,21 @@ struct GltfOptions {
 /// float) and six u32 indices.
 inline constexpr uint64_t kGltfQuadBytes = 4 * 12 + 4 * 16 + 6 * 4;
 
-/// A glTF export in its two parts: the JSON document (buffers[0].byteLength = bin.size(), no
-/// uri) and the binary buffer it indexes, padded with zeros to 4 bytes.
+/// A glTF export in its two parts: the JSON document (compact; buffers[0].byteLength =
+/// bin.size(), no uri) and the binary buffer it indexes, padded with zeros to 4 bytes.
 struct GltfParts {
   std::string json;
   std::vector<uint8_t> bin;
+  /// Where in `json` the .gltf form inserts buffers[0]'s "uri" member (right after its
+  /// byteLength); npos when there is no buffer.
+  size_t uri_at = std::string::npos;
 };
 
 /// A .glb of the model. `skel` and `vskn` both null: a static model (one node, greedy mesh);
 /// both set: the rig (see the header); `anim` optional (needs a rig). Errors: rig.incomplete
 /// (only one of skel / vskn, or anim without skel), the RigRuntime::build codes, vskn.offset_range
 /// and vskn.joint_missing for a joint map that does not fit, eval.buffer_size for a malformed
-/// grid, internal.bug if the JSON writer fails. Allocates the result.
+/// grid. Allocates the result.
 Result<std::vector<uint8_t>> export_gltf(const Vox0& vox0, const Skel* skel, const Vskn* vskn,
                                          const Anim* anim, const GltfOptions& options = {});
 

@@ -4,6 +4,7 @@
 // writes them in its schema's order), floats use f32_json (D17), strings are escaped the same
 // way every time (only ", \ and control characters; UTF-8 passes through). Objects are one key
 // per line with two-space indentation; arrays opened with `inline_array = true` stay on one line.
+// The compact layout (no whitespace at all) is for documents a program reads, such as glTF.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,10 @@ namespace voxrig {
 /// Writes one JSON document. Misuse (a value where a key is due) is a programming error.
 class JsonOut {
  public:
+  enum class Layout { Canonical, Compact };
+  /// Canonical: the dump layout above. Compact: the same tokens with no whitespace.
+  explicit JsonOut(Layout layout = Layout::Canonical) : compact_(layout == Layout::Compact) {}
+
   void begin_object();
   void end_object();
   /// `inline_array`: elements on one line (use for short arrays of scalars).
@@ -47,7 +52,7 @@ class JsonOut {
   /// key + [a, b, c] of floats, inline.
   void field_f32s(std::string_view k, std::span<const float> v);
 
-  /// The finished document with a trailing newline.
+  /// The finished document; the canonical layout ends it with a newline.
   std::string take();
 
  private:
@@ -67,6 +72,7 @@ class JsonOut {
   std::string out_;
   std::vector<Level> stack_;
   bool after_key_ = false;
+  bool compact_;
 };
 
 /// JSON string escaping as JsonOut does it (quotes included).

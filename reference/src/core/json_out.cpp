@@ -51,6 +51,7 @@ std::string json_quote(std::string_view s) {
 }
 
 void JsonOut::newline() {
+  if (compact_) return;
   out_ += '\n';
   out_.append(2 * stack_.size(), ' ');
 }
@@ -62,7 +63,7 @@ void JsonOut::before_value() {
   }
   if (stack_.empty()) return;
   Level& l = stack_.back();
-  if (!l.empty) out_ += l.inline_array ? ", " : ",";
+  if (!l.empty) out_ += l.inline_array && !compact_ ? ", " : ",";
   if (!l.inline_array) newline();
   l.empty = false;
 }
@@ -99,7 +100,7 @@ void JsonOut::key(std::string_view k) {
   newline();
   l.empty = false;
   out_ += json_quote(k);
-  out_ += ": ";
+  out_ += compact_ ? ":" : ": ";
   after_key_ = true;
 }
 
@@ -150,7 +151,7 @@ void JsonOut::field_f32s(std::string_view k, std::span<const float> v) {
 }
 
 std::string JsonOut::take() {
-  out_ += '\n';
+  if (!compact_) out_ += '\n';
   return std::move(out_);
 }
 

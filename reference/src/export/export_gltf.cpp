@@ -6,8 +6,6 @@
 // One buffer; one bufferView per accessor, each 4-byte aligned. Mesh data is written straight into
 // the buffer (no per-mesh copies), and its size is checked against GltfOptions::max_bytes from the
 // quad and key counts before the buffer grows, so memory follows the output allowed.
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,11 +13,12 @@
 #include <string>
 
 #include "voxrig/export.h"
+#include "voxrig/json_out.h"
+#include "voxrig/utf8.h"
+#include "voxrig/version.h"
 
 namespace voxrig {
 namespace {
-
-using nlohmann::json;
 
 constexpr int kFloat = 5126;
 constexpr int kUnsignedInt = 5125;
@@ -37,31 +36,71 @@ float srgb_to_linear(uint8_t c) {
   return static_cast<float>(v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4));
 }
 
-// Accumulates the binary buffer and the JSON arrays that index into it.
+// The document's parts as plain values, written out in one pass by write_document(); building
+// them never allocates inside a destructor, so a failed allocation stays an error (result.h).
+struct Accessor {
+  size_t view = 0;
+  int component_type = kFloat;
+  size_t count = 0;
+  const char* type = "SCALAR";
+  int bounds = 0;  // components that carry min / max (0: none)
+  double min[4] = {}, max[4] = {};
+};
+struct BufferView {
+  size_t offset = 0, length = 0;
+  int target = 0;  // 0: none
+};
+struct MeshEntry {
+  std::string name;
+  int position = 0, color = 0, indices = 0;
+};
+struct NodeEntry {
+  std::string name;
+  int mesh = -1;  // -1: none
+  std::vector<size_t> children;
+  bool has_trs = false;
+  Vec3 translation{}, scale{};
+  Quat rotation{};
+};
+struct ChannelEntry {
+  int input = 0, output = 0;  // accessors of the channel's own sampler
+  size_t node = 0;
+  const char* path = "";
+};
+struct AnimationEntry {
+  std::string name;
+  std::vector<ChannelEntry> channels;
+};
+
+// Accumulates the binary buffer and the accessors and views that index into it.
 class GltfBuilder {
  public:
-  json buffer_views = json::array();
-  json accessors = json::array();
+  std::vector<Accessor> accessors;
+  std::vector<BufferView> buffer_views;
   std::vector<uint8_t> bin;
 
   // Appends `count` elements of `components` floats each; returns the accessor index.
   int add_floats(const std::vector<float>& data, int components, const char* type, int target,
                  bool with_min_max) {
-    const size_t view = add_view(data.data(), data.size() * sizeof(float), target);
-    json acc = {{"bufferView", view},
-                {"componentType", kFloat},
-                {"count", data.size() / size_t(components)},
-                {"type", type}};
+    Accessor acc;
+    acc.view = add_view(data.data(), data.size() * sizeof(float), target);
+    acc.count = data.size() / size_t(components);
+    acc.type = type;
     if (with_min_max) {
-      std::vector<double> mn(components, std::numeric_limits<double>::infinity());
-      std::vector<double> mx(components, -std::numeric_limits<double>::infinity());
-      for (size_t i = 0; i < data.size(); ++i) {
-        mn[i % components] = std::min<double>(mn[i % components], data[i]);
-        mx[i % components] = std::max<double>(mx[i % components], data[i]);
+      acc.bounds = components;
+      for (int c = 0; c < components; ++c) {
+        acc.min[c] = std::numeric_limits<double>::infinity();
+        acc.max[c] = -std::numeric_limits<double>::infinity();
       }
-      acc["min"] = mn;
-      acc["max"] = mx;
+      for (size_t i = 0; i < data.size(); ++i) {
+        acc.min[i % components] = std::min<double>(acc.min[i % components], data[i]);
+        acc.max[i % components] = std::max<double>(acc.max[i % components], data[i]);
+      }
     }
+    return add_accessor(acc);
+  }
+
+  int add_accessor(const Accessor& acc) {
     accessors.push_back(acc);
     return static_cast<int>(accessors.size() - 1);
   }
@@ -72,13 +111,10 @@ class GltfBuilder {
     while (bin.size() % 4 != 0) bin.push_back(0);
     const size_t offset = bin.size();
     bin.resize(offset + bytes);
-    view_offsets.push_back(offset);
-    json v = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}};
-    if (target != 0) v["target"] = target;
-    buffer_views.push_back(v);
+    buffer_views.push_back({offset, bytes, target});
     return buffer_views.size() - 1;
   }
-  uint8_t* view_data(size_t view) { return bin.data() + view_offsets[view]; }
+  uint8_t* view_data(size_t view) { return bin.data() + buffer_views[view].offset; }
 
  private:
   size_t add_view(const void* data, size_t bytes, int target) {
@@ -86,15 +122,14 @@ class GltfBuilder {
     if (bytes != 0) std::memcpy(view_data(view), data, bytes);
     return view;
   }
-  std::vector<size_t> view_offsets;
 };
 
 // One mesh primitive from quads; `to_output` maps a grid corner to the mesh's frame (already in
 // glTF axes). Positions, colours and indices are written into the buffer in place. Returns the
 // mesh index in `meshes`.
 template <class ToOutput>
-int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vox0& vox0,
-             const std::string& name, bool& uses_alpha, ToOutput&& to_output) {
+int add_mesh(GltfBuilder& b, std::vector<MeshEntry>& meshes, std::span<const Quad> quads,
+             const Vox0& vox0, const std::string& name, bool& uses_alpha, ToOutput&& to_output) {
   const size_t n = quads.size();
   const size_t pos_view = b.add_view(n * 4 * 3 * sizeof(float), kArrayBuffer);
   const size_t col_view = b.add_view(n * 4 * 4 * sizeof(float), kArrayBuffer);
@@ -102,10 +137,10 @@ int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vo
   uint8_t* pos = b.view_data(pos_view);
   uint8_t* col = b.view_data(col_view);
   uint8_t* idx = b.view_data(idx_view);
-  double mn[3], mx[3];
+  Accessor position{pos_view, kFloat, n * 4, "VEC3", 3};
   for (int i = 0; i < 3; ++i) {
-    mn[i] = std::numeric_limits<double>::infinity();
-    mx[i] = -std::numeric_limits<double>::infinity();
+    position.min[i] = std::numeric_limits<double>::infinity();
+    position.max[i] = -std::numeric_limits<double>::infinity();
   }
   uint32_t base = 0;
   for (const Quad& q : quads) {
@@ -128,8 +163,8 @@ int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vo
       const Vec3 out = to_output(Vec3{p[0], p[1], p[2]});
       const float xyz[3] = {out.x, out.y, out.z};
       for (int i = 0; i < 3; ++i) {
-        mn[i] = std::min<double>(mn[i], xyz[i]);
-        mx[i] = std::max<double>(mx[i], xyz[i]);
+        position.min[i] = std::min<double>(position.min[i], xyz[i]);
+        position.max[i] = std::max<double>(position.max[i], xyz[i]);
       }
       std::memcpy(pos, xyz, sizeof xyz);
       pos += sizeof xyz;
@@ -141,29 +176,12 @@ int add_mesh(GltfBuilder& b, json& meshes, std::span<const Quad> quads, const Vo
     idx += sizeof tri;
     base += 4;
   }
-  json position = {{"bufferView", pos_view},
-                   {"componentType", kFloat},
-                   {"count", n * 4},
-                   {"type", "VEC3"},
-                   {"min", {mn[0], mn[1], mn[2]}},
-                   {"max", {mx[0], mx[1], mx[2]}}};
-  b.accessors.push_back(position);
-  const int position_acc = static_cast<int>(b.accessors.size() - 1);
-  b.accessors.push_back(
-      {{"bufferView", col_view}, {"componentType", kFloat}, {"count", n * 4}, {"type", "VEC4"}});
-  const int color_acc = static_cast<int>(b.accessors.size() - 1);
-  b.accessors.push_back({{"bufferView", idx_view},
-                         {"componentType", kUnsignedInt},
-                         {"count", n * 6},
-                         {"type", "SCALAR"}});
-  const int index_acc = static_cast<int>(b.accessors.size() - 1);
-  meshes.push_back(
-      {{"name", name},
-       {"primitives",
-        json::array({{{"attributes", {{"POSITION", position_acc}, {"COLOR_0", color_acc}}},
-                      {"indices", index_acc},
-                      {"material", 0},
-                      {"mode", 4}}})}});
+  MeshEntry mesh;
+  mesh.name = name;
+  mesh.position = b.add_accessor(position);
+  mesh.color = b.add_accessor({col_view, kFloat, n * 4, "VEC4"});
+  mesh.indices = b.add_accessor({idx_view, kUnsignedInt, n * 6, "SCALAR"});
+  meshes.push_back(std::move(mesh));
   return static_cast<int>(meshes.size() - 1);
 }
 
@@ -185,14 +203,201 @@ void put_u32(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
 }
 
-json vec_json(const Vec3& v) { return json::array({v.x, v.y, v.z}); }
+// A name as glTF's UTF-8 strings need it: names of a valid model pass unchanged; a hand-built
+// invalid one is repaired (U+FFFD), never written as invalid JSON.
+std::string utf8_name(const std::string& s) {
+  return repair_utf8(std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+}
+
+void write_floats(JsonOut& out, std::string_view key, std::span<const float> v) {
+  out.key(key);
+  out.begin_array();
+  for (float f : v) out.value_f32(f);
+  out.end_array();
+}
+
+void write_accessor(JsonOut& out, const Accessor& a) {
+  out.begin_object();
+  out.field_u64("bufferView", a.view);
+  out.field_i64("componentType", a.component_type);
+  out.field_u64("count", a.count);
+  out.field_string("type", a.type);
+  if (a.bounds > 0) {
+    float mn[4], mx[4];  // bounds of floats: exact as floats
+    for (int i = 0; i < a.bounds; ++i) {
+      mn[i] = static_cast<float>(a.min[i]);
+      mx[i] = static_cast<float>(a.max[i]);
+    }
+    write_floats(out, "min", std::span<const float>(mn, size_t(a.bounds)));
+    write_floats(out, "max", std::span<const float>(mx, size_t(a.bounds)));
+  }
+  out.end_object();
+}
+
+void write_node(JsonOut& out, const NodeEntry& n) {
+  out.begin_object();
+  out.field_string("name", utf8_name(n.name));
+  if (n.mesh >= 0) out.field_i64("mesh", n.mesh);
+  if (!n.children.empty()) {
+    out.key("children");
+    out.begin_array();
+    for (size_t c : n.children) out.value_u64(c);
+    out.end_array();
+  }
+  if (n.has_trs) {
+    const float t[3] = {n.translation.x, n.translation.y, n.translation.z};
+    const float r[4] = {n.rotation.x, n.rotation.y, n.rotation.z, n.rotation.w};
+    const float sc[3] = {n.scale.x, n.scale.y, n.scale.z};
+    write_floats(out, "translation", t);
+    write_floats(out, "rotation", r);
+    write_floats(out, "scale", sc);
+  }
+  out.end_object();
+}
+
+void write_mesh(JsonOut& out, const MeshEntry& m) {
+  out.begin_object();
+  out.field_string("name", utf8_name(m.name));
+  out.key("primitives");
+  out.begin_array();
+  out.begin_object();
+  out.key("attributes");
+  out.begin_object();
+  out.field_i64("POSITION", m.position);
+  out.field_i64("COLOR_0", m.color);
+  out.end_object();
+  out.field_i64("indices", m.indices);
+  out.field_i64("material", 0);
+  out.field_i64("mode", 4);
+  out.end_object();
+  out.end_array();
+  out.end_object();
+}
+
+void write_animation(JsonOut& out, const AnimationEntry& a, std::string_view interpolation) {
+  out.begin_object();
+  out.field_string("name", utf8_name(a.name));
+  out.key("channels");
+  out.begin_array();
+  for (size_t i = 0; i < a.channels.size(); ++i) {
+    out.begin_object();
+    out.field_u64("sampler", i);  // one sampler per channel, in the same order
+    out.key("target");
+    out.begin_object();
+    out.field_u64("node", a.channels[i].node);
+    out.field_string("path", a.channels[i].path);
+    out.end_object();
+    out.end_object();
+  }
+  out.end_array();
+  out.key("samplers");
+  out.begin_array();
+  for (const ChannelEntry& c : a.channels) {
+    out.begin_object();
+    out.field_i64("input", c.input);
+    out.field_i64("output", c.output);
+    out.field_string("interpolation", interpolation);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+}
+
+void write_material(JsonOut& out, bool uses_alpha) {
+  out.begin_object();
+  out.field_string("name", "voxrig_palette");
+  out.key("pbrMetallicRoughness");
+  out.begin_object();
+  const float white[4] = {1, 1, 1, 1};
+  write_floats(out, "baseColorFactor", white);
+  out.field_f32("metallicFactor", 0.0f);
+  out.field_f32("roughnessFactor", 1.0f);
+  out.end_object();
+  out.field_string("alphaMode", uses_alpha ? "BLEND" : "OPAQUE");
+  out.end_object();
+}
+
+// The whole glTF document, compact. Sets parts.uri_at to just after buffers[0]'s byteLength.
+struct Document {
+  std::vector<NodeEntry> nodes;
+  std::vector<MeshEntry> meshes;
+  std::vector<AnimationEntry> animations;
+  std::vector<size_t> scene_roots;
+  bool uses_alpha = false;
+  std::string_view interpolation = "LINEAR";
+};
+
+void write_document(const Document& d, const GltfBuilder& b, GltfParts& parts) {
+  JsonOut out(JsonOut::Layout::Compact);
+  out.begin_object();
+  out.key("asset");
+  out.begin_object();
+  out.field_string("version", "2.0");
+  out.field_string("generator", std::string("voxrig ") + std::string(suite_version()));
+  out.end_object();
+  out.field_i64("scene", 0);
+  out.key("scenes");
+  out.begin_array();
+  out.begin_object();
+  out.key("nodes");
+  out.begin_array();
+  for (size_t r : d.scene_roots) out.value_u64(r);
+  out.end_array();
+  out.end_object();
+  out.end_array();
+  out.key("nodes");
+  out.begin_array();
+  for (const NodeEntry& n : d.nodes) write_node(out, n);
+  out.end_array();
+  if (!d.meshes.empty()) {
+    out.key("meshes");
+    out.begin_array();
+    for (const MeshEntry& m : d.meshes) write_mesh(out, m);
+    out.end_array();
+    out.key("materials");
+    out.begin_array();
+    write_material(out, d.uses_alpha);
+    out.end_array();
+  }
+  if (!d.animations.empty()) {
+    out.key("animations");
+    out.begin_array();
+    for (const AnimationEntry& a : d.animations) write_animation(out, a, d.interpolation);
+    out.end_array();
+  }
+  if (!b.bin.empty()) {
+    out.key("accessors");
+    out.begin_array();
+    for (const Accessor& a : b.accessors) write_accessor(out, a);
+    out.end_array();
+    out.key("bufferViews");
+    out.begin_array();
+    for (const BufferView& v : b.buffer_views) {
+      out.begin_object();
+      out.field_u64("buffer", 0);
+      out.field_u64("byteOffset", v.offset);
+      out.field_u64("byteLength", v.length);
+      if (v.target != 0) out.field_i64("target", v.target);
+      out.end_object();
+    }
+    out.end_array();
+    // Last, so the data URI of the .gltf form goes in just before the document's end.
+    out.key("buffers");
+    out.begin_array();
+    out.begin_object();
+    out.field_u64("byteLength", b.bin.size());
+    out.end_object();
+    out.end_array();
+  }
+  out.end_object();
+  parts.json = out.take();
+  parts.uri_at = b.bin.empty() ? std::string::npos : parts.json.size() - 3;  // before "}]}"
+}
 
 Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, const Anim* anim,
                         const GltfOptions& options) {
   GltfBuilder b;
-  json nodes = json::array(), meshes = json::array(), animations = json::array();
-  std::vector<int> scene_roots;
-  bool uses_alpha = false;
+  Document d;
   MeshScratch scratch;
   scratch.set_quad_limit(static_cast<size_t>(
       std::min<uint64_t>(options.max_bytes / kGltfQuadBytes, SIZE_MAX)));
@@ -201,13 +406,14 @@ Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, co
   if (skel == nullptr) {
     VOXRIG_TRY(mesh_greedy(vox0, quads, scratch));
     VOXRIG_TRY(check_room(b, quads.size() * kGltfQuadBytes, 3, options));
-    json node = {{"name", "voxrig_model"}};
+    NodeEntry node;
+    node.name = "voxrig_model";
     if (!quads.empty()) {
-      node["mesh"] = add_mesh(b, meshes, quads, vox0, "voxrig_model", uses_alpha,
-                              [](const Vec3& p) { return to_gltf(p); });
+      node.mesh = add_mesh(b, d.meshes, quads, vox0, "voxrig_model", d.uses_alpha,
+                           [](const Vec3& p) { return to_gltf(p); });
     }
-    nodes.push_back(node);
-    scene_roots.push_back(0);
+    d.nodes.push_back(std::move(node));
+    d.scene_roots.push_back(0);
   } else {
     VOXRIG_ASSIGN_OR_RETURN(RigRuntime rt, RigRuntime::build(*skel, anim));
     VOXRIG_ASSIGN_OR_RETURN(std::vector<uint16_t> jm, joint_map(vox0, *vskn));
@@ -225,20 +431,22 @@ Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, co
                           3 * quads.size() + 4 * tracks, options));
     const size_t n = rt.joint_count();
     // Joint nodes: node i = joint index i, bind local TRS in glTF axes.
+    d.nodes.resize(n);
     for (size_t i = 0; i < n; ++i) {
       const Trs& bind = rt.bind_locals()[i];
-      nodes.push_back({{"name", skel->joints[i].name},
-                       {"translation", vec_json(to_gltf(bind.t))},
-                       {"rotation", json::array({to_gltf(bind.r).x, to_gltf(bind.r).y,
-                                                 to_gltf(bind.r).z, to_gltf(bind.r).w})},
-                       {"scale", vec_json(scale_to_gltf(bind.s))}});
+      NodeEntry& node = d.nodes[i];
+      node.name = skel->joints[i].name;
+      node.has_trs = true;
+      node.translation = to_gltf(bind.t);
+      node.rotation = to_gltf(bind.r);
+      node.scale = scale_to_gltf(bind.s);
     }
     for (size_t i = 0; i < n; ++i) {
       const int32_t p = rt.parents()[i];
       if (p < 0) {
-        scene_roots.push_back(static_cast<int>(i));
+        d.scene_roots.push_back(i);
       } else {
-        nodes[static_cast<size_t>(p)]["children"].push_back(i);
+        d.nodes[static_cast<size_t>(p)].children.push_back(i);
       }
     }
     // One mesh per joint (quads are grouped by joint id).
@@ -255,28 +463,30 @@ Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, co
       const std::string& name = skel->joints[size_t(j)].name;
       if (rt.singular_bind()[size_t(j)]) {
         // D20: cannot express the voxels in a singular frame; keep them at the bind pose.
-        const int mesh = add_mesh(b, meshes, group, vox0, name + ".bind", uses_alpha,
-                                  [](const Vec3& p) { return to_gltf(p); });
-        nodes.push_back({{"name", name + ".bind"}, {"mesh", mesh}});
-        scene_roots.push_back(static_cast<int>(nodes.size() - 1));
+        NodeEntry node;
+        node.name = name + ".bind";
+        node.mesh = add_mesh(b, d.meshes, group, vox0, node.name, d.uses_alpha,
+                             [](const Vec3& p) { return to_gltf(p); });
+        d.nodes.push_back(std::move(node));
+        d.scene_roots.push_back(d.nodes.size() - 1);
       } else {
         const Mat4& inv = rt.inverse_bind_models()[size_t(j)];
-        nodes[size_t(j)]["mesh"] =
-            add_mesh(b, meshes, group, vox0, name, uses_alpha,
+        d.nodes[size_t(j)].mesh =
+            add_mesh(b, d.meshes, group, vox0, name, d.uses_alpha,
                      [&](const Vec3& p) { return to_gltf(transform_point(inv, p)); });
       }
       begin = end;
     }
     quads = {};  // the buffer holds them now
     // Animations: one per clip with tracks; channels T, R, S per track.
-    const std::string interpolation =
-        options.interpolation == GltfInterpolation::Step ? "STEP" : "LINEAR";
+    if (options.interpolation == GltfInterpolation::Step) d.interpolation = "STEP";
     if (anim != nullptr) {
       for (const AnimClip& clip : anim->clips) {
         if (clip.tracks.empty()) continue;  // glTF needs at least one channel
-        json channels = json::array(), samplers = json::array();
+        AnimationEntry animation;
+        animation.name = clip.name;
         for (const AnimTrack& track : clip.tracks) {
-          const int32_t node = rt.joint_index(track.joint);
+          const auto node = static_cast<size_t>(rt.joint_index(track.joint));
           std::vector<float> times, t, r, s;
           for (const AnimKey& k : track.keys) {
             times.push_back(static_cast<float>(static_cast<double>(k.time_ms) / 1000.0));
@@ -288,44 +498,20 @@ Result<GltfParts> build(const Vox0& vox0, const Skel* skel, const Vskn* vskn, co
             s.insert(s.end(), {ss.x, ss.y, ss.z});
           }
           const int input = b.add_floats(times, 1, "SCALAR", 0, true);
-          const std::pair<const char*, int> outputs[3] = {
-              {"translation", b.add_floats(t, 3, "VEC3", 0, false)},
-              {"rotation", b.add_floats(r, 4, "VEC4", 0, false)},
-              {"scale", b.add_floats(s, 3, "VEC3", 0, false)}};
-          for (const auto& [path, output] : outputs) {
-            samplers.push_back(
-                {{"input", input}, {"output", output}, {"interpolation", interpolation}});
-            channels.push_back(
-                {{"sampler", samplers.size() - 1}, {"target", {{"node", node}, {"path", path}}}});
-          }
+          animation.channels.push_back({input, b.add_floats(t, 3, "VEC3", 0, false), node,
+                                        "translation"});
+          animation.channels.push_back({input, b.add_floats(r, 4, "VEC4", 0, false), node,
+                                        "rotation"});
+          animation.channels.push_back({input, b.add_floats(s, 3, "VEC3", 0, false), node,
+                                        "scale"});
         }
-        animations.push_back({{"name", clip.name}, {"channels", channels}, {"samplers", samplers}});
+        d.animations.push_back(std::move(animation));
       }
     }
   }
 
-  json doc = {{"asset", {{"version", "2.0"}, {"generator", "voxrig " VOXRIG_VERSION}}},
-              {"scene", 0},
-              {"scenes", json::array({{{"nodes", scene_roots}}})},
-              {"nodes", nodes}};
-  if (!meshes.empty()) {
-    doc["meshes"] = meshes;
-    doc["materials"] = json::array({{{"name", "voxrig_palette"},
-                                     {"pbrMetallicRoughness",
-                                      {{"baseColorFactor", {1.0, 1.0, 1.0, 1.0}},
-                                       {"metallicFactor", 0.0},
-                                       {"roughnessFactor", 1.0}}},
-                                     {"alphaMode", uses_alpha ? "BLEND" : "OPAQUE"}}});
-  }
-  if (!animations.empty()) doc["animations"] = animations;
-  if (!b.bin.empty()) {
-    doc["buffers"] = json::array({{{"byteLength", b.bin.size()}}});
-    doc["bufferViews"] = b.buffer_views;
-    doc["accessors"] = b.accessors;
-  }
-  // Names are UTF-8 in a valid model; a hand-built invalid one is replaced, never thrown on.
   GltfParts parts;
-  parts.json = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  write_document(d, b, parts);
   b.bin.resize((b.bin.size() + 3) / 4 * 4, 0);
   parts.bin = std::move(b.bin);
   return parts;
@@ -393,13 +579,7 @@ static Result<GltfParts> export_gltf_unguarded(const Vox0& vox0, const Skel* ske
   if ((skel == nullptr) != (vskn == nullptr) || (anim != nullptr && skel == nullptr)) {
     return model_error(ErrorCode::RigIncomplete, "", "a rig needs SKEL and VSKN (ANIM optional)");
   }
-  try {
-    return build(vox0, skel, vskn, anim, options);
-  } catch (const std::bad_alloc&) {
-    throw;  // the entry-point guard above turns it into internal.out_of_memory
-  } catch (const std::exception& e) {  // nlohmann::json errors: a bug here, not bad input
-    return model_error(ErrorCode::InternalBug, "", e.what());
-  }
+  return build(vox0, skel, vskn, anim, options);
 }
 
 }  // namespace voxrig

@@ -1,6 +1,5 @@
 // The .gltf text form of an export, streamed (voxrig/export.h write_gltf_json).
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "voxrig/export.h"
 
@@ -24,33 +23,20 @@ void append_base64(std::string& out, std::span<const uint8_t> b) {
 
 Status write_gltf_json(const GltfParts& parts, uint64_t max_bytes, const OutputSink& sink) {
   return guard_out_of_memory([&]() -> Status {
-    static constexpr std::string_view kUri = "data:application/octet-stream;base64,";
-    std::string head;
-    try {  // export_gltf_parts' JSON always parses; a failure would be a bug there
-      auto doc = nlohmann::ordered_json::parse(parts.json);
-      if (doc.contains("buffers") && doc["buffers"].is_array() && !doc["buffers"].empty())
-        doc["buffers"][0]["uri"] = kUri;
-      head = doc.dump();
-    } catch (const nlohmann::json::exception& e) {
-      return model_error(ErrorCode::InternalBug, "", e.what());
-    }
-    // Inside a JSON string every quote is escaped, so this sequence is the member itself.
-    const size_t at =
-        parts.bin.empty() ? std::string::npos : head.find("\"uri\":\"" + std::string(kUri));
-    std::string tail = "\n";
-    if (at != std::string::npos) {
-      const size_t split = at + 7 + kUri.size();
-      tail = head.substr(split) + "\n";
-      head.resize(split);
-    }
-    const uint64_t encoded = at == std::string::npos ? 0 : (parts.bin.size() + 2) / 3 * 4;
-    const uint64_t total = head.size() + encoded + tail.size();
+    static constexpr std::string_view kUri = ",\"uri\":\"data:application/octet-stream;base64,";
+    const std::string_view json = parts.json;
+    const bool embed = !parts.bin.empty() && parts.uri_at <= json.size();
+    const std::string_view head = embed ? json.substr(0, parts.uri_at) : json;
+    const std::string_view rest = embed ? json.substr(parts.uri_at) : std::string_view();
+    const uint64_t encoded = embed ? kUri.size() + (parts.bin.size() + 2) / 3 * 4 + 1 : 0;
+    const uint64_t total = head.size() + encoded + rest.size() + 1;
     if (total > max_bytes)
       return model_error(ErrorCode::LimitOutput, "",
                          "the .gltf text takes " + std::to_string(total) +
                              " bytes, over the output limit of " + std::to_string(max_bytes));
     sink(head);
-    if (at != std::string::npos) {
+    if (embed) {
+      sink(kUri);
       std::string piece;
       constexpr size_t kIn = size_t{3} << 16;  // a multiple of 3: no padding until the end
       for (size_t i = 0; i < parts.bin.size(); i += kIn) {
@@ -59,8 +45,10 @@ Status write_gltf_json(const GltfParts& parts, uint64_t max_bytes, const OutputS
                                  i, std::min(kIn, parts.bin.size() - i)));
         sink(piece);
       }
+      sink("\"");
+      sink(rest);
     }
-    sink(tail);
+    sink("\n");
     return ok_status();
   });
 }
