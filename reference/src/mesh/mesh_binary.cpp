@@ -40,6 +40,14 @@ void mesh_binary(const Grid& g, uint16_t joint0, MeshScratch::Impl& s, std::vect
   sse2::mesh_binary_kernel(g, joint0, s, out);
 }
 
+Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
+                    const Quad* dst_end) {
+#if defined(VOXRIG_MESH_AVX2)
+  if (mesh_avx2_enabled()) return avx2::expand_packed(q, n, tile, dst, dst_end);
+#endif
+  return sse2::expand_packed(q, n, tile, dst, dst_end);
+}
+
 }  // namespace detail
 
 void set_mesh_kernels(MeshKernels kernels) {

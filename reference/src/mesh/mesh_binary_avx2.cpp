@@ -22,7 +22,9 @@
 
 #define VOXRIG_MESH_ISA avx2
 #define VOXRIG_MESH_VZEROUPPER 1  // the kernel returns with a vzeroupper (see its end)
+#define VOXRIG_MESH_WIDE 1        // 256-bit AVX2 code where it pays (expand_packed)
 #include "mesh/mesh_binary_kernel.h"
+#undef VOXRIG_MESH_WIDE
 #undef VOXRIG_MESH_VZEROUPPER
 #undef VOXRIG_MESH_ISA
 

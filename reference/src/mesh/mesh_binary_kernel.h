@@ -1063,6 +1063,58 @@ void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Im
 
 }  // namespace
 
+Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
+                    [[maybe_unused]] const Quad* dst_end) {
+  // Quad's words are x|y, z|w, h|axis|positive|joint and the material (kQuadWords): per quad
+  // lane k of the packed word shifted right by 0, 8, 16, 24 bits, masked, plus the tile's
+  // constant, is word k, and one 32-byte store writes the quad and the first 4 bytes of the
+  // next, which the next store overwrites. So the stores stop one quad before the end of out,
+  // and the rest go field by field.
+  using Impl = MeshScratch::Impl;
+  const uint64_t xy = tile.x0 | uint64_t{tile.y0} << 32, zw = tile.z0 | uint64_t{1} << 32,
+                 hap = 1 | uint64_t{tile.joint} << 48;
+  size_t k = 0;
+#if defined(VOXRIG_MESH_WIDE)
+  if constexpr (kQuadWords) {
+    const size_t room = static_cast<size_t>(dst_end - dst);
+    const size_t wide = room > n ? n : room - 1;  // room >= n >= 1
+    const __m256i shifts = _mm256_setr_epi64x(0, 8, 16, Impl::kShiftMat);
+    const __m256i masks = _mm256_setr_epi64x(Impl::kPackXY, Impl::kPackZW, Impl::kPackHAP, 0xFF);
+    const __m256i base = _mm256_setr_epi64x(int64_t(xy), int64_t(zw), int64_t(hap), 0);
+    for (; k < wide; ++k, ++dst) {
+      const __m256i p = _mm256_set1_epi64x(int64_t(q[k]));
+      const __m256i w = _mm256_add_epi64(base, _mm256_and_si256(_mm256_srlv_epi64(p, shifts), masks));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), w);
+    }
+    _mm256_zeroupper();  // the caller is baseline code (see mesh_binary_kernel's end)
+  }
+#endif
+  for (; k < n; ++k, ++dst) {
+    const uint64_t p = q[k];
+    if constexpr (kQuadWords) {
+      const uint64_t w0 = xy + (p & Impl::kPackXY), w1 = zw + (p >> 8 & Impl::kPackZW),
+                     w2 = hap + (p >> 16 & Impl::kPackHAP);
+      const uint32_t material = static_cast<uint32_t>(p >> Impl::kShiftMat & 0xFF);
+      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      std::memcpy(d, &w0, 8);
+      std::memcpy(d + 8, &w1, 8);
+      std::memcpy(d + 16, &w2, 8);
+      std::memcpy(d + 24, &material, 4);
+    } else {
+      dst->x = tile.x0 + static_cast<uint32_t>(p & 0x7F);
+      dst->y = tile.y0 + static_cast<uint32_t>(p >> 32 & 0x7F);
+      dst->z = tile.z0 + static_cast<uint32_t>(p >> 8 & 0x7F);
+      dst->w = static_cast<uint32_t>(p >> 40 & 0x3F) + 1;
+      dst->h = static_cast<uint32_t>(p >> 16 & 0x3F) + 1;
+      dst->axis = static_cast<uint8_t>(p >> 48 & 3);
+      dst->positive = static_cast<uint8_t>(p >> 56 & 1);
+      dst->joint = tile.joint;
+      dst->material = static_cast<uint32_t>(p >> Impl::kShiftMat & 0xFF);
+    }
+  }
+  return dst;
+}
+
 void mesh_binary_kernel(const Grid& g, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out) {
   s.ensure();

@@ -77,17 +77,6 @@ MeshScratch::Impl::QuadBlock* MeshScratch::Impl::append_block(uint16_t joint) {
   return b;
 }
 
-namespace {
-// The word-wise expansion in flush_grouped needs Quad's layout little-endian and packed as
-// x, y, z, w, h (4 bytes each), axis, positive (1), joint (2), material (4); elsewhere it
-// falls back to field-wise stores.
-constexpr bool kQuadWords = std::endian::native == std::endian::little && sizeof(Quad) == 28 &&
-                            offsetof(Quad, y) == 4 && offsetof(Quad, z) == 8 &&
-                            offsetof(Quad, w) == 12 && offsetof(Quad, h) == 16 &&
-                            offsetof(Quad, axis) == 20 && offsetof(Quad, positive) == 21 &&
-                            offsetof(Quad, joint) == 22 && offsetof(Quad, material) == 24;
-}  // namespace
-
 void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   std::sort(joints_used.begin(), joints_used.end());
   size_t total = 0;
@@ -97,39 +86,12 @@ void MeshScratch::Impl::flush_grouped(std::vector<Quad>& out) {
   // overwritten below (no value-initialisation pass).
   out.resize(total);
   Quad* dst = out.data();
+  const Quad* const dst_end = dst + total;
   for (uint16_t j : joints_used) {
     for (const QuadBlock* b = heads[j]; b != nullptr; b = b->next) {
-      if constexpr (kQuadWords) {
-        // Three 8-byte words and the material per quad (see pack()); +1 restores w and h.
-        const uint64_t xy = b->x0 | uint64_t{b->y0} << 32;
-        const uint64_t zw = b->z0 | uint64_t{1} << 32;
-        const uint64_t hap = 1 | uint64_t{j} << 48;
-        // Pointer bounds read once: the stores through dst could alias b->count otherwise.
-        for (const uint64_t *q = b->q(), *e = b->q() + b->count; q != e; ++q, ++dst) {
-          const uint64_t p = *q;
-          const uint64_t w0 = xy + (p & kPackXY), w1 = zw + (p >> 8 & kPackZW),
-                         w2 = hap + (p >> 16 & kPackHAP);
-          const uint32_t material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
-          unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-          std::memcpy(d, &w0, 8);
-          std::memcpy(d + 8, &w1, 8);
-          std::memcpy(d + 16, &w2, 8);
-          std::memcpy(d + 24, &material, 4);
-        }
-      } else {
-        for (uint32_t k = 0; k < b->count; ++k, ++dst) {
-          const uint64_t p = b->q()[k];
-          dst->x = b->x0 + static_cast<uint32_t>(p & 0x7F);
-          dst->y = b->y0 + static_cast<uint32_t>(p >> 32 & 0x7F);
-          dst->z = b->z0 + static_cast<uint32_t>(p >> 8 & 0x7F);
-          dst->w = static_cast<uint32_t>(p >> 40 & 0x3F) + 1;
-          dst->h = static_cast<uint32_t>(p >> 16 & 0x3F) + 1;
-          dst->axis = static_cast<uint8_t>(p >> 48 & 3);
-          dst->positive = static_cast<uint8_t>(p >> 56 & 1);
-          dst->joint = j;
-          dst->material = static_cast<uint32_t>(p >> kShiftMat & 0xFF);
-        }
-      }
+      if (b->count != 0)
+        dst = detail::expand_packed(b->q(), b->count, detail::PackedTile{b->x0, b->y0, b->z0, j},
+                                    dst, dst_end);
     }
     heads[j] = nullptr;
     tails[j] = &no_block;

@@ -5,6 +5,8 @@
 // never each other.
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -215,6 +217,27 @@ Error quad_limit_error(size_t max_quads);
 
 // ---- mesh_binary.cpp ----
 
+/// The origin and joint that a run of packed quads (MeshScratch::Impl::pack) shares.
+struct PackedTile {
+  uint32_t x0, y0, z0;
+  uint16_t joint;
+};
+
+/// Quad's layout as the word-wise expansion of packed quads needs it: little-endian, packed as
+/// x, y, z, w, h (4 bytes each), axis, positive (1), joint (2), material (4); elsewhere
+/// expand_packed falls back to field-wise stores.
+inline constexpr bool kQuadWords =
+    std::endian::native == std::endian::little && sizeof(Quad) == 28 && offsetof(Quad, y) == 4 &&
+    offsetof(Quad, z) == 8 && offsetof(Quad, w) == 12 && offsetof(Quad, h) == 16 &&
+    offsetof(Quad, axis) == 20 && offsetof(Quad, positive) == 21 && offsetof(Quad, joint) == 22 &&
+    offsetof(Quad, material) == 24;
+
+/// Writes n >= 1 packed quads of `tile` as Quads from dst on (dst + n <= dst_end, the end of the
+/// output array: no byte at or past dst_end is written) and returns dst + n. Runs the kernel
+/// build mesh_binary runs.
+Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
+                    const Quad* dst_end);
+
 /// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
 /// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped). Runs
@@ -230,11 +253,15 @@ void mesh_binary(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s, std::v
 namespace sse2 {
 void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out);
+Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
+                    const Quad* dst_end);
 }  // namespace sse2
 #if defined(VOXRIG_MESH_AVX2)
 namespace avx2 {
 void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out);
+Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
+                    const Quad* dst_end);
 }  // namespace avx2
 #endif
 
