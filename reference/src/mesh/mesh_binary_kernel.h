@@ -82,6 +82,39 @@ inline void prefetch_row([[maybe_unused]] const T* p, [[maybe_unused]] int64_t d
 #endif
 }
 
+#if defined(VOXRIG_MESH_WIDE)
+// The AVX2 build's 256-bit forms of the row compares (32 voxels or 16 joint ids per compare):
+// the same masks as the SSE2 code beside them, in half the instructions.
+inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+// Bit i = byte lane i of v is all ones, i < 32.
+inline uint64_t lanes8(__m256i v) { return static_cast<uint32_t>(_mm256_movemask_epi8(v)); }
+// Bit i = 16-bit lane i of (lo, hi) is all ones, i < 32 (packs works per 128-bit half: the
+// permute puts the halves back in lane order).
+inline uint64_t lanes16(__m256i lo, __m256i hi) {
+  return lanes8(_mm256_permute4x64_epi64(_mm256_packs_epi16(lo, hi), 0xD8));
+}
+// Bit i = (a[i] == b[i]) over 64 bytes.
+inline uint64_t equal_bytes64(const uint8_t* a, const uint8_t* b) {
+  return lanes8(_mm256_cmpeq_epi8(load256(a), load256(b))) |
+         lanes8(_mm256_cmpeq_epi8(load256(a + 32), load256(b + 32))) << 32;
+}
+// Bit i = (a[i] == lane i of the blocks `block(k)` gives (16 ids each, k = 0, 16, 32, 48)).
+template <class Block>
+inline uint64_t equal_ids64(const uint16_t* a, Block block) {
+  const auto eq = [&](int k) { return _mm256_cmpeq_epi16(load256(a + k), block(k)); };
+  return lanes16(eq(0), eq(16)) | lanes16(eq(32), eq(48)) << 32;
+}
+#endif
+
+// Bit i = (a[i] != b[i]), i < 64, joint ids: diff_mask16, in 256-bit compares in the AVX2 build.
+inline uint64_t joint_diffs(const uint16_t* a, const uint16_t* b) {
+#if defined(VOXRIG_MESH_WIDE)
+  return ~equal_ids64(a, [b](int k) { return load256(b + k); });
+#else
+  return diff_mask16(a, b);
+#endif
+}
+
 // A row's three palette-difference masks over 64 lanes: dx bit i = (p[i+1] != p[i]), dy =
 // (ry[i] != p[i]), dz the same for rz; dy/dz are 0 when ry/rz is null. build_palette_rows ands
 // them with the neighbour's occupancy: a change toward an empty neighbour is never read
@@ -94,7 +127,9 @@ struct RowMasks8 {
 inline RowMasks8 row_diffs8(const uint8_t* p, const uint8_t* ry, const uint8_t* rz) {
   const uint8_t* qy = ry != nullptr ? ry : p;  // against itself: no difference
   const uint8_t* qz = rz != nullptr ? rz : p;
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  return RowMasks8{~equal_bytes64(p, p + 1), ~equal_bytes64(p, qy), ~equal_bytes64(p, qz)};
+#elif defined(__SSE2__)
   uint64_t ex = 0, ey = 0, ez = 0;  // equal lanes
   for (int i = 0; i < 4; ++i) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
@@ -119,6 +154,14 @@ inline RowMasks8 row_diffs8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 // must be readable.
 template <class Block>
 inline bool all_lanes_equal16(const uint16_t* a, Block block) {
+#if defined(VOXRIG_MESH_WIDE)
+  // The blocks of 8 ids, two at a time: block(i) and block(i + 8) as one 256-bit vector.
+  __m256i eq256 = _mm256_set1_epi8(-1);
+  for (int i = 0; i < 64; i += 16)
+    eq256 = _mm256_and_si256(eq256, _mm256_cmpeq_epi16(load256(a + i),
+                                                       _mm256_set_m128i(block(i + 8), block(i))));
+  return _mm256_movemask_epi8(eq256) == -1;
+#endif
   __m128i eq = _mm_set1_epi8(-1);
   for (int i = 0; i < 64; i += 8)
     eq = _mm_and_si128(
@@ -199,7 +242,7 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
         if (rows_equal16(rp, ry)) {
           eq64 = ry[64] == rp[64];
         } else if ((o & occ[row_index(zz, yy + 1)]) != 0) {
-          dy = diff_mask16(rp, ry);
+          dy = joint_diffs(rp, ry);
         }
       }
       yeq_cur[yy] = eq64;
@@ -208,14 +251,14 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
       const bool carry = eq64 && next_valid;
       // Bit cx-1 compares with voxel x0+cx: a real neighbour when it is inside the grid; when
       // it is not, the right border bit is 0 and this bit is never used.
-      s.jdx[r] = carry ? s.jdx[rn] : diff_mask16(rp, rp + 1) & live;
+      s.jdx[r] = carry ? s.jdx[rn] : joint_diffs(rp, rp + 1) & live;
       // +z pair.
       if (carry && up_valid && yeq_up[yy] && dz_full[yy + 1]) {
         s.jdz[r] = s.jdz[rn];
         dz_full[yy] = true;
       } else if (z + 1 < g.sz && (o & occ[row_index(zz + 1, yy)]) != 0) {
         const uint16_t* rz = readable72(p + plane, end, buf3);
-        s.jdz[r] = rows_equal16(rp, rz) ? 0 : diff_mask16(rp, rz) & live;
+        s.jdz[r] = rows_equal16(rp, rz) ? 0 : joint_diffs(rp, rz) & live;
         dz_full[yy] = true;
       } else {
         s.jdz[r] = 0;
@@ -225,7 +268,7 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
     }
     // Row pair (y0 - 1, y0): the -y faces of the tile's first row.
     const bool y_pair = t.y0 > 0 && (occ[row_index(zz, -1)] & occ[row_index(zz, 0)]) != 0;
-    s.jdy[row_index(zz, -1)] = y_pair ? diff_mask16(readable72(row_ptr(t.y0 - 1, z), end, buf),
+    s.jdy[row_index(zz, -1)] = y_pair ? joint_diffs(readable72(row_ptr(t.y0 - 1, z), end, buf),
                                                     readable72(row_ptr(t.y0, z), end, buf2)) &
                                             live
                                       : 0;
@@ -234,7 +277,7 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
   for (uint32_t yy = 0; yy < t.cy; ++yy) {
     const uint32_t y = t.y0 + yy;
     const bool z_pair = t.z0 > 0 && (occ[row_index(-1, int(yy))] & occ[row_index(0, int(yy))]) != 0;
-    s.jdz[row_index(-1, int(yy))] = z_pair ? diff_mask16(readable72(row_ptr(y, t.z0 - 1), end, buf),
+    s.jdz[row_index(-1, int(yy))] = z_pair ? joint_diffs(readable72(row_ptr(y, t.z0 - 1), end, buf),
                                                          readable72(row_ptr(y, t.z0), end, buf2)) &
                                                  live
                                            : 0;
@@ -243,7 +286,10 @@ void build_joint_rows(const Grid& g, const Tile& t, MeshScratch::Impl& s) {
 
 // Bit i set where p[i] == j, i < 64 (joint ids). 64 values must be readable.
 inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  const __m256i jv = _mm256_set1_epi16(static_cast<short>(j));
+  return equal_ids64(p, [jv](int) { return jv; });
+#elif defined(__SSE2__)
   const __m128i jv = _mm_set1_epi16(static_cast<short>(j));
   uint64_t m = 0;
   for (int k = 0; k < 4; ++k) {
@@ -349,7 +395,20 @@ void mask_shell(const Grid& g, const Tile& t, uint16_t j, MeshScratch::Impl& s) 
 // has no change inside it, and two uniform rows differ everywhere or nowhere, so most rows of a
 // model painted in regions need no per-lane change compares at all. 64 bytes must be readable.
 inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform) {
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i a0 = load256(p), a1 = load256(p + 32);
+  const uint64_t o =
+      ~(lanes8(_mm256_cmpeq_epi8(a0, zero)) | lanes8(_mm256_cmpeq_epi8(a1, zero)) << 32) & live;
+  uniform = 0;
+  if (o == 0) return 0;
+  const uint8_t u = p[std::countr_zero(o)];
+  const __m256i uv = _mm256_set1_epi8(static_cast<char>(u));
+  const uint64_t same =
+      lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv)) << 32;
+  if ((o & ~same) == 0) uniform = u;
+  return o;
+#elif defined(__SSE2__)
   const __m128i zero = _mm_setzero_si128();
   __m128i a[4];
   uint64_t empty = 0;
@@ -390,7 +449,24 @@ inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform)
 // a tile narrower than 64 lanes whose verdict fails asks again lane by lane, since a lane past
 // the tile may be what failed. 64 bytes must be readable.
 inline uint64_t row_occupancy_of(const uint8_t* p, uint64_t live, uint8_t u, bool& all_u) {
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i uv = _mm256_set1_epi8(static_cast<char>(u));
+  const __m256i a0 = load256(p), a1 = load256(p + 32);
+  const __m256i e0 = _mm256_cmpeq_epi8(a0, zero), e1 = _mm256_cmpeq_epi8(a1, zero);
+  const uint64_t o = ~(lanes8(e0) | lanes8(e1) << 32) & live;
+  // Every lane empty or u: one movemask for the verdict.
+  const __m256i ok = _mm256_and_si256(_mm256_or_si256(e0, _mm256_cmpeq_epi8(a0, uv)),
+                                      _mm256_or_si256(e1, _mm256_cmpeq_epi8(a1, uv)));
+  all_u = _mm256_movemask_epi8(ok) == -1;
+  if (!all_u && live != ~uint64_t{0}) {
+    // A narrower tile: a lane past it may be what failed, so ask lane by lane.
+    const uint64_t same =
+        lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv)) << 32;
+    all_u = (o & ~same) == 0;
+  }
+  return o;
+#elif defined(__SSE2__)
   const __m128i zero = _mm_setzero_si128();
   const __m128i uv = _mm_set1_epi8(static_cast<char>(u));
   __m128i ok = _mm_set1_epi8(-1);
