@@ -48,6 +48,13 @@ Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* d
   return sse2::expand_packed(q, n, tile, dst, dst_end);
 }
 
+size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
+#if defined(VOXRIG_MESH_AVX2)
+  if (mesh_avx2_enabled()) return avx2::uniform_prefix(joints, i, n, j0);
+#endif
+  return sse2::uniform_prefix(joints, i, n, j0);
+}
+
 }  // namespace detail
 
 void set_mesh_kernels(MeshKernels kernels) {

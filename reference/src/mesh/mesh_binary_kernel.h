@@ -158,8 +158,8 @@ inline bool all_lanes_equal16(const uint16_t* a, Block block) {
   // The blocks of 8 ids, two at a time: block(i) and block(i + 8) as one 256-bit vector.
   __m256i eq256 = _mm256_set1_epi8(-1);
   for (int i = 0; i < 64; i += 16)
-    eq256 = _mm256_and_si256(eq256, _mm256_cmpeq_epi16(load256(a + i),
-                                                       _mm256_set_m128i(block(i + 8), block(i))));
+    eq256 = _mm256_and_si256(
+        eq256, _mm256_cmpeq_epi16(load256(a + i), _mm256_set_m128i(block(i + 8), block(i))));
   return _mm256_movemask_epi8(eq256) == -1;
 #endif
   __m128i eq = _mm_set1_epi8(-1);
@@ -404,8 +404,7 @@ inline uint64_t row_occupancy(const uint8_t* p, uint64_t live, uint8_t& uniform)
   if (o == 0) return 0;
   const uint8_t u = p[std::countr_zero(o)];
   const __m256i uv = _mm256_set1_epi8(static_cast<char>(u));
-  const uint64_t same =
-      lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv)) << 32;
+  const uint64_t same = lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv)) << 32;
   if ((o & ~same) == 0) uniform = u;
   return o;
 #elif defined(__SSE2__)
@@ -461,8 +460,8 @@ inline uint64_t row_occupancy_of(const uint8_t* p, uint64_t live, uint8_t u, boo
   all_u = _mm256_movemask_epi8(ok) == -1;
   if (!all_u && live != ~uint64_t{0}) {
     // A narrower tile: a lane past it may be what failed, so ask lane by lane.
-    const uint64_t same =
-        lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv)) << 32;
+    const uint64_t same = lanes8(_mm256_cmpeq_epi8(a0, uv)) | lanes8(_mm256_cmpeq_epi8(a1, uv))
+                                                                  << 32;
     all_u = (o & ~same) == 0;
   }
   return o;
@@ -1139,6 +1138,36 @@ void mesh_tile_of(const Grid& g, const Tile& t, uint16_t joint0, MeshScratch::Im
 
 }  // namespace
 
+size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
+  // 64 ids per step, or-ing their differences from j0: one test per 128 bytes.
+#if defined(VOXRIG_MESH_WIDE)
+  const __m256i jv = _mm256_set1_epi16(static_cast<short>(j0));
+  for (; i + 64 <= n; i += 64) {
+    __m256i d = _mm256_setzero_si256();
+    for (size_t k = 0; k < 64; k += 16)
+      d = _mm256_or_si256(d, _mm256_xor_si256(load256(joints + i + k), jv));
+    if (!_mm256_testz_si256(d, d)) {
+      _mm256_zeroupper();
+      return i;
+    }
+  }
+  _mm256_zeroupper();  // the caller is baseline code
+#elif defined(__SSE2__)
+  const __m128i jv = _mm_set1_epi16(static_cast<short>(j0));
+  for (; i + 64 <= n; i += 64) {
+    __m128i d = _mm_setzero_si128();
+    for (size_t k = 0; k < 64; k += 8) {
+      d = _mm_or_si128(
+          d, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i + k)), jv));
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF) return i;
+  }
+#endif
+  for (; i < n; ++i)
+    if (joints[i] != j0) return i;
+  return n;
+}
+
 Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
                     [[maybe_unused]] const Quad* dst_end) {
   // Quad's words are x|y, z|w, h|axis|positive|joint and the material (kQuadWords): per quad
@@ -1159,7 +1188,8 @@ Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* d
     const __m256i base = _mm256_setr_epi64x(int64_t(xy), int64_t(zw), int64_t(hap), 0);
     for (; k < wide; ++k, ++dst) {
       const __m256i p = _mm256_set1_epi64x(int64_t(q[k]));
-      const __m256i w = _mm256_add_epi64(base, _mm256_and_si256(_mm256_srlv_epi64(p, shifts), masks));
+      const __m256i w =
+          _mm256_add_epi64(base, _mm256_and_si256(_mm256_srlv_epi64(p, shifts), masks));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), w);
     }
     _mm256_zeroupper();  // the caller is baseline code (see mesh_binary_kernel's end)

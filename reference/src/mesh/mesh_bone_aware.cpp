@@ -26,27 +26,6 @@ size_t first_solid(const uint8_t* vox, size_t n) {
   return i;
 }
 
-// The start of the first block of 64 ids at or after `i` holding an id other than j0 (n when
-// none does), so every id before the returned index equals j0. The joint map alone: a model
-// bound to one joint (a map of one value) is found without reading its voxels, and a map that
-// is not uniform (the usual case) differs within the first row.
-size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
-#if defined(__SSE2__)
-  const __m128i jv = _mm_set1_epi16(static_cast<short>(j0));
-  for (; i + 64 <= n; i += 64) {
-    __m128i d = _mm_setzero_si128();
-    for (size_t k = 0; k < 64; k += 8) {
-      d = _mm_or_si128(d, _mm_xor_si128(
-                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i + k)), jv));
-    }
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF) return i;
-  }
-#endif
-  for (; i < n; ++i)
-    if (joints[i] != j0) return i;
-  return n;
-}
-
 // True when some solid voxel at or after `i` is bound to a joint other than j0.
 bool mixed_joints(const uint8_t* vox, const uint16_t* joints, size_t i, size_t n, uint16_t j0) {
 #if defined(__SSE2__)

@@ -238,6 +238,11 @@ inline constexpr bool kQuadWords =
 Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
                     const Quad* dst_end);
 
+/// The start of the first block of 64 ids at or after `i` holding an id other than j0 (n when
+/// none does), so every id before the returned index equals j0: how mesh_bone_aware proves a
+/// map of one joint without reading the voxels. Runs the kernel build mesh_binary runs.
+size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0);
+
 /// The binary greedy mesher. joints == nullptr in `grid`: plain greedy (joint field = joint0),
 /// appended to out. Otherwise bone-aware (faces between joints exposed, merges within one
 /// joint), emitted into the scratch's joint chains (out untouched; call flush_grouped). Runs
@@ -255,6 +260,7 @@ void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out);
 Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
                     const Quad* dst_end);
+size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0);
 }  // namespace sse2
 #if defined(VOXRIG_MESH_AVX2)
 namespace avx2 {
@@ -262,6 +268,7 @@ void mesh_binary_kernel(const Grid& grid, uint16_t joint0, MeshScratch::Impl& s,
                         std::vector<Quad>& out);
 Quad* expand_packed(const uint64_t* q, size_t n, const PackedTile& tile, Quad* dst,
                     const Quad* dst_end);
+size_t uniform_prefix(const uint16_t* joints, size_t i, size_t n, uint16_t j0);
 }  // namespace avx2
 #endif
 
