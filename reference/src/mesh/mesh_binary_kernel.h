@@ -770,7 +770,8 @@ inline uint64_t nonzero_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
 [[gnu::noinline]] uint32_t popcount_rows(const uint64_t* a, const uint64_t* b, uint32_t n) {
   uint32_t count = 0;
   uint32_t k = 0;
-#if defined(__SSE2__)
+  // The AVX2 build has POPCNT: the loop at the end takes every row, one instruction each.
+#if defined(__SSE2__) && !defined(VOXRIG_MESH_WIDE)
   const __m128i m1 = _mm_set1_epi8(0x55), m2 = _mm_set1_epi8(0x33), m4 = _mm_set1_epi8(0x0F);
   __m128i sum = _mm_setzero_si128();
   for (; k + 2 <= n; k += 2) {
