@@ -148,31 +148,32 @@ inline RowMasks8 row_diffs8(const uint8_t* p, const uint8_t* ry, const uint8_t* 
 }
 
 #if defined(__SSE2__)
-// True when a[i] equals lane i of the blocks `block(i)` gives (8 joint ids each, i = 0, 8, .., 56)
-// for every i < 64: 8 compares and-ed together, one movemask. The one home of the all-equal test
-// of rows_equal16 (a second row) and all_joint16 (one joint id in every lane). 64 values of a
-// must be readable.
+// True when a[i] equals lane i of the blocks `block(i)` gives for every i < 64: SSE2, 8 joint ids
+// per block (i = 0, 8, .., 56); the AVX2 build, 16 (i = 0, 16, 32, 48). The compares are and-ed
+// together, one movemask. The one home of the all-equal test of rows_equal16 (a second row) and
+// all_joint16 (one joint id in every lane). 64 values of a must be readable.
 template <class Block>
 inline bool all_lanes_equal16(const uint16_t* a, Block block) {
 #if defined(VOXRIG_MESH_WIDE)
-  // The blocks of 8 ids, two at a time: block(i) and block(i + 8) as one 256-bit vector.
-  __m256i eq256 = _mm256_set1_epi8(-1);
+  __m256i eq = _mm256_set1_epi8(-1);
   for (int i = 0; i < 64; i += 16)
-    eq256 = _mm256_and_si256(
-        eq256, _mm256_cmpeq_epi16(load256(a + i), _mm256_set_m128i(block(i + 8), block(i))));
-  return _mm256_movemask_epi8(eq256) == -1;
-#endif
+    eq = _mm256_and_si256(eq, _mm256_cmpeq_epi16(load256(a + i), block(i)));
+  return _mm256_movemask_epi8(eq) == -1;
+#else
   __m128i eq = _mm_set1_epi8(-1);
   for (int i = 0; i < 64; i += 8)
     eq = _mm_and_si128(
         eq, _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)), block(i)));
   return _mm_movemask_epi8(eq) == 0xFFFF;
+#endif
 }
 #endif
 
 // True when a[i] == b[i] for every i < 64 (joint ids). 64 values of each must be readable.
 inline bool rows_equal16(const uint16_t* a, const uint16_t* b) {
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  return all_lanes_equal16(a, [b](int i) { return load256(b + i); });
+#elif defined(__SSE2__)
   return all_lanes_equal16(
       a, [b](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)); });
 #else
@@ -311,7 +312,10 @@ inline uint64_t same_joint_mask(const uint16_t* p, uint16_t j) {
 // region, answered by all_lanes_equal16 where same_joint_mask needs four packs, four movemasks
 // and the shifts. 64 values must be readable.
 inline bool all_joint16(const uint16_t* p, uint16_t j) {
-#if defined(__SSE2__)
+#if defined(VOXRIG_MESH_WIDE)
+  const __m256i jv = _mm256_set1_epi16(static_cast<short>(j));
+  return all_lanes_equal16(p, [jv](int) { return jv; });
+#elif defined(__SSE2__)
   const __m128i jv = _mm_set1_epi16(static_cast<short>(j));
   return all_lanes_equal16(p, [jv](int) { return jv; });
 #else
