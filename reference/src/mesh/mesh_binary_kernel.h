@@ -6,8 +6,9 @@
 // mesh_binary_avx2.cpp builds the same code for AVX2 + BMI1/BMI2 + POPCNT (namespace
 // detail::avx2), chosen when the CPU has them. The source is the same, so the two give the same
 // quads in the same order (mesh_test runs every Mesh test on both); the second build gains the
-// encodings only: three-operand SSE, andn/blsr/tzcnt, shifts by a register without the cl
-// dance, popcnt. Only the including file's translation unit sees this; it defines
+// encodings (three-operand SSE, andn/blsr/tzcnt, shifts by a register without the cl dance,
+// popcnt) and, where VOXRIG_MESH_WIDE is defined, 256-bit forms of the row compares and of the
+// packed quads' expansion. Only the including file's translation unit sees this; it defines
 // VOXRIG_MESH_ISA (the namespace) and includes every header below first, so that headers'
 // inline functions stay baseline code and only the kernel's own functions (internal linkage,
 // or in the ISA's namespace) are compiled for the wider target.
@@ -26,9 +27,9 @@
 // row is clear over the span. That is the classic greedy (first face in scan order, widest run,
 // then as many rows as match), computed a row at a time.
 //
-// Per-voxel work is a few SIMD compares per 16 voxels; the rest is per face or per quad. x faces
-// need rows over y: a z layer with many x faces is transposed (64x64 bit transposes), a sparse
-// one is scattered face by face.
+// Per-voxel work is a few SIMD compares per 16 voxels (32 in the AVX2 build); the rest is per
+// face or per quad. x faces need rows over y: a z layer with many x faces is transposed (64x64
+// bit transposes), a sparse one is scattered face by face.
 #pragma once
 
 #include <algorithm>
