@@ -136,6 +136,9 @@ class RigRuntime {
     // same values; baked clips key every joint at the same frames): the sampler then reuses that
     // track's bracket and interpolation factor instead of searching and dividing again.
     uint32_t same_times;
+    // 1 when the three tracks after this one (same clip) all have same_times: the sampler then
+    // samples the four as one SoA batch, and tests this one flag to know it (not three tracks).
+    uint32_t leads_four;
     double index_scale;  // (key_count - 1) / (last time - first time): the interpolation guess
   };
   struct Clip {

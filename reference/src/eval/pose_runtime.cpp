@@ -174,7 +174,7 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
       }
       rt.tracks_.push_back({static_cast<uint32_t>(joint),
                             static_cast<uint32_t>(rt.key_time_.size()),
-                            static_cast<uint32_t>(t.keys.size()), same_times ? 1u : 0u,
+                            static_cast<uint32_t>(t.keys.size()), same_times ? 1u : 0u, 0u,
                             span > 0 ? double(t.keys.size() - 1) / span : 0.0});
       const size_t first = rt.key_step_.size();
       for (const AnimKey& k : t.keys) {
@@ -183,6 +183,11 @@ Result<RigRuntime> RigRuntime::build_unguarded(const Skel& skel, const Anim* ani
       }
       for (size_t k = first; k + 1 < rt.key_step_.size(); ++k)
         rt.key_step_[k].d = key_delta(rt.key_step_[k].value, rt.key_step_[k + 1].value);
+    }
+    RigRuntime::Track* tracks = rt.tracks_.data() + clip.first_track;
+    for (size_t ti = 0; ti + 3 < c.tracks.size(); ++ti) {
+      tracks[ti].leads_four =
+          tracks[ti + 1].same_times & tracks[ti + 2].same_times & tracks[ti + 3].same_times;
     }
     rt.max_tracks_ = std::max<size_t>(rt.max_tracks_, c.tracks.size());
     rt.clips_.push_back(clip);

@@ -325,8 +325,7 @@ Status SamplingJob::run() const {
     }
 #if defined(__SSE2__)
     // Four tracks that share this bracket and u (the next three have same_times): one SoA batch.
-    if (lerp && policy == SamplePolicy::Linear && i + 3 < c.track_count &&
-        (tracks[i + 1].same_times & tracks[i + 2].same_times & tracks[i + 3].same_times) != 0) {
+    if (tr.leads_four != 0 && lerp && policy == SamplePolicy::Linear) {
       const RigRuntime::KeyStep* const ks[4] = {
           all_steps + tr.first_key + k, all_steps + tracks[i + 1].first_key + k,
           all_steps + tracks[i + 2].first_key + k, all_steps + tracks[i + 3].first_key + k};
