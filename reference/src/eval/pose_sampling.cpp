@@ -326,9 +326,10 @@ Status SamplingJob::run() const {
 #if defined(__SSE2__)
     // Four tracks that share this bracket and u (the next three have same_times): one SoA batch.
     if (tr.leads_four != 0 && lerp && policy == SamplePolicy::Linear) {
-      const RigRuntime::KeyStep* const ks[4] = {
-          all_steps + tr.first_key + k, all_steps + tracks[i + 1].first_key + k,
-          all_steps + tracks[i + 2].first_key + k, all_steps + tracks[i + 3].first_key + k};
+      // The four tracks' keys follow one another in the streams, key_count apiece (same times).
+      const RigRuntime::KeyStep* const k0 = all_steps + tr.first_key + k;
+      const size_t stride = tr.key_count;
+      const RigRuntime::KeyStep* const ks[4] = {k0, k0 + stride, k0 + 2 * stride, k0 + 3 * stride};
       const float* const values[4] = {&ks[0]->value.t.x, &ks[1]->value.t.x, &ks[2]->value.t.x,
                                       &ks[3]->value.t.x};
       const float* const ds[4] = {&ks[0]->d.t.x, &ks[1]->d.t.x, &ks[2]->d.t.x, &ks[3]->d.t.x};
