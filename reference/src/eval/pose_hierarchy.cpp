@@ -292,10 +292,7 @@ Status LocalToModelJob::run() const {
 #if defined(__SSE2__)
   const std::span<const uint32_t> order = runtime->parent_first_order();
 #if defined(VOXRIG_POSE_AVX)
-  if (detail::pose_avx_enabled()) {
-    detail::l2m_avx(order, parents, locals, models);
-    return ok_status();
-  }
+  if (detail::l2m_avx_if_enabled(order, parents, locals, models)) return ok_status();
 #endif
   if ((reinterpret_cast<uintptr_t>(models.data()) & 15) == 0) {
     l2m_sse2<true>(runtime->l2m_steps_, locals, models);

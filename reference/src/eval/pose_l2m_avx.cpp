@@ -25,17 +25,14 @@ namespace voxrig {
 #if defined(VOXRIG_POSE_AVX)
 namespace {
 std::atomic<uint8_t> g_kernels{static_cast<uint8_t>(PoseKernels::Auto)};
-}  // namespace
 
 // The AVX kernel runs when allowed (set_pose_kernels) and the CPU and OS support AVX (libgcc's
 // check includes the OS's XSAVE state).
-bool detail::pose_avx_enabled() {
+bool pose_avx_enabled() {
   static const bool has_avx = __builtin_cpu_supports("avx");
   return has_avx &&
          g_kernels.load(std::memory_order_relaxed) == static_cast<uint8_t>(PoseKernels::Auto);
 }
-
-namespace {
 
 // The AVX kernel's helpers: compiled for AVX (target attribute) and always inlined into l2m_avx.
 #define VOXRIG_AVX __attribute__((target("avx"), always_inline)) inline
@@ -209,16 +206,13 @@ VOXRIG_AVX void finish8(const float* soa, const uint32_t* j, std::span<const int
   finish_pair8<3>(soa, j, parents, models);
 }
 
-}  // namespace
-
 // The AVX kernel (function multiversioning by hand: chosen at run time, pose.h PoseKernels):
 // VEX encoding (no register copies) and two joints per 256-bit product. Same bits as l2m_sse2.
 // Software-pipelined by one group of eight, like l2m_sse2: the terms of group g + 1 are
 // computed before the products of group g, so their dependency chains overlap.
-__attribute__((target("avx"))) void detail::l2m_avx(std::span<const uint32_t> order,
-                                                    std::span<const int32_t> parents,
-                                                    std::span<const Trs> locals,
-                                                    std::span<Mat4> models) {
+__attribute__((target("avx"))) void l2m_avx(std::span<const uint32_t> order,
+                                            std::span<const int32_t> parents,
+                                            std::span<const Trs> locals, std::span<Mat4> models) {
   alignas(32) float soa[2][96];
   float* cur = soa[0];
   float* next = soa[1];
@@ -242,6 +236,17 @@ __attribute__((target("avx"))) void detail::l2m_avx(std::span<const uint32_t> or
   }
   l2m_tail(order.subspan(g), parents, locals, models);
 }
+}  // namespace
+
+// In this file so that the kernel stays local to it: the compiler then specialises it for its
+// one call (as it did when LocalToModelJob::run called it directly), which measured faster at
+// 64 joints than an external call.
+bool detail::l2m_avx_if_enabled(std::span<const uint32_t> order, std::span<const int32_t> parents,
+                                std::span<const Trs> locals, std::span<Mat4> models) {
+  if (!pose_avx_enabled()) return false;
+  l2m_avx(order, parents, locals, models);
+  return true;
+}
 #endif
 
 void set_pose_kernels(PoseKernels kernels) {
@@ -254,7 +259,7 @@ void set_pose_kernels(PoseKernels kernels) {
 
 const char* pose_kernels_in_use() {
 #if defined(VOXRIG_POSE_AVX)
-  if (detail::pose_avx_enabled()) return "avx";
+  if (pose_avx_enabled()) return "avx";
 #endif
 #if defined(__SSE2__)
   return "sse2";

@@ -24,13 +24,12 @@ namespace voxrig {
 #if defined(__x86_64__) && defined(__GNUC__)
 #define VOXRIG_POSE_AVX 1
 namespace detail {
-// True when LocalToModelJob should run l2m_avx: allowed (set_pose_kernels) and the CPU and OS
-// support AVX.
-bool pose_avx_enabled();
-// The AVX kernel (pose_l2m_avx.cpp): models of the joints of `order` (parent-first) from their
-// local TRS. Call only when pose_avx_enabled(). Same bits as l2m_sse2.
-void l2m_avx(std::span<const uint32_t> order, std::span<const int32_t> parents,
-             std::span<const Trs> locals, std::span<Mat4> models);
+// LocalToModelJob's AVX path (pose_l2m_avx.cpp): when the AVX kernel is allowed
+// (set_pose_kernels) and the CPU and OS support AVX, computes the models of the joints of
+// `order` (parent-first) from their local TRS, with the same bits as l2m_sse2, and returns true;
+// else returns false and writes nothing.
+bool l2m_avx_if_enabled(std::span<const uint32_t> order, std::span<const int32_t> parents,
+                        std::span<const Trs> locals, std::span<Mat4> models);
 }  // namespace detail
 #endif
 
