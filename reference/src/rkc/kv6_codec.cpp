@@ -263,8 +263,16 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
 
 static Result<Kv6> decode_kv6_unguarded(std::span<const uint8_t> bytes, uint64_t base_offset,
                                         const DecodeOptions& options) {
-  detail::WarningSink none;
-  return detail::decode_kv6_impl(bytes, base_offset, options, none);
+  // The success path first (as in an RKCH's MSHS); a file it does not accept is decoded again
+  // field by field, which reports the error or, under rkc-compat, loads mismatched run tables.
+  // One named result built in place (as decode_rkc).
+  Result<Kv6> out{std::in_place};
+  if (!detail::decode_kv6_fast(bytes, options, out.value())) {
+    out.value() = Kv6{};
+    detail::WarningSink none;
+    out = detail::decode_kv6_impl(bytes, base_offset, options, none);
+  }
+  return out;
 }
 
 // The public entry point: allocation failure becomes internal.out_of_memory (result.h).
