@@ -16,6 +16,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <variant>
@@ -111,6 +113,29 @@ struct RvcDeltaView {
 /// i.e. for a parsed clip at most the inflated FRMS size + 24 × frame_count bytes (capacity
 /// included: decode_rvc reserves exactly). Frames are appended in order and never reordered, so
 /// two lists are equal iff they hold the same frames (kind and arrays) in the same order.
+namespace detail {
+/// std::allocator whose value-less construct default-initialises: vector::resize then leaves
+/// trivial elements unwritten. For a buffer whose every element is written right after it is
+/// grown (RvcFrames), where resize's zeroing would be a second pass over the frames.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0)
+      ::new (static_cast<void*>(p)) U;
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+}  // namespace detail
+
 class RvcFrames {
  public:
   /// Upper bound on the bytes a frame costs besides its u32 values (index 8 + lengths <= 16).
@@ -132,7 +157,8 @@ class RvcFrames {
   void push_key(const RvcKeyView& k);
   void push_delta(const RvcDeltaView& d);
   /// Appends a key / delta with the given array lengths and returns where to write its arrays, in
-  /// member order, contiguous (for parsers). Valid until the next change of the list.
+  /// member order, contiguous (for parsers). The arrays are not initialised: the caller writes
+  /// every word. Valid until the next change of the list.
   uint32_t* add_key(uint32_t occupancy, uint32_t color_offsets, uint32_t colors);
   uint32_t* add_delta(uint32_t cols, uint32_t occupancy, uint32_t color_counts, uint32_t colors);
   /// Replaces frame i (< size()): rewrites the frames from i on. Allocates.
@@ -154,7 +180,9 @@ class RvcFrames {
   uint32_t* add(bool delta, std::span<const uint32_t> lengths);
   uint64_t at(size_t i) const { return index_[i] & ~kDeltaBit; }
   std::vector<uint64_t> index_;  // per frame: offset of its lengths in words_, | kDeltaBit
-  std::vector<uint32_t> words_;  // per frame: lengths, then the arrays in member order
+  // Per frame: lengths, then the arrays in member order. add() grows it without zeroing: its
+  // callers write every word of the frame they add.
+  std::vector<uint32_t, detail::DefaultInitAllocator<uint32_t>> words_;
 };
 
 /// A parsed or built clip: the chunks as stored plus views of the last META / FRMS / TIME.
