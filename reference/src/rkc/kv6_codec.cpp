@@ -83,8 +83,7 @@ Kv6Voxel load_voxel(const uint8_t* p) {
 // fill ylen with vector::assign(first, last) over it: one allocation and one write per element,
 // in a loop GCC vectorises. resize() would zero the elements first (a memset call per table,
 // which small meshes feel), and push_back tests the capacity per element, which keeps the loop
-// scalar. The voxel and xlen loops keep push_back: they check each record as they copy it, and
-// one pass that copies and checks is cheaper than a copy followed by a check.
+// scalar. The fast decoder's voxels go the same way (VoxelTable below), checked after the copy.
 struct U16Table {
   using iterator_category = std::random_access_iterator_tag;
   using value_type = uint16_t;
@@ -110,6 +109,38 @@ struct U16Table {
   difference_type operator-(const U16Table& o) const { return (p - o.p) / 2; }
   bool operator==(const U16Table& o) const { return p == o.p; }
   auto operator<=>(const U16Table& o) const { return p <=> o.p; }
+};
+
+// The voxel table at p as a random-access iterator (*it = load_voxel), for the fast decoder's
+// vector::assign: one allocation and one write per record in a loop without a capacity test,
+// where push_back tests the capacity per record.
+struct VoxelTable {
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = Kv6Voxel;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = Kv6Voxel;
+  const uint8_t* p;
+  Kv6Voxel operator*() const { return load_voxel(p); }
+  Kv6Voxel operator[](difference_type k) const { return load_voxel(p + kVoxelSize * k); }
+  VoxelTable& operator++() { return *this += 1; }
+  VoxelTable operator++(int) {
+    const VoxelTable old = *this;
+    *this += 1;
+    return old;
+  }
+  VoxelTable& operator--() { return *this -= 1; }
+  VoxelTable& operator+=(difference_type k) {
+    p += static_cast<difference_type>(kVoxelSize) * k;
+    return *this;
+  }
+  VoxelTable& operator-=(difference_type k) { return *this += -k; }
+  VoxelTable operator+(difference_type k) const { return VoxelTable{p} += k; }
+  difference_type operator-(const VoxelTable& o) const {
+    return (p - o.p) / static_cast<difference_type>(kVoxelSize);
+  }
+  bool operator==(const VoxelTable& o) const { return p == o.p; }
+  auto operator<=>(const VoxelTable& o) const { return p <=> o.p; }
 };
 
 // ylen from its wire table: the `columns` entries at p (both decoders; U16Table above). The
@@ -223,15 +254,14 @@ bool decode_kv6_fast(std::span<const uint8_t> bytes, const DecodeOptions& option
   if (columns > left / wk::kYlenEntrySize) return false;
   left -= static_cast<size_t>(columns) * wk::kYlenEntrySize;
 
-  // reserve + push_back: each element written once (resize would value-initialise it first).
+  // Each element written once (resize would value-initialise it first); the z rule is checked
+  // over the copy (in L1 now), a loop without stores.
   const uint8_t* p = h + kHeaderSize;
-  m.voxels.reserve(numvoxs);
-  uint64_t z_bad = 0;
-  for (uint32_t i = 0; i < numvoxs; ++i, p += kVoxelSize) {
-    const Kv6Voxel v = load_voxel(p);
-    z_bad |= v.z >= m.zsiz;
-    m.voxels.push_back(v);
-  }
+  m.voxels.assign(VoxelTable{p}, VoxelTable{p + kVoxelSize * size_t{numvoxs}});
+  p += kVoxelSize * size_t{numvoxs};
+  bool z_bad = false;
+  for (const Kv6Voxel& v : m.voxels) z_bad |= v.z >= m.zsiz;
+  // reserve + push_back: each element written once.
   m.xlen.reserve(m.xsiz);
   uint64_t xsum = 0;
   for (uint32_t x = 0; x < m.xsiz; ++x, p += wk::kXlenEntrySize) {
