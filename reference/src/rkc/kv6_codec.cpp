@@ -79,69 +79,42 @@ Kv6Voxel load_voxel(const uint8_t* p) {
                   p[wk::kVoxelDirAt]};
 }
 
-// The little-endian u16 table at p as a random-access iterator (*it = load_u16). Both decoders
-// fill ylen with vector::assign(first, last) over it: one allocation and one write per element,
-// in a loop GCC vectorises. resize() would zero the elements first (a memset call per table,
-// which small meshes feel), and push_back tests the capacity per element, which keeps the loop
-// scalar. The fast decoder's voxels go the same way (VoxelTable below), checked after the copy.
-struct U16Table {
+// A wire table of fixed-size records at p as a random-access iterator (*it = Load(record)).
+// Both decoders fill ylen (U16Table), and the fast one the voxels (VoxelTable), with
+// vector::assign(first, last) over it: one allocation and one write per element, in a loop
+// without a capacity test (GCC vectorises the u16 one). resize() would zero the elements first (a
+// memset call per table, which small meshes feel), and push_back tests the capacity per element,
+// which keeps the loop scalar; a rule on the records is checked over the copy afterwards.
+template <class T, size_t kSize, T (*Load)(const uint8_t*)>
+struct WireTable {
   using iterator_category = std::random_access_iterator_tag;
-  using value_type = uint16_t;
+  using value_type = T;
   using difference_type = std::ptrdiff_t;
   using pointer = void;
-  using reference = uint16_t;
+  using reference = T;
+  static constexpr difference_type kStride = static_cast<difference_type>(kSize);
   const uint8_t* p;
-  uint16_t operator*() const { return load_u16(p); }
-  uint16_t operator[](difference_type k) const { return load_u16(p + 2 * k); }
-  U16Table& operator++() { return *this += 1; }
-  U16Table operator++(int) {
-    const U16Table old = *this;
+  T operator*() const { return Load(p); }
+  T operator[](difference_type k) const { return Load(p + kStride * k); }
+  WireTable& operator++() { return *this += 1; }
+  WireTable operator++(int) {
+    const WireTable old = *this;
     *this += 1;
     return old;
   }
-  U16Table& operator--() { return *this -= 1; }
-  U16Table& operator+=(difference_type k) {
-    p += 2 * k;
+  WireTable& operator--() { return *this -= 1; }
+  WireTable& operator+=(difference_type k) {
+    p += kStride * k;
     return *this;
   }
-  U16Table& operator-=(difference_type k) { return *this += -k; }
-  U16Table operator+(difference_type k) const { return U16Table{p + 2 * k}; }
-  difference_type operator-(const U16Table& o) const { return (p - o.p) / 2; }
-  bool operator==(const U16Table& o) const { return p == o.p; }
-  auto operator<=>(const U16Table& o) const { return p <=> o.p; }
+  WireTable& operator-=(difference_type k) { return *this += -k; }
+  WireTable operator+(difference_type k) const { return WireTable{p + kStride * k}; }
+  difference_type operator-(const WireTable& o) const { return (p - o.p) / kStride; }
+  bool operator==(const WireTable& o) const { return p == o.p; }
+  auto operator<=>(const WireTable& o) const { return p <=> o.p; }
 };
-
-// The voxel table at p as a random-access iterator (*it = load_voxel), for the fast decoder's
-// vector::assign: one allocation and one write per record in a loop without a capacity test,
-// where push_back tests the capacity per record.
-struct VoxelTable {
-  using iterator_category = std::random_access_iterator_tag;
-  using value_type = Kv6Voxel;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = Kv6Voxel;
-  const uint8_t* p;
-  Kv6Voxel operator*() const { return load_voxel(p); }
-  Kv6Voxel operator[](difference_type k) const { return load_voxel(p + kVoxelSize * k); }
-  VoxelTable& operator++() { return *this += 1; }
-  VoxelTable operator++(int) {
-    const VoxelTable old = *this;
-    *this += 1;
-    return old;
-  }
-  VoxelTable& operator--() { return *this -= 1; }
-  VoxelTable& operator+=(difference_type k) {
-    p += static_cast<difference_type>(kVoxelSize) * k;
-    return *this;
-  }
-  VoxelTable& operator-=(difference_type k) { return *this += -k; }
-  VoxelTable operator+(difference_type k) const { return VoxelTable{p} += k; }
-  difference_type operator-(const VoxelTable& o) const {
-    return (p - o.p) / static_cast<difference_type>(kVoxelSize);
-  }
-  bool operator==(const VoxelTable& o) const { return p == o.p; }
-  auto operator<=>(const VoxelTable& o) const { return p <=> o.p; }
-};
+using U16Table = WireTable<uint16_t, 2, load_u16>;
+using VoxelTable = WireTable<Kv6Voxel, kVoxelSize, load_voxel>;
 
 // ylen from its wire table: the `columns` entries at p (both decoders; U16Table above). The
 // fast decoder inlines it; the field-by-field one calls it out of line (noinline: with a second
