@@ -209,13 +209,6 @@ std::string utf8_name(const std::string& s) {
   return repair_utf8(std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
 }
 
-void write_floats(JsonOut& out, std::string_view key, std::span<const float> v) {
-  out.key(key);
-  out.begin_array();
-  for (float f : v) out.value_f32(f);
-  out.end_array();
-}
-
 void write_accessor(JsonOut& out, const Accessor& a) {
   out.begin_object();
   out.field_u64("bufferView", a.view);
@@ -228,8 +221,8 @@ void write_accessor(JsonOut& out, const Accessor& a) {
       mn[i] = static_cast<float>(a.min[i]);
       mx[i] = static_cast<float>(a.max[i]);
     }
-    write_floats(out, "min", std::span<const float>(mn, size_t(a.bounds)));
-    write_floats(out, "max", std::span<const float>(mx, size_t(a.bounds)));
+    out.field_f32s("min", std::span<const float>(mn, size_t(a.bounds)));
+    out.field_f32s("max", std::span<const float>(mx, size_t(a.bounds)));
   }
   out.end_object();
 }
@@ -248,9 +241,9 @@ void write_node(JsonOut& out, const NodeEntry& n) {
     const float t[3] = {n.translation.x, n.translation.y, n.translation.z};
     const float r[4] = {n.rotation.x, n.rotation.y, n.rotation.z, n.rotation.w};
     const float sc[3] = {n.scale.x, n.scale.y, n.scale.z};
-    write_floats(out, "translation", t);
-    write_floats(out, "rotation", r);
-    write_floats(out, "scale", sc);
+    out.field_f32s("translation", t);
+    out.field_f32s("rotation", r);
+    out.field_f32s("scale", sc);
   }
   out.end_object();
 }
@@ -309,7 +302,7 @@ void write_material(JsonOut& out, bool uses_alpha) {
   out.key("pbrMetallicRoughness");
   out.begin_object();
   const float white[4] = {1, 1, 1, 1};
-  write_floats(out, "baseColorFactor", white);
+  out.field_f32s("baseColorFactor", white);
   out.field_f32("metallicFactor", 0.0f);
   out.field_f32("roughnessFactor", 1.0f);
   out.end_object();
